@@ -1,0 +1,121 @@
+#pragma once
+// The event every parser emits: one line (or one multi-line block) that matters for the
+// diagnosis, with its time, the identity of the process that wrote it and where it is.
+// High-volume facts (NCCL COLL lines, channel lines) are summarised in typed tables
+// (see records.h) instead of becoming one Event each.
+
+#include "model/evidence.h"
+#include "model/optype.h"
+#include "model/stringpool.h"
+#include "model/timepoint.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace rankscope::model {
+
+enum class Severity : std::uint8_t { Debug, Info, Warning, Error, Fatal };
+
+enum class EventKind : std::uint16_t {
+    Unknown,
+    // PyTorch ProcessGroupNCCL (log-formats §1.4)
+    TorchWatchdogTimeout,     // (a) seq, op, numel, timeoutMs, durationMs = "ran for"
+    TorchWatchdogStatus,      // (b) pg, seq, lastEnqueued/lastStarted/lastCompleted
+    TorchFailedCollectiveStack, // (c) frames follow in text; "not found" sets code=0
+    TorchTeardown,            // (d)
+    TorchWatchdogException,   // (e) text = what(); detail = exception class when known
+    TorchAsyncNcclError,      // (f) text = NCCL error; detail = "Last error:" line
+    TorchNcclApiError,        // (g) NCCL error in: file:line
+    TorchCommAborted,         // (h) pgRank
+    TorchHeartbeatStuck,      // (i) durationMs = stuck seconds * 1000
+    TorchHeartbeatTerminate,  // (i) fatal line
+    TorchDumpSignal,          // (j) peerRank = signalling rank or -1 for local
+    TorchDumpProgress,        // (j) text = stage; detail = dump path
+    TorchRemoteError,         // (j) TORCH_NCCL_PROPAGATE_ERROR: peerRank
+    TorchBlockingWaitTimeout, // (k)
+    TorchDesyncReport,        // (l) see DesyncReport table
+    TorchFingerprintMismatch, // (m) pgRank = a, peerRank = b
+    TorchPgOptions,           // (n) initialization options (see ProcessGroupInfo)
+    TorchPgEnvironment,       // (n) environments line
+    TorchCommCreated,         // (n) detail = ncclComm pointer, code = CUDA device
+    TorchStoreError,          // (n) store->get error during unique-id exchange
+    TorchWorkUpdate,          // (n) periodic last enqueued / completed
+    // NCCL debug output (§3)
+    NcclVersion,         // detail = version string
+    NcclEnvSetting,      // detail = name, text = value
+    NcclInitStart,       // see CommInit table
+    NcclInitComplete,
+    NcclCommTeardown,    // Destroy / Abort COMPLETE
+    NcclBootstrap,       // Bootstrap : Using / OOB address (see BootstrapAddress)
+    NcclNetSelect,       // Using network IB / Socket, NET/IB : Using [...]
+    NcclWarn,            // a WARN not recognised more precisely
+    NcclIbCompletionError, // code = ibv_wc status, peer = peer address, detail = hca
+    NcclIbAsyncEvent,    // text = event, detail = device
+    NcclSocketError,     // peer = remote address, text = reason
+    NcclBootstrapError,  // rank-count mismatch, duplicate rank, no interface, version mismatch
+    NcclProxyError,      // [Service thread] / Proxy errors
+    NcclLocalRankClosed, // [Service thread] Connection closed by localRank N: peerRank = N (local)
+    NcclCudaFailure,     // Cuda failure / Failed to CUDA calloc|malloc; text = message
+    NcclShmError,        // /dev/shm failures
+    NcclErrorChain,      // file:line -> rc (code = ncclResult_t)
+    // Launchers (§5, §6)
+    LauncherWorkerFailed, // code = exit code, pid, localRank in identity
+    LauncherSignalSent,   // SIGTERM to sibling: pid in code
+    LauncherFailureRecord, // ChildFailedError record (see LauncherFailure table)
+    LauncherErrorFile,    // error.json
+    LauncherExit,         // DeepSpeed / MPI exit lines
+    LauncherRendezvousError, // rendezvous / store timeouts, worker-count mismatch
+    // Python and CUDA (§8, §9)
+    PythonException,      // detail = exception type, text = message
+    CudaOutOfMemory,      // code = local CUDA ordinal
+    CudaError,            // illegal memory access, unknown error, ECC
+    FatalSignal,          // code = signal number
+    StackDump,            // py-spy / faulthandler dump (see StackDump table)
+    // Kernel / hardware (§7)
+    GpuXid,               // code = Xid, detail = PCI busId (0000:7e:00.0), pid = GPU user
+    NicLinkState,         // text = state, detail = device
+    PcieError,
+    HostOutOfMemory,      // kernel OOM kill
+    GpuUtilization,       // summarised in GpuSample table
+    // Progress and frameworks
+    TrainingProgress,     // iteration/step lines: seq = step when known
+    FrameworkInfo,        // Lightning/DeepSpeed identity lines
+    // Flight Recorder and RAS (§2, §4)
+    FlightRecorderDump,
+    RasReport,
+    RasDeadProcess,
+    RasMissingRank,
+    RasCountMismatch,
+    KindCount
+};
+
+std::string_view eventKindName(EventKind kind);
+std::string_view severityName(Severity severity);
+
+struct Event {
+    TimePoint time;
+    EvidenceRef evidence;
+    EventKind kind = EventKind::Unknown;
+    Severity severity = Severity::Info;
+    OpType op = OpType::Unknown;
+    std::uint32_t identity = 0; // index into the bundle's identity table
+    std::int32_t rank = -1;     // resolved global rank, filled in by the rank resolver
+    std::int32_t pgRank = -1;   // rank inside the process group (PyTorch "Rank N")
+    std::int32_t peerRank = -1; // a rank the event names (signalling rank, local rank, ...)
+    std::int32_t code = 0;      // exit code, signal, Xid, ibv status, ncclResult_t ...
+    std::int32_t pid = -1;      // a process the event names (Xid user, failed worker, SIGTERM target)
+    StrId pg = kNoStr;          // process-group key: PG GUID when known, else PG ID
+    StrId text = kNoStr;        // the message body (prefixes stripped)
+    StrId detail = kNoStr;      // a secondary field named per kind above
+    StrId peer = kNoStr;        // a remote address or host the event names
+    std::int64_t seq = -1;
+    std::int64_t lastEnqueued = -1;
+    std::int64_t lastStarted = -1;
+    std::int64_t lastCompleted = -1;
+    std::uint64_t numelIn = 0;
+    std::uint64_t numelOut = 0;
+    std::int64_t timeoutMs = -1;
+    std::int64_t durationMs = -1;
+};
+
+} // namespace rankscope::model

@@ -1,0 +1,44 @@
+#pragma once
+// What one log line says about the process that wrote it, before any cross-source
+// reasoning: the stacked prefixes of log-formats §0 and the NCCL host:pid header.
+// The rank resolver turns these into global ranks once every source has been read.
+
+#include "model/evidence.h"
+#include "model/stringpool.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+namespace rankscope::model {
+
+struct RawIdentity {
+    SourceId source = kNoSource;
+    std::int32_t globalRank = -1; // [rankN]:, Lightning [rank: N]
+    std::int32_t localRank = -1;  // torchrun [defaultN]:
+    std::int32_t srunTask = -1;   // srun --label "03: "
+    std::int32_t mpiRank = -1;    // Open MPI [1,3]<stdout>:
+    std::int32_t pid = -1;        // NCCL host:pid:tid, Ray pid=
+    StrId host = kNoStr;          // pdsh "node12: " or NCCL header host
+    StrId ip = kNoStr;            // Ray ip=
+
+    friend bool operator==(const RawIdentity&, const RawIdentity&) = default;
+};
+
+struct RawIdentityHash {
+    std::size_t operator()(const RawIdentity& id) const noexcept
+    {
+        std::size_t h = id.source;
+        auto mix = [&h](std::uint64_t v) { h ^= std::hash<std::uint64_t> {}(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
+        mix(static_cast<std::uint32_t>(id.globalRank));
+        mix(static_cast<std::uint32_t>(id.localRank));
+        mix(static_cast<std::uint32_t>(id.srunTask));
+        mix(static_cast<std::uint32_t>(id.mpiRank));
+        mix(static_cast<std::uint32_t>(id.pid));
+        mix(id.host);
+        mix(id.ip);
+        return h;
+    }
+};
+
+} // namespace rankscope::model

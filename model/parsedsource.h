@@ -1,0 +1,56 @@
+#pragma once
+// Everything one source yields, before sources are merged into a Bundle. Parsers fill it
+// from one thread each; it owns its own string pool so no locking is needed, and the
+// bundle builder remaps ids when merging.
+
+#include "model/event.h"
+#include "model/identity.h"
+#include "model/importissues.h"
+#include "model/records.h"
+#include "model/source.h"
+#include "model/stringpool.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace rankscope::model {
+
+struct ParsedSource {
+    Source source;
+    StringPool strings;
+    std::vector<RawIdentity> identities;
+    std::vector<Event> events;
+    std::vector<CommInit> commInits;
+    std::vector<BootstrapAddress> bootstrapAddresses;
+    std::vector<CommLink> commLinks;
+    std::vector<CollTrace> collTraces;
+    std::vector<EnvSetting> envSettings;
+    std::vector<LauncherFailure> launcherFailures;
+    std::vector<PythonTraceback> tracebacks;
+    std::vector<StackDump> stackDumps;
+    std::vector<DesyncReport> desyncReports;
+    std::vector<ProcessGroupOptions> pgOptions;
+    std::vector<GpuUtilSummary> gpuUtil;
+    ImportIssues issues;
+
+    ParsedSource();
+    explicit ParsedSource(Source src);
+
+    StrId intern(std::string_view text) { return strings.intern(text); }
+    std::string_view text(StrId id) const { return strings.view(id); }
+
+    // Index of this identity in `identities`, adding it on first use. Index 0 is the
+    // source itself with nothing known from line prefixes.
+    std::uint32_t identityIndex(const RawIdentity& identity);
+
+    // "path:line: text" for an import-issue sample.
+    std::string sampleAt(std::uint64_t line, std::string_view text) const;
+
+private:
+    std::unordered_map<RawIdentity, std::uint32_t, RawIdentityHash> m_identityIndex;
+};
+
+} // namespace rankscope::model

@@ -1,0 +1,190 @@
+#pragma once
+// Typed facts that are not one-line events: communicator init lines, bootstrap
+// addresses, topology, summarised NCCL COLL traffic, launcher failure tables, Python
+// tracebacks, stack dumps. Each keeps the identity of the writer and its evidence.
+
+#include "model/evidence.h"
+#include "model/optype.h"
+#include "model/stringpool.h"
+#include "model/timepoint.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace rankscope::model {
+
+// NCCL "comm 0x.. rank R nranks N cudaDev D [nvmlDev D] busId B [commId 0x..] - Init START|COMPLETE"
+// (log-formats §3.3). Ties a process (host, pid) to a communicator rank and a GPU.
+struct CommInit {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    TimePoint time;
+    StrId host = kNoStr;
+    std::int32_t pid = -1;
+    StrId commPtr = kNoStr;    // "0x5614942e7890", per process
+    StrId commId = kNoStr;     // "0x898b6d578585998c", same on all ranks of a comm; empty for splits
+    StrId parentComm = kNoStr; // split parent pointer
+    std::int32_t color = -1;
+    std::int32_t commRank = -1;
+    std::int32_t nranks = -1;
+    std::int32_t cudaDev = -1;
+    std::int32_t nvmlDev = -1;
+    StrId busId = kNoStr; // normalised PCI address "0000:7e:00.0"
+    bool complete = false; // START vs COMPLETE
+};
+
+// "Bootstrap : Using eth0:10.0.0.1<0>", "NET/IB : Using [...] ; OOB eth0:10.0.0.1<0>":
+// the address peers print when they report this process in an IB or socket error.
+struct BootstrapAddress {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    StrId host = kNoStr;
+    std::int32_t pid = -1;
+    StrId interfaceName = kNoStr;
+    StrId ip = kNoStr;
+};
+
+enum class LinkKind : std::uint8_t { RingNeighbour, TreeParent, ChannelSend, ChannelReceive };
+
+// Who talks to whom inside a communicator (§3.4): ring neighbours, tree parents and
+// per-channel connections with their transport ("NET/IB/0/GDRDMA", "P2P/IPC/read").
+struct CommLink {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    StrId host = kNoStr;
+    std::int32_t pid = -1;
+    StrId commPtr = kNoStr;
+    LinkKind kind = LinkKind::RingNeighbour;
+    std::int32_t channel = -1;
+    std::int32_t fromRank = -1; // communicator ranks
+    std::int32_t toRank = -1;
+    StrId transport = kNoStr;
+};
+
+// Summary of NCCL_DEBUG_SUBSYS=COLL lines (§3.5) for one (process, communicator): one line
+// per collective per rank is the bulk of a big bundle, so only the tail is kept.
+struct CollCall {
+    std::uint64_t opCount = 0;
+    std::uint64_t count = 0;
+    OpType op = OpType::Unknown;
+    std::int32_t datatype = -1;
+    std::int32_t root = -1; // peer rank for Send/Recv
+    EvidenceRef evidence;
+};
+
+struct CollTrace {
+    static constexpr std::size_t kTailSize = 64;
+    std::uint32_t identity = 0;
+    StrId host = kNoStr;
+    std::int32_t pid = -1;
+    StrId commPtr = kNoStr;
+    std::int32_t nranks = -1;
+    std::uint64_t calls = 0;
+    CollCall first;
+    std::vector<CollCall> tail; // last kTailSize calls, oldest first
+};
+
+// "NCCL_IB_TIMEOUT set by environment to 22." and PyTorch "environments" fields.
+struct EnvSetting {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    StrId name = kNoStr;
+    StrId value = kNoStr;
+};
+
+// One record of torchrun's ChildFailedError table (§5.2). The table's "Root Cause" is
+// kept as reported, and never trusted over stronger evidence.
+struct LauncherFailure {
+    EvidenceRef evidence;
+    TimePoint time;
+    StrId host = kNoStr;
+    std::int32_t globalRank = -1;
+    std::int32_t localRank = -1;
+    std::int32_t exitCode = 0;
+    std::int32_t pid = -1;
+    StrId errorFile = kNoStr;
+    StrId traceback = kNoStr;
+    bool reportedAsRootCause = false;
+};
+
+struct StackFrame {
+    StrId function = kNoStr;
+    StrId file = kNoStr;
+    std::int32_t line = -1;
+};
+
+// A Python exception with its frames (most recent call last, as Python prints them).
+struct PythonTraceback {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence; // the "Traceback (most recent call last):" line
+    EvidenceRef exceptionLine;
+    TimePoint time;
+    StrId exceptionType = kNoStr;
+    StrId message = kNoStr;
+    std::vector<StackFrame> frames;
+};
+
+// Where a hung process's main thread sits (§8). Frames are innermost first.
+enum class StackActivity : std::uint8_t {
+    Unknown,
+    InCollective,  // waiting on peers in a collective or a synchronize after one
+    DataLoading,   // DataLoader / queue.get / dataset map
+    CheckpointIo,  // torch.save / safetensors / fsync / copy
+    Sleeping,      // time.sleep / input()
+    Other,         // running Python elsewhere
+};
+
+enum class StackTool : std::uint8_t { PySpy, Faulthandler, C10Signal };
+
+struct StackDump {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    TimePoint time;
+    StackTool tool = StackTool::PySpy;
+    std::int32_t pid = -1;
+    StrId threadName = kNoStr;
+    std::vector<StackFrame> mainThread; // innermost first
+    StackActivity activity = StackActivity::Unknown;
+};
+
+// TORCH_NCCL_DESYNC_DEBUG report (§1.4 l). Ranks are PG ranks.
+struct DesyncReport {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    TimePoint time;
+    std::int32_t reportingPgRank = -1;
+    std::int64_t seq = -1;
+    OpType op = OpType::Unknown;
+    std::vector<std::int32_t> laggingRanks;        // "never joined any collectives"
+    std::vector<std::int32_t> joinedNotFinished;   // "[1] joined but didn't finish collective #N"
+    std::vector<std::int32_t> finishedNotJoined;   // "[0] finished collective #N-1, but didn't join"
+};
+
+// "ProcessGroupNCCL initialization options: size: 8, global rank: 3, TIMEOUT(ms): 600000, ..."
+struct ProcessGroupOptions {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    StrId pg = kNoStr;
+    StrId pgDesc = kNoStr;
+    std::int32_t pgRank = -1;
+    std::int32_t size = -1;
+    std::int32_t globalRank = -1;
+    std::int64_t timeoutMs = -1;
+};
+
+// nvidia-smi / dcgmi samples summarised per GPU (§7.3).
+struct GpuUtilSummary {
+    EvidenceRef evidence;
+    StrId host = kNoStr;
+    std::int32_t gpuIndex = -1;
+    StrId busId = kNoStr;
+    std::uint32_t samples = 0;
+    float lastUtilization = -1.f;
+    float minUtilization = -1.f;
+    float maxUtilization = -1.f;
+    float lastPowerWatts = -1.f;
+    TimePoint lastTime;
+};
+
+} // namespace rankscope::model

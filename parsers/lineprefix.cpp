@@ -1,0 +1,251 @@
+#include "parsers/lineprefix.h"
+
+#include "parsers/textscan.h"
+
+namespace rankscope::parsers {
+
+namespace {
+
+// "[80746] " — a viewer's line number. Must not eat "[12345.678] " (dmesg time).
+bool stripLineNumber(std::string_view& s)
+{
+    if (s.size() < 4 || s[0] != '[')
+        return false;
+    std::size_t i = 1;
+    while (i < s.size() && isDigit(s[i]))
+        ++i;
+    if (i == 1 || i > 12 || i + 1 >= s.size() || s[i] != ']' || s[i + 1] != ' ')
+        return false;
+    s.remove_prefix(i + 2);
+    return true;
+}
+
+// "[1,3]<stdout>:" or "[1,3]<stderr>:"
+bool stripMpiTag(std::string_view& s, LinePrefix& p)
+{
+    if (s.size() < 14 || s[0] != '[')
+        return false;
+    std::size_t i = 1;
+    if (!readUnsigned(s, i))
+        return false;
+    if (i >= s.size() || s[i] != ',')
+        return false;
+    ++i;
+    const std::size_t rankStart = i;
+    const auto rank = readUnsigned(s, i);
+    if (!rank || i == rankStart)
+        return false;
+    std::string_view rest = s.substr(i);
+    std::size_t len = 0;
+    if (rest.starts_with("]<stdout>:"))
+        len = 10;
+    else if (rest.starts_with("]<stderr>:"))
+        len = 10;
+    else if (rest.starts_with("]<stddiag>:"))
+        len = 11;
+    else
+        return false;
+    p.mpiRank = static_cast<std::int32_t>(*rank);
+    s.remove_prefix(i + len);
+    return true;
+}
+
+// Open MPI --timestamp-output: "Fri Aug 11 12:31:45 2023" directly followed by the tag.
+bool stripMpiTimestamp(std::string_view& s)
+{
+    if (s.size() < 25 || !isUpper(s[0]) || s[3] != ' ' || s[7] != ' ')
+        return false;
+    // "Www Mmm dd hh:mm:ss yyyy" with day padded by space: positions are fixed.
+    if (s[13] != ':' || s[16] != ':' || s[19] != ' ')
+        return false;
+    for (std::size_t i = 20; i < 24; ++i)
+        if (!isDigit(s[i]))
+            return false;
+    if (s[24] != '[')
+        return false;
+    s.remove_prefix(24);
+    return true;
+}
+
+// "[rank3]:" (PyTorch ≥2.2) — global rank.
+bool stripTorchRank(std::string_view& s, LinePrefix& p)
+{
+    if (!s.starts_with("[rank") || s.size() < 8)
+        return false;
+    std::size_t i = 5;
+    if (i < s.size() && s[i] == ':') {
+        // Lightning "[rank: 1] "
+        ++i;
+        if (i < s.size() && s[i] == ' ')
+            ++i;
+        const std::size_t start = i;
+        const auto rank = readUnsigned(s, i);
+        if (!rank || i == start || i + 1 >= s.size() || s[i] != ']')
+            return false;
+        ++i;
+        if (i < s.size() && s[i] == ' ')
+            ++i;
+        p.globalRank = static_cast<std::int32_t>(*rank);
+        s.remove_prefix(i);
+        return true;
+    }
+    const std::size_t start = i;
+    const auto rank = readUnsigned(s, i);
+    if (!rank || i == start || i + 1 >= s.size() || s[i] != ']' || s[i + 1] != ':')
+        return false;
+    p.globalRank = static_cast<std::int32_t>(*rank);
+    s.remove_prefix(i + 2);
+    return true;
+}
+
+// "[default3]:" — torchrun tee prefix: role name then the LOCAL rank.
+bool stripTorchrunTee(std::string_view& s, LinePrefix& p)
+{
+    if (s.size() < 5 || s[0] != '[' || !(isAlpha(s[1]) || s[1] == '_'))
+        return false;
+    std::size_t i = 1;
+    while (i < s.size() && i < 64 && (isAlnum(s[i]) || s[i] == '_'))
+        ++i;
+    if (i + 1 >= s.size() || s[i] != ']' || s[i + 1] != ':')
+        return false;
+    // The role is the name part; the trailing digits are the local rank.
+    std::size_t digitsStart = i;
+    while (digitsStart > 1 && isDigit(s[digitsStart - 1]))
+        --digitsStart;
+    if (digitsStart == i || digitsStart == 1)
+        return false;
+    std::size_t j = digitsStart;
+    const auto local = readUnsigned(s, j);
+    if (!local)
+        return false;
+    p.role = s.substr(1, digitsStart - 1);
+    p.localRank = static_cast<std::int32_t>(*local);
+    s.remove_prefix(i + 2);
+    return true;
+}
+
+// "(RayTrainWorker pid=270291, ip=10.175.94.190) "
+bool stripRay(std::string_view& s, LinePrefix& p)
+{
+    if (s.size() < 10 || s[0] != '(' || !isAlpha(s[1]))
+        return false;
+    std::size_t i = 1;
+    while (i < s.size() && i < 80 && (isAlnum(s[i]) || s[i] == '_' || s[i] == ':'))
+        ++i;
+    if (!s.substr(i).starts_with(" pid="))
+        return false;
+    i += 5;
+    const std::size_t start = i;
+    const auto pid = readUnsigned(s, i);
+    if (!pid || i == start)
+        return false;
+    std::string_view ip;
+    if (s.substr(i).starts_with(", ip=")) {
+        i += 5;
+        const std::size_t ipStart = i;
+        while (i < s.size() && (isDigit(s[i]) || s[i] == '.' || s[i] == ':' || isHexAlpha(s[i])))
+            ++i;
+        ip = s.substr(ipStart, i - ipStart);
+    }
+    if (i >= s.size() || s[i] != ')')
+        return false;
+    ++i;
+    if (i < s.size() && s[i] == ' ')
+        ++i;
+    p.pid = static_cast<std::int32_t>(*pid);
+    p.ip = ip;
+    s.remove_prefix(i);
+    return true;
+}
+
+bool looksLikeIpv4(std::string_view t)
+{
+    int dots = 0;
+    for (char c : t) {
+        if (c == '.')
+            ++dots;
+        else if (!isDigit(c))
+            return false;
+    }
+    return dots == 3;
+}
+
+bool endsWithWord(std::string_view t, std::string_view word)
+{
+    return t.size() >= word.size() && t.substr(t.size() - word.size()) == word;
+}
+
+// "03: " (srun --label, digits only) or "node12: " (pdsh, host name). A Python exception
+// line "ValueError: ..." has the same shape, so a host must contain a digit (or be an IPv4
+// address) and must not end like an exception or a log level.
+bool stripLabelOrHost(std::string_view& s, LinePrefix& p)
+{
+    std::size_t i = 0;
+    bool allDigits = true;
+    bool anyDigit = false;
+    while (i < s.size() && i < 64) {
+        const char c = s[i];
+        if (isDigit(c)) {
+            anyDigit = true;
+        } else if (isAlpha(c) || c == '_' || c == '.' || c == '-') {
+            allDigits = false;
+        } else {
+            break;
+        }
+        ++i;
+    }
+    if (i == 0 || i + 1 >= s.size() || s[i] != ':' || s[i + 1] != ' ')
+        return false;
+    const std::string_view token = s.substr(0, i);
+    if (allDigits) {
+        if (i > 6)
+            return false;
+        std::size_t j = 0;
+        p.srunTask = static_cast<std::int32_t>(*readUnsigned(token, j));
+        s.remove_prefix(i + 2);
+        return true;
+    }
+    if (!anyDigit)
+        return false;
+    if (!looksLikeIpv4(token)) {
+        if (!isAlpha(token.front()) || token.back() == '.' || token.back() == '-')
+            return false;
+        for (std::string_view word : { "Error", "Exception", "Warning", "Interrupt", "Exit" })
+            if (endsWithWord(token, word))
+                return false;
+        // Training scripts print "rank0: loss ..." or "step100: ..." themselves.
+        for (std::string_view word : { "rank", "Rank", "RANK", "step", "Step", "epoch", "Epoch",
+                 "iter", "Iter", "batch", "Batch", "layer", "Layer" })
+            if (token.starts_with(word))
+                return false;
+    }
+    p.host = token;
+    s.remove_prefix(i + 2);
+    return true;
+}
+
+} // namespace
+
+std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
+{
+    // Bounded: a hostile line of a million "[rank1]:" prefixes costs a few iterations only.
+    for (int round = 0; round < 8 && !line.empty(); ++round) {
+        const char c = line.front();
+        bool stripped = false;
+        if (c == '[') {
+            stripped = stripTorchRank(line, prefix) || stripMpiTag(line, prefix)
+                || stripTorchrunTee(line, prefix) || stripLineNumber(line);
+        } else if (c == '(') {
+            stripped = stripRay(line, prefix);
+        } else if (isUpper(c)) {
+            stripped = stripMpiTimestamp(line) || stripLabelOrHost(line, prefix);
+        } else if (isAlnum(c)) {
+            stripped = stripLabelOrHost(line, prefix);
+        }
+        if (!stripped)
+            break;
+    }
+    return line;
+}
+
+} // namespace rankscope::parsers

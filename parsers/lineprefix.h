@@ -1,0 +1,40 @@
+#pragma once
+// Strips the wrapper prefixes that launchers and log collectors stack in front of a line
+// (log-formats §0), keeping what each one says about the writer:
+//   "[80746] "                  viewer line number          (ignored)
+//   "Fri Aug 11 12:31:45 2023"  Open MPI --timestamp-output (ignored)
+//   "[1,3]<stdout>:"            Open MPI --tag-output       → mpiRank 3
+//   "03: "                      srun --label                → srunTask 3
+//   "node12: " / "10.0.0.5: "   pdsh                        → host
+//   "(RayTrainWorker pid=1, ip=10.0.0.5) "  Ray            → pid, ip
+//   "[default3]:"               torchrun tee                → localRank 3
+//   "[rank3]:"                  PyTorch C++ logger          → globalRank 3
+//   "[rank: 1] "                Lightning                   → globalRank 1
+// Prefixes may come in any order; stripping stops at the first text that is none of them.
+
+#include <cstdint>
+#include <string_view>
+
+namespace rankscope::parsers {
+
+struct LinePrefix {
+    std::int32_t globalRank = -1;
+    std::int32_t localRank = -1;
+    std::int32_t srunTask = -1;
+    std::int32_t mpiRank = -1;
+    std::int32_t pid = -1;
+    std::string_view host;
+    std::string_view ip;
+    std::string_view role; // torchrun role name ("default", "trainer")
+
+    bool empty() const
+    {
+        return globalRank < 0 && localRank < 0 && srunTask < 0 && mpiRank < 0 && pid < 0
+            && host.empty() && ip.empty();
+    }
+};
+
+// Returns the line with the prefixes removed and fills `prefix`.
+std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix);
+
+} // namespace rankscope::parsers

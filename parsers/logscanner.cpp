@@ -1,0 +1,116 @@
+#include "parsers/logscanner.h"
+
+#include "parsers/timesniff.h"
+
+namespace rankscope::parsers {
+
+namespace {
+
+bool samePrefix(const LinePrefix& a, const LinePrefix& b)
+{
+    return a.globalRank == b.globalRank && a.localRank == b.localRank && a.srunTask == b.srunTask
+        && a.mpiRank == b.mpiRank && a.pid == b.pid && a.host == b.host && a.ip == b.ip;
+}
+
+} // namespace
+
+LogScanner::LogScanner(model::ParsedSource& out)
+    : m_out(out)
+{
+}
+
+void LogScanner::feed(std::string_view chunk)
+{
+    m_splitter.feed(chunk, [this](const LineSegment& s) { onSegment(s); });
+}
+
+std::uint32_t LogScanner::prefixIdentity(const LinePrefix& prefix)
+{
+    if (prefix.empty())
+        return 0;
+    if (m_haveLastPrefix && samePrefix(prefix, m_lastPrefix))
+        return m_lastPrefixIdentity;
+    model::RawIdentity id;
+    id.source = m_out.source.id;
+    id.globalRank = prefix.globalRank;
+    id.localRank = prefix.localRank;
+    id.srunTask = prefix.srunTask;
+    id.mpiRank = prefix.mpiRank;
+    id.pid = prefix.pid;
+    id.host = m_out.intern(prefix.host);
+    id.ip = m_out.intern(prefix.ip);
+    m_lastPrefixIdentity = m_out.identityIndex(id);
+    // The views in the cached prefix point into the current line; keep interned copies.
+    m_lastPrefix = prefix;
+    m_lastPrefix.host = m_out.text(id.host);
+    m_lastPrefix.ip = m_out.text(id.ip);
+    m_lastPrefix.role = {};
+    m_haveLastPrefix = true;
+    return m_lastPrefixIdentity;
+}
+
+void LogScanner::onSegment(const LineSegment& segment)
+{
+    LineContext ctx;
+    ctx.source = m_out.source.id;
+    ctx.lineNo = segment.lineNo;
+    ctx.offset = segment.offset;
+    ctx.line = segment.text;
+    std::string_view body = stripPrefixes(segment.text, ctx.prefix);
+    ctx.identity = prefixIdentity(ctx.prefix);
+
+    const SniffedTime sniffed = sniffLeadingTime(body);
+    if (ctx.identity >= m_streamTime.size())
+        m_streamTime.resize(ctx.identity + 1);
+    model::TimePoint& streamTime = m_streamTime[ctx.identity];
+    ctx.streamTime = streamTime;
+    if (sniffed.time.valid()) {
+        ctx.time = sniffed.time;
+        streamTime = sniffed.time;
+    }
+
+    bool recognised = m_nccl.parseLine(ctx, body, m_out);
+    const bool ncclLine = recognised;
+    auto offer = [&](auto& parser) {
+        if (!ncclLine || parser.inBlock())
+            recognised |= parser.parseLine(ctx, body, m_out);
+    };
+    offer(m_pytorch);
+    offer(m_python);
+    offer(m_launcher);
+    offer(m_kernel);
+    offer(m_stacks);
+    offer(m_gpu);
+    if (recognised)
+        ++m_recognised;
+}
+
+void LogScanner::finish()
+{
+    m_splitter.finish([this](const LineSegment& s) { onSegment(s); });
+    m_nccl.finish(m_out);
+    m_pytorch.finish(m_out);
+    m_python.finish(m_out);
+    m_launcher.finish(m_out);
+    m_kernel.finish(m_out);
+    m_stacks.finish(m_out);
+    m_gpu.finish(m_out);
+
+    m_out.source.lines = m_splitter.lines();
+    m_out.source.recognisedLines = m_recognised;
+    if (m_splitter.bytes() > m_out.source.bytes)
+        m_out.source.bytes = m_splitter.bytes();
+    if (const auto overlong = m_splitter.overlongLines())
+        m_out.issues.add("overlong_line",
+            m_out.source.path + ": " + std::to_string(overlong)
+                + " line(s) longer than 1 MiB were cut at 1 MiB");
+}
+
+void scanText(std::string_view text, model::ParsedSource& out)
+{
+    LogScanner scanner(out);
+    scanner.feed(text);
+    scanner.finish();
+}
+
+} // namespace rankscope::parsers

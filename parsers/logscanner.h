@@ -1,0 +1,59 @@
+#pragma once
+// Runs every text-log dialect parser over one source, streaming: bytes are fed in chunks
+// of any size, lines are split without copies, prefixes are stripped once, the leading
+// timestamp is read once, and each line goes to the dialect parsers. NCCL lines, the bulk
+// of large bundles, stop there unless another parser has a multi-line block open.
+
+#include "model/parsedsource.h"
+#include "parsers/gputelemetryparser.h"
+#include "parsers/kernelparser.h"
+#include "parsers/launcherparser.h"
+#include "parsers/linecontext.h"
+#include "parsers/linesplitter.h"
+#include "parsers/ncclparser.h"
+#include "parsers/pythonerrorparser.h"
+#include "parsers/pytorchparser.h"
+#include "parsers/stackdumpparser.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace rankscope::parsers {
+
+class LogScanner {
+public:
+    explicit LogScanner(model::ParsedSource& out);
+
+    void feed(std::string_view chunk);
+    // Closes open blocks, fills in inferred times and the source's line statistics.
+    void finish();
+
+private:
+    void onSegment(const LineSegment& segment);
+    std::uint32_t prefixIdentity(const LinePrefix& prefix);
+
+    model::ParsedSource& m_out;
+    LineSplitter m_splitter;
+    NcclParser m_nccl;
+    PytorchParser m_pytorch;
+    PythonErrorParser m_python;
+    LauncherParser m_launcher;
+    KernelParser m_kernel;
+    StackDumpParser m_stacks;
+    GpuTelemetryParser m_gpu;
+
+    // Latest timestamp per prefix identity: lines without a time of their own inherit it.
+    // Indexed by identity index (dense, small).
+    std::vector<model::TimePoint> m_streamTime;
+    // Consecutive lines usually share a prefix; remember the last one to skip hashing.
+    LinePrefix m_lastPrefix;
+    std::uint32_t m_lastPrefixIdentity = 0;
+    bool m_haveLastPrefix = false;
+    std::uint64_t m_recognised = 0;
+};
+
+// Convenience for tests and small inputs: scans `text` completely into `out`.
+void scanText(std::string_view text, model::ParsedSource& out);
+
+} // namespace rankscope::parsers

@@ -1,0 +1,100 @@
+#pragma once
+// Small locale-free character and number helpers used by every parser. <cctype> depends
+// on the C locale and is undefined for negative chars, which logs are full of.
+
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+namespace rankscope::parsers {
+
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isUpper(char c) { return c >= 'A' && c <= 'Z'; }
+inline bool isLower(char c) { return c >= 'a' && c <= 'z'; }
+inline bool isAlpha(char c) { return isUpper(c) || isLower(c); }
+inline bool isAlnum(char c) { return isAlpha(c) || isDigit(c); }
+inline bool isHexAlpha(char c) { return (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+inline bool isHexDigit(char c) { return isDigit(c) || isHexAlpha(c); }
+inline bool isSpace(char c) { return c == ' ' || c == '\t'; }
+
+// Reads decimal digits at s[i...], advancing i. nullopt (i unchanged) when there are none
+// or the value overflows.
+inline std::optional<std::uint64_t> readUnsigned(std::string_view s, std::size_t& i)
+{
+    std::uint64_t v = 0;
+    const char* first = s.data() + i;
+    const char* last = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ec != std::errc() || ptr == first)
+        return std::nullopt;
+    i += static_cast<std::size_t>(ptr - first);
+    return v;
+}
+
+// Optional leading '-'.
+inline std::optional<std::int64_t> readSigned(std::string_view s, std::size_t& i)
+{
+    std::int64_t v = 0;
+    const char* first = s.data() + i;
+    const char* last = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ec != std::errc() || ptr == first)
+        return std::nullopt;
+    i += static_cast<std::size_t>(ptr - first);
+    return v;
+}
+
+inline std::optional<std::uint64_t> readHex(std::string_view s, std::size_t& i)
+{
+    std::uint64_t v = 0;
+    const char* first = s.data() + i;
+    const char* last = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(first, last, v, 16);
+    if (ec != std::errc() || ptr == first)
+        return std::nullopt;
+    i += static_cast<std::size_t>(ptr - first);
+    return v;
+}
+
+// Whole-string conversions.
+inline std::optional<std::int64_t> toSigned(std::string_view s)
+{
+    std::size_t i = 0;
+    auto v = readSigned(s, i);
+    return v && i == s.size() ? v : std::nullopt;
+}
+
+inline std::optional<std::uint64_t> toUnsigned(std::string_view s)
+{
+    std::size_t i = 0;
+    auto v = readUnsigned(s, i);
+    return v && i == s.size() ? v : std::nullopt;
+}
+
+// memmem-based search: the cheap literal prefilter run before any regular expression.
+inline std::size_t findLiteral(std::string_view hay, std::string_view needle, std::size_t from = 0)
+{
+    if (from > hay.size() || needle.size() > hay.size() - from)
+        return std::string_view::npos;
+    const void* hit = ::memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
+    return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - hay.data())
+               : std::string_view::npos;
+}
+
+inline bool contains(std::string_view hay, std::string_view needle)
+{
+    return findLiteral(hay, needle) != std::string_view::npos;
+}
+
+inline std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (isSpace(s.front()) || s.front() == '\r'))
+        s.remove_prefix(1);
+    while (!s.empty() && (isSpace(s.back()) || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+} // namespace rankscope::parsers

@@ -1,0 +1,4 @@
+// STUB: tests for parsers/kernelparser to be written with the parser.
+#include "scanhelpers.h"
+
+#include <catch2/catch.hpp>

@@ -1,0 +1,105 @@
+#include "parsers/lineprefix.h"
+
+#include <catch2/catch.hpp>
+
+using rankscope::parsers::LinePrefix;
+using rankscope::parsers::stripPrefixes;
+
+TEST_CASE("PyTorch [rankN]: prefix gives the global rank", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("[rank25]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 25] x", p);
+    CHECK(p.globalRank == 25);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 25] x");
+}
+
+TEST_CASE("torchrun tee prefix gives the local rank and role", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("[default3]:[rank11]:[E1206 18:44:13.275158817 Foo.cpp:1] m", p);
+    CHECK(p.localRank == 3);
+    CHECK(p.role == "default");
+    CHECK(p.globalRank == 11);
+    CHECK(body == "[E1206 18:44:13.275158817 Foo.cpp:1] m");
+}
+
+TEST_CASE("srun label is zero-padded digits", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("03: [rank3]:[W Foo.cpp:1] hello", p);
+    CHECK(p.srunTask == 3);
+    CHECK(p.globalRank == 3);
+    CHECK(body == "[W Foo.cpp:1] hello");
+}
+
+TEST_CASE("Open MPI tag with timestamp gives the MPI rank", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("Fri Aug 11 12:31:45 2023[1,7]<stdout>:node1:1:2 [0] NCCL INFO x", p);
+    CHECK(p.mpiRank == 7);
+    CHECK(body == "node1:1:2 [0] NCCL INFO x");
+    LinePrefix q;
+    CHECK(stripPrefixes("[1,3]<stderr>:Traceback (most recent call last):", q)
+        == "Traceback (most recent call last):");
+    CHECK(q.mpiRank == 3);
+}
+
+TEST_CASE("pdsh host prefix is a host, not an exception", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("node12: [default0]:hello", p);
+    CHECK(p.host == "node12");
+    CHECK(p.localRank == 0);
+    CHECK(body == "hello");
+
+    LinePrefix ip;
+    CHECK(stripPrefixes("202.197.0.170: [rank1]:x", ip) == "x");
+    CHECK(ip.host == "202.197.0.170");
+
+    for (const char* notHost : { "RuntimeError: CUDA error: an illegal memory access",
+             "torch.distributed.DistBackendError: NCCL error in: x",
+             "ValueError: bad", "rank0: loss 1.2", "step100: loss 3" }) {
+        LinePrefix q;
+        CHECK(stripPrefixes(notHost, q) == notHost);
+        CHECK(q.host.empty());
+    }
+}
+
+TEST_CASE("NCCL header is not mistaken for a prefix", "[parsers][prefix]")
+{
+    LinePrefix p;
+    const char* line = "PHLRR3088:25515:25600 [2] NCCL INFO comm 0x5614942e7890 rank 10";
+    CHECK(stripPrefixes(line, p) == line);
+    CHECK(p.empty());
+}
+
+TEST_CASE("Ray actor prefix gives pid and ip", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("(RayWorkerWrapper pid=270291, ip=10.175.94.190) INFO x", p);
+    CHECK(p.pid == 270291);
+    CHECK(p.ip == "10.175.94.190");
+    CHECK(body == "INFO x");
+}
+
+TEST_CASE("Lightning rank prefix and viewer line numbers", "[parsers][prefix]")
+{
+    LinePrefix p;
+    CHECK(stripPrefixes("[rank: 1] Epoch 3", p) == "Epoch 3");
+    CHECK(p.globalRank == 1);
+    LinePrefix q;
+    CHECK(stripPrefixes("[80746] [rank0]:[E321 x", q) == "[E321 x");
+    CHECK(q.globalRank == 0);
+    LinePrefix dmesg;
+    CHECK(stripPrefixes("[ 1399.140323] NVRM: Xid", dmesg) == "[ 1399.140323] NVRM: Xid");
+}
+
+TEST_CASE("hostile prefix repetition terminates", "[parsers][prefix]")
+{
+    std::string line;
+    for (int i = 0; i < 10000; ++i)
+        line += "[rank1]:";
+    LinePrefix p;
+    auto body = stripPrefixes(line, p);
+    CHECK(body.size() == line.size() - 8 * 8);
+}

@@ -1,0 +1,4 @@
+// STUB: tests for parsers/pytorchparser to be written with the parser.
+#include "scanhelpers.h"
+
+#include <catch2/catch.hpp>
