@@ -29,6 +29,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "torch_pg_environment",
     "torch_comm_created",
     "torch_store_error",
+    "torch_unique_id_broadcast",
     "torch_work_update",
     "nccl_version",
     "nccl_env_setting",

@@ -20,7 +20,7 @@ enum class EventKind : std::uint16_t {
     Unknown,
     // PyTorch ProcessGroupNCCL (log-formats §1.4)
     TorchWatchdogTimeout,     // (a) seq, op, numel, timeoutMs, durationMs = "ran for"
-    TorchWatchdogStatus,      // (b) pg, seq, lastEnqueued/lastStarted/lastCompleted
+    TorchWatchdogStatus,      // (b) pg, seq, lastEnqueued/lastStarted/lastCompleted; detail = PG desc
     TorchFailedCollectiveStack, // (c) frames follow in text; "not found" sets code=0
     TorchTeardown,            // (d)
     TorchWatchdogException,   // (e) text = what(); detail = exception class when known
@@ -38,7 +38,8 @@ enum class EventKind : std::uint16_t {
     TorchPgOptions,           // (n) initialization options (see ProcessGroupInfo)
     TorchPgEnvironment,       // (n) environments line
     TorchCommCreated,         // (n) detail = ncclComm pointer, code = CUDA device
-    TorchStoreError,          // (n) store->get error during unique-id exchange
+    TorchStoreError,          // (n) store->get error during unique-id exchange; peerRank = rank asked
+    TorchUniqueIdBroadcast,   // (n) "broadcast unique ID through store took N ms": durationMs
     TorchWorkUpdate,          // (n) periodic last enqueued / completed
     // NCCL debug output (§3)
     NcclVersion,         // detail = version string
@@ -59,11 +60,11 @@ enum class EventKind : std::uint16_t {
     NcclShmError,        // /dev/shm failures
     NcclErrorChain,      // file:line -> rc (code = ncclResult_t)
     // Launchers (§5, §6)
-    LauncherWorkerFailed, // code = exit code, pid, localRank in identity
-    LauncherSignalSent,   // SIGTERM to sibling: pid in code
+    LauncherWorkerFailed, // code = exit code, pid = worker pid, peerRank = worker's local rank
+    LauncherSignalSent,   // closing signal to a sibling: pid = target, code = signal number
     LauncherFailureRecord, // ChildFailedError record (see LauncherFailure table)
     LauncherErrorFile,    // error.json
-    LauncherExit,         // DeepSpeed / MPI exit lines
+    LauncherExit,         // DeepSpeed / MPI exit lines: code = exit code (-signal), peerRank = rank named, pid
     LauncherRendezvousError, // rendezvous / store timeouts, worker-count mismatch
     // Python and CUDA (§8, §9)
     PythonException,      // detail = exception type, text = message
@@ -79,7 +80,7 @@ enum class EventKind : std::uint16_t {
     GpuUtilization,       // summarised in GpuSample table
     // Progress and frameworks
     TrainingProgress,     // iteration/step lines: seq = step when known
-    FrameworkInfo,        // Lightning/DeepSpeed identity lines
+    FrameworkInfo,        // a rank stating who it is (Lightning GLOBAL_RANK): peerRank = global rank, code = world size
     // Flight Recorder and RAS (§2, §4)
     FlightRecorderDump,
     RasReport,
@@ -104,7 +105,7 @@ struct Event {
     std::int32_t peerRank = -1; // a rank the event names (signalling rank, local rank, ...)
     std::int32_t code = 0;      // exit code, signal, Xid, ibv status, ncclResult_t ...
     std::int32_t pid = -1;      // a process the event names (Xid user, failed worker, SIGTERM target)
-    StrId pg = kNoStr;          // process-group key: PG GUID when known, else PG ID
+    StrId pg = kNoStr;          // process-group key: PG GUID when known, else PG ID; none for ≤2.1 lines
     StrId text = kNoStr;        // the message body (prefixes stripped)
     StrId detail = kNoStr;      // a secondary field named per kind above
     StrId peer = kNoStr;        // a remote address or host the event names

@@ -29,6 +29,7 @@ struct ParsedSource {
     std::vector<CollTrace> collTraces;
     std::vector<EnvSetting> envSettings;
     std::vector<LauncherFailure> launcherFailures;
+    std::vector<WorkerGroupLayout> workerGroups;
     std::vector<PythonTraceback> tracebacks;
     std::vector<StackDump> stackDumps;
     std::vector<DesyncReport> desyncReports;

@@ -173,6 +173,19 @@ struct ProcessGroupOptions {
     std::int64_t timeoutMs = -1;
 };
 
+// torchrun's "Rendezvous complete for workers. Result:" block: which global ranks this node's
+// local ranks got. Resolves "[defaultK]:" prefixes to global ranks.
+struct WorkerGroupLayout {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;
+    StrId host = kNoStr; // master_addr is not this node; host comes from the path or prefixes
+    std::int32_t groupRank = -1;
+    std::int32_t groupWorldSize = -1;
+    std::vector<std::int32_t> localRanks;
+    std::vector<std::int32_t> globalRanks;
+    std::int32_t worldSize = -1; // global_world_sizes[0]
+};
+
 // nvidia-smi / dcgmi samples summarised per GPU (§7.3).
 struct GpuUtilSummary {
     EvidenceRef evidence;
