@@ -1,14 +1,1103 @@
 #include "parsers/ncclparser.h"
 
+#include "parsers/textscan.h"
+#include "parsers/timesniff.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
 namespace rankscope::parsers {
 
-bool NcclParser::parseLine(const LineContext&, std::string_view, model::ParsedSource&)
+using model::EventKind;
+using model::LinkKind;
+using model::Severity;
+using model::StrId;
+
+namespace {
+
+constexpr std::string_view kNcclWord = "NCCL ";
+
+std::optional<std::int32_t> readInt32(std::string_view s, std::size_t& i)
 {
+    std::size_t j = i;
+    const auto v = readSigned(s, j);
+    if (!v || *v < std::numeric_limits<std::int32_t>::min()
+        || *v > std::numeric_limits<std::int32_t>::max())
+        return std::nullopt;
+    i = j;
+    return static_cast<std::int32_t>(*v);
+}
+
+std::int32_t toInt32(std::string_view s, std::int32_t fallback = -1)
+{
+    std::size_t i = 0;
+    const auto v = readInt32(s, i);
+    return v && i == s.size() ? *v : fallback;
+}
+
+bool isHostChar(char c)
+{
+    return isAlnum(c) || c == '-' || c == '_' || c == '.';
+}
+
+bool allDigits(std::string_view s)
+{
+    if (s.empty())
+        return false;
+    for (char c : s)
+        if (!isDigit(c))
+            return false;
+    return true;
+}
+
+// The token at s[i...] up to the next space (or the end).
+std::string_view tokenAt(std::string_view s, std::size_t i)
+{
+    if (i >= s.size())
+        return {};
+    const std::size_t end = s.find(' ', i);
+    return s.substr(i, end == std::string_view::npos ? s.size() - i : end - i);
+}
+
+// The token following `literal` in s, or empty when the literal is absent.
+std::string_view tokenAfter(std::string_view s, std::string_view literal, std::size_t from = 0)
+{
+    const std::size_t at = findLiteral(s, literal, from);
+    if (at == std::string_view::npos)
+        return {};
+    return tokenAt(s, at + literal.size());
+}
+
+void skipSpaces(std::string_view s, std::size_t& i)
+{
+    while (i < s.size() && s[i] == ' ')
+        ++i;
+}
+
+bool consume(std::string_view s, std::size_t& i, std::string_view literal)
+{
+    if (s.substr(i).starts_with(literal)) {
+        i += literal.size();
+        return true;
+    }
     return false;
 }
 
-void NcclParser::finish(model::ParsedSource&)
+// "host:pid:tid" at the end of `token` (anything glued before the host is not part of it).
+bool parseHostToken(std::string_view token, std::size_t& hostOffset, std::string_view& host,
+    std::int32_t& pid)
 {
+    std::size_t i = token.size();
+    const std::size_t tidEnd = i;
+    while (i > 0 && isDigit(token[i - 1]))
+        --i;
+    if (i == tidEnd || i == 0 || token[i - 1] != ':')
+        return false;
+    --i;
+    const std::size_t pidEnd = i;
+    while (i > 0 && isDigit(token[i - 1]))
+        --i;
+    const std::size_t pidStart = i;
+    if (pidStart == pidEnd || i == 0 || token[i - 1] != ':')
+        return false;
+    --i;
+    const std::size_t hostEnd = i;
+    while (i > 0 && isHostChar(token[i - 1]))
+        --i;
+    if (i == hostEnd)
+        return false;
+    host = token.substr(i, hostEnd - i);
+    // "12:00:05" of a timestamp is no header.
+    if (allDigits(host))
+        return false;
+    const auto p = toInt32(token.substr(pidStart, pidEnd - pidStart));
+    if (p < 0)
+        return false;
+    pid = p;
+    hostOffset = i;
+    return true;
+}
+
+// "transport/net_ib.cc:1295" — a path and a line number.
+bool isFileLine(std::string_view token)
+{
+    const std::size_t colon = token.rfind(':');
+    if (colon == std::string_view::npos || colon == 0)
+        return false;
+    if (!allDigits(token.substr(colon + 1)))
+        return false;
+    return token.substr(0, colon).find(':') == std::string_view::npos;
+}
+
+// TRACE "%f" milliseconds → ns.
+bool parseTraceMs(std::string_view token, std::int64_t& ns, model::TimePrecision& precision)
+{
+    const std::size_t dot = token.find('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 >= token.size())
+        return false;
+    const std::string_view whole = token.substr(0, dot);
+    const std::string_view frac = token.substr(dot + 1);
+    if (!allDigits(whole) || !allDigits(frac) || whole.size() > 12)
+        return false;
+    std::int64_t value = 0;
+    for (char c : whole)
+        value = value * 10 + (c - '0');
+    std::int64_t fracNs = 0;
+    std::size_t used = 0;
+    for (; used < frac.size() && used < 6; ++used)
+        fracNs = fracNs * 10 + (frac[used] - '0');
+    for (std::size_t k = used; k < 6; ++k)
+        fracNs *= 10;
+    ns = value * 1'000'000 + fracNs;
+    precision = frac.size() <= 3 ? model::TimePrecision::Microsecond
+                                 : model::TimePrecision::Nanosecond;
+    return true;
+}
+
+// The level word after "NCCL " at pos; msgStart = first byte of the message.
+bool levelAt(std::string_view s, std::size_t pos, std::uint8_t& level, std::size_t& msgStart)
+{
+    static constexpr std::pair<std::string_view, std::uint8_t> kLevels[] = {
+        { "INFO", 0 }, { "WARN", 1 }, { "TRACE", 2 }, { "CALL", 3 } };
+    const std::size_t at = pos + kNcclWord.size();
+    if (at >= s.size())
+        return false;
+    for (const auto& [word, value] : kLevels) {
+        if (s[at] != word[0] || !s.substr(at).starts_with(word))
+            continue;
+        const std::size_t end = at + word.size();
+        if (end == s.size()) {
+            msgStart = end;
+        } else if (s[end] == ' ') {
+            msgStart = end + 1;
+        } else {
+            return false;
+        }
+        level = value;
+        return true;
+    }
+    return false;
+}
+
+// int64ToBusId (nccl:src/misc/utils.cc): "7e000" → "0000:7e:00.0".
+std::string busIdText(std::uint64_t id)
+{
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%04llx:%02llx:%02llx.%01llx",
+        static_cast<unsigned long long>(id >> 20),
+        static_cast<unsigned long long>((id & 0xff000) >> 12),
+        static_cast<unsigned long long>((id & 0xff0) >> 4),
+        static_cast<unsigned long long>(id & 0xf));
+    return buf;
+}
+
+// "[2025-03-01 12:00:05] " right before a header in the middle of a torn line.
+model::TimePoint timeBefore(std::string_view body, std::size_t start)
+{
+    if (start < 4 || body[start - 1] != ' ' || body[start - 2] != ']')
+        return {};
+    const std::size_t close = start - 2;
+    const std::size_t lookFrom = close > 40 ? close - 40 : 0;
+    const std::size_t open = body.substr(lookFrom, close - lookFrom).rfind('[');
+    if (open == std::string_view::npos)
+        return {};
+    return parseIsoTime(body.substr(lookFrom + open + 1, close - lookFrom - open - 1));
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+// Header
+
+bool NcclParser::headerBefore(std::string_view body, std::size_t ncclPos, Header& header)
+{
+    if (ncclPos < 2 || body[ncclPos - 1] != ' ')
+        return false;
+    // Going backwards the optional fields must appear in reverse order of the format:
+    // (func) < file:line < trace ms < [dev] < host:pid:tid.
+    int stage = 5;
+    std::size_t end = ncclPos - 1;
+    for (int k = 0; k < 5; ++k) {
+        std::size_t start = end;
+        while (start > 0 && body[start - 1] != ' ')
+            --start;
+        const std::string_view token = body.substr(start, end - start);
+        if (token.empty())
+            return false;
+        std::size_t hostOffset = 0;
+        if (parseHostToken(token, hostOffset, header.host, header.pid)) {
+            header.start = start + hostOffset;
+            return true;
+        }
+        if (token.front() == '(' && token.back() == ')' && stage > 4) {
+            stage = 4;
+        } else if (stage > 3 && isFileLine(token)) {
+            header.file = token.substr(0, token.rfind(':'));
+            stage = 3;
+        } else if (stage > 2 && isDigit(token.front())
+            && parseTraceMs(token, header.traceNs, header.tracePrecision)) {
+            stage = 2;
+        } else if (stage > 1 && token.size() >= 3 && token.front() == '[' && token.back() == ']') {
+            // [dev] may be garbage ([909195890]) once the CUDA context is gone: not checked.
+            stage = 1;
+        } else {
+            return false;
+        }
+        if (start == 0)
+            return false;
+        end = start - 1;
+    }
+    return false;
+}
+
+bool NcclParser::findHeader(std::string_view body, std::size_t pos, Header& header,
+    std::size_t& firstStart)
+{
+    bool found = false;
+    while (pos != std::string_view::npos) {
+        std::uint8_t level = 0;
+        std::size_t msgStart = 0;
+        Header candidate;
+        if (levelAt(body, pos, level, msgStart) && headerBefore(body, pos, candidate)) {
+            candidate.level = static_cast<Level>(level);
+            std::string_view msg = body.substr(msgStart);
+            while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
+                msg.remove_suffix(1);
+            candidate.msg = msg;
+            if (!found)
+                firstStart = candidate.start;
+            header = candidate;
+            found = true;
+            pos = msgStart;
+        } else {
+            pos += kNcclWord.size();
+        }
+        pos = findLiteral(body, kNcclWord, pos);
+    }
+    return found;
+}
+
+bool NcclParser::parseBanner(const LineContext& ctx, std::string_view body,
+    model::ParsedSource& out)
+{
+    // Bare "NCCL version 2.21.5+cuda12.4": nothing else on the line, or PyTorch's
+    // "NCCL error: …, NCCL version 2.21.5" would be swallowed here.
+    const std::string_view line = trim(body);
+    constexpr std::string_view kBanner = "NCCL version ";
+    if (!line.starts_with(kBanner))
+        return false;
+    const std::string_view version = line.substr(kBanner.size());
+    if (version.empty() || !isDigit(version.front()) || version.find(' ') != std::string_view::npos)
+        return false;
+    model::Event& e = addEvent(out, ctx, EventKind::NcclVersion, Severity::Info, line);
+    e.detail = out.intern(version);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Entry
+
+bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    // The one memmem every non-NCCL line pays.
+    const std::size_t ncclPos = findLiteral(body, kNcclWord);
+    if (ncclPos == std::string_view::npos)
+        return false;
+    Header header;
+    std::size_t firstStart = 0;
+    if (!findHeader(body, ncclPos, header, firstStart))
+        return parseBanner(ctx, body, out);
+
+    const Line line { ctx, body, header, processIdentity(out, ctx, header.host, header.pid) };
+    m_lineIsChain = false;
+    switch (header.level) {
+    case Level::Info:
+    case Level::Trace:
+        dispatchInfo(line, out);
+        break;
+    case Level::Warn:
+        dispatchWarn(line, out);
+        break;
+    case Level::Call:
+        break;
+    }
+    if (!m_lineIsChain)
+        process(line.identity).inChain = false;
+
+    // Text glued in front of the first header (a tqdm bar, a PyTorch line torn by this one)
+    // may be another dialect's: let the other parsers look at the line too.
+    const std::string_view before = trim(body.substr(0, firstStart));
+    return before.empty() || (before.front() == '[' && before.back() == ']');
+}
+
+void NcclParser::finish(model::ParsedSource& out)
+{
+    // Tails are rings while scanning; hand them out oldest first.
+    for (std::size_t i = 0; i < out.collTraces.size() && i < m_collNext.size(); ++i) {
+        auto& tail = out.collTraces[i].tail;
+        if (tail.size() == model::CollTrace::kTailSize && m_collNext[i] != 0)
+            std::rotate(tail.begin(), tail.begin() + m_collNext[i], tail.end());
+        m_collNext[i] = 0;
+    }
+}
+
+std::uint32_t NcclParser::processIdentity(model::ParsedSource& out, const LineContext& ctx,
+    std::string_view host, std::int32_t pid)
+{
+    IdentitySlot& slot = m_identityCache[(static_cast<std::uint32_t>(pid) ^ ctx.identity) & 15u];
+    if (slot.used && slot.pid == pid && slot.ctxIdentity == ctx.identity && slot.host == host)
+        return slot.identity;
+    slot.used = true;
+    slot.pid = pid;
+    slot.ctxIdentity = ctx.identity;
+    slot.host.assign(host);
+    slot.identity = identityWithProcess(out, ctx, host, pid);
+    return slot.identity;
+}
+
+NcclParser::ProcessState& NcclParser::process(std::uint32_t identity)
+{
+    if (identity >= m_processes.size())
+        m_processes.resize(identity + 1);
+    return m_processes[identity];
+}
+
+model::Event& NcclParser::emit(const Line& line, model::ParsedSource& out, EventKind kind,
+    Severity severity, std::string_view text)
+{
+    model::Event& e = addEvent(out, line.ctx, kind, severity, text);
+    e.identity = line.identity;
+    if (line.header.level == Level::Trace && line.header.traceNs >= 0) {
+        e.time = {};
+        e.time.ns = line.header.traceNs;
+        e.time.domain = model::TimeDomain::ProcessRelative;
+        e.time.precision = line.header.tracePrecision;
+    } else if (line.header.start > 0) {
+        // A second header of a torn line may carry its own 2.26+ timestamp.
+        const model::TimePoint t = timeBefore(line.body, line.header.start);
+        if (t.valid())
+            e.time = t;
+    }
+    return e;
+}
+
+// ---------------------------------------------------------------------------------------
+// INFO / TRACE
+
+void NcclParser::dispatchInfo(const Line& line, model::ParsedSource& out)
+{
+    const std::string_view msg = line.header.msg;
+    if (msg.empty())
+        return;
+    switch (msg.front()) {
+    case 'C':
+        if (msg.starts_with("Channel ")) {
+            parseChannel(line, msg, out);
+            return;
+        }
+        break;
+    case 'R':
+        if (msg.starts_with("Ring ")) {
+            parseRing(line, msg, out);
+            return;
+        }
+        break;
+    case 'T':
+        if (msg.starts_with("Trees ")) {
+            parseTrees(line, msg, out);
+            return;
+        }
+        break;
+    case 'c':
+    case 'n':
+    case '[':
+        if (parseCommLine(line, msg, out))
+            return;
+        break;
+    default:
+        break;
+    }
+    if (isUpper(msg.front()) && parseColl(line, msg, out))
+        return;
+    if (parseBootstrapOrNet(line, msg, out))
+        return;
+    constexpr std::string_view kVersion = "NCCL version ";
+    if (msg.starts_with(kVersion)) {
+        const std::string_view version = tokenAt(msg, kVersion.size());
+        model::Event& e = emit(line, out, EventKind::NcclVersion, Severity::Info, msg);
+        e.detail = out.intern(version);
+        return;
+    }
+    constexpr std::string_view kLocalRankClosed = "[Service thread] Connection closed by localRank ";
+    if (msg.starts_with(kLocalRankClosed)) {
+        std::size_t i = kLocalRankClosed.size();
+        const auto rank = readInt32(msg, i);
+        model::Event& e = emit(line, out, EventKind::NcclLocalRankClosed, Severity::Warning, msg);
+        e.peerRank = rank.value_or(-1);
+        return;
+    }
+    if (parseFileLineMessage(line, msg, out))
+        return;
+    parseEnv(line, msg, out);
+}
+
+// "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
+//  comm 0x55bef0201370 [nranks=4] stream 0x…" (%zi ≤2.23, %zu 2.24+; RCCL appends fields).
+bool NcclParser::parseColl(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    std::size_t i = 0;
+    while (i < msg.size() && i < 32 && isAlnum(msg[i]))
+        ++i;
+    constexpr std::string_view kOpCount = ": opCount ";
+    if (i == 0 || i >= msg.size() || msg[i] != ':' || !msg.substr(i).starts_with(kOpCount))
+        return false;
+    model::CollCall call;
+    call.op = model::opTypeFromNcclName(msg.substr(0, i));
+    call.evidence = line.ctx.evidence();
+    i += kOpCount.size();
+    const auto opCount = readHex(msg, i);
+
+    std::size_t at = findLiteral(msg, " count ", i);
+    std::optional<std::uint64_t> count;
+    if (at != std::string_view::npos) {
+        i = at + 7;
+        count = readUnsigned(msg, i);
+    }
+    at = findLiteral(msg, " datatype ", i);
+    if (at != std::string_view::npos) {
+        i = at + 10;
+        call.datatype = readInt32(msg, i).value_or(-1);
+    }
+    at = findLiteral(msg, " root ", i);
+    if (at != std::string_view::npos) {
+        i = at + 6;
+        call.root = readInt32(msg, i).value_or(-1);
+    }
+    at = findLiteral(msg, " comm ", i);
+    const std::string_view comm = at == std::string_view::npos ? std::string_view {}
+                                                                : tokenAt(msg, at + 6);
+    if (!opCount || !count || comm.size() < 3) {
+        // Torn or cut at 1024 bytes: the call cannot be placed in a communicator.
+        out.issues.add("nccl_incomplete_coll_line", out.sampleAt(line.ctx.lineNo, line.ctx.line));
+        return true;
+    }
+    call.opCount = *opCount;
+    call.count = *count;
+    std::int32_t nranks = -1;
+    i = at + 6 + comm.size();
+    if (consume(msg, i, " [nranks="))
+        nranks = readInt32(msg, i).value_or(-1);
+
+    std::size_t index = 0;
+    model::CollTrace& trace = collTraceFor(line, comm, out, index);
+    if (nranks >= 0)
+        trace.nranks = nranks;
+    if (trace.calls++ == 0)
+        trace.first = call;
+    if (trace.tail.size() < model::CollTrace::kTailSize) {
+        trace.tail.push_back(call);
+    } else {
+        std::uint32_t& next = m_collNext[index];
+        trace.tail[next] = call;
+        next = (next + 1) % static_cast<std::uint32_t>(model::CollTrace::kTailSize);
+    }
+    return true;
+}
+
+model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view comm,
+    model::ParsedSource& out, std::size_t& index)
+{
+    if (m_lastCollTrace < out.collTraces.size() && m_lastCollIdentity == line.identity
+        && m_lastCollComm == comm) {
+        index = m_lastCollTrace;
+        return out.collTraces[index];
+    }
+    const StrId commId = out.intern(comm);
+    const std::uint64_t key = (static_cast<std::uint64_t>(line.identity) << 32) | commId;
+    auto [it, inserted] = m_collIndex.try_emplace(key,
+        static_cast<std::uint32_t>(out.collTraces.size()));
+    if (inserted) {
+        model::CollTrace& trace = out.collTraces.emplace_back();
+        const model::RawIdentity& id = out.identities[line.identity];
+        trace.identity = line.identity;
+        trace.host = id.host;
+        trace.pid = id.pid;
+        trace.commPtr = commId;
+        trace.tail.reserve(model::CollTrace::kTailSize);
+    }
+    index = it->second;
+    if (m_collNext.size() < out.collTraces.size())
+        m_collNext.resize(out.collTraces.size(), 0);
+    m_lastCollTrace = index;
+    m_lastCollIdentity = line.identity;
+    m_lastCollComm.assign(comm);
+    return out.collTraces[index];
+}
+
+void NcclParser::addLink(const Line& line, model::ParsedSource& out, LinkKind kind,
+    std::int32_t channel, std::int32_t from, std::int32_t to, StrId transport)
+{
+    const StrId comm = process(line.identity).comm;
+    const std::uint64_t key = (static_cast<std::uint64_t>(line.identity) << 32) | comm;
+    std::uint32_t& count = m_linkCount[key];
+    if (count >= kMaxLinksPerComm) {
+        ++m_droppedLinks;
+        return;
+    }
+    ++count;
+    model::CommLink& link = out.commLinks.emplace_back();
+    const model::RawIdentity& id = out.identities[line.identity];
+    link.identity = line.identity;
+    link.evidence = line.ctx.evidence();
+    link.host = id.host;
+    link.pid = id.pid;
+    link.commPtr = comm;
+    link.kind = kind;
+    link.channel = channel;
+    link.fromRank = from;
+    link.toRank = to;
+    link.transport = transport;
+}
+
+// "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", "Channel 00 : 2[1] -> 0[0] via
+// SHM/direct/direct", or the ring listing "Channel 00/02 :    0   1   2   3" (rank 0 only).
+void NcclParser::parseChannel(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    std::size_t i = 8;
+    const auto channel = readInt32(msg, i);
+    if (!channel)
+        return;
+    if (i < msg.size() && msg[i] == '/') {
+        ++i;
+        if (!readUnsigned(msg, i))
+            return;
+    }
+    if (!consume(msg, i, " :"))
+        return;
+    const std::string_view rest = msg.substr(i);
+    if (findLiteral(rest, "->") != std::string_view::npos) {
+        parseConnection(line, rest, *channel, out);
+        return;
+    }
+    // Ring listing: at most 20 ranks are printed; only wrap around when the list is whole.
+    std::array<std::int32_t, 256> ranks {};
+    std::size_t n = 0;
+    std::size_t j = 0;
+    while (n < ranks.size()) {
+        skipSpaces(rest, j);
+        if (j >= rest.size())
+            break;
+        const auto r = readInt32(rest, j);
+        if (!r || (j < rest.size() && rest[j] != ' '))
+            return; // not a listing
+        ranks[n++] = *r;
+    }
+    if (n < 2)
+        return;
+    for (std::size_t k = 0; k + 1 < n; ++k)
+        addLink(line, out, LinkKind::RingNeighbour, *channel, ranks[k], ranks[k + 1], model::kNoStr);
+    const std::int32_t commRanks = process(line.identity).commRanks;
+    if (commRanks < 0 || static_cast<std::size_t>(commRanks) == n)
+        addLink(line, out, LinkKind::RingNeighbour, *channel, ranks[n - 1], ranks[0], model::kNoStr);
+}
+
+// " 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA" (also ≤2.6 "Ring 00 : 0 -> 1 [send] via …").
+void NcclParser::parseConnection(const Line& line, std::string_view rest, std::int32_t channel,
+    model::ParsedSource& out)
+{
+    std::size_t i = 0;
+    skipSpaces(rest, i);
+    const auto from = readInt32(rest, i);
+    if (!from)
+        return;
+    if (i < rest.size() && rest[i] == '[') {
+        const std::size_t close = rest.find(']', i);
+        if (close == std::string_view::npos)
+            return;
+        i = close + 1;
+    }
+    if (!consume(rest, i, " -> "))
+        return;
+    const auto to = readInt32(rest, i);
+    if (!to)
+        return;
+    if (i < rest.size() && rest[i] == '[') {
+        const std::size_t close = rest.find(']', i);
+        if (close == std::string_view::npos)
+            return;
+        i = close + 1;
+    }
+    skipSpaces(rest, i);
+    LinkKind kind = LinkKind::ChannelSend;
+    if (consume(rest, i, "[receive]"))
+        kind = LinkKind::ChannelReceive;
+    else
+        consume(rest, i, "[send]");
+    skipSpaces(rest, i);
+    StrId transport = model::kNoStr;
+    if (consume(rest, i, "via "))
+        transport = out.intern(tokenAt(rest, i));
+    addLink(line, out, kind, channel, *from, *to, transport);
+}
+
+// "Ring 00 : 3 -> 0 -> 1" (prev -> me -> next).
+void NcclParser::parseRing(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    std::size_t i = 5;
+    const auto channel = readInt32(msg, i);
+    if (!channel || !consume(msg, i, " :"))
+        return;
+    const std::string_view rest = msg.substr(i);
+    if (findLiteral(rest, " via ") != std::string_view::npos) {
+        parseConnection(line, rest, *channel, out);
+        return;
+    }
+    std::size_t j = 0;
+    skipSpaces(rest, j);
+    const auto prev = readInt32(rest, j);
+    if (!prev || !consume(rest, j, " -> "))
+        return;
+    const auto me = readInt32(rest, j);
+    if (!me || !consume(rest, j, " -> "))
+        return;
+    const auto next = readInt32(rest, j);
+    if (!next)
+        return;
+    addLink(line, out, LinkKind::RingNeighbour, *channel, *prev, *me, model::kNoStr);
+    addLink(line, out, LinkKind::RingNeighbour, *channel, *me, *next, model::kNoStr);
+}
+
+// "Trees [0] 3/-1/-1->2->1 [1] 3/-1/-1->2->1": per channel down0/down1/down2->rank->up.
+void NcclParser::parseTrees(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    std::size_t i = 6;
+    while (i < msg.size()) {
+        const std::size_t open = msg.find('[', i);
+        if (open == std::string_view::npos)
+            return;
+        i = open + 1;
+        const auto channel = readInt32(msg, i);
+        if (!channel || !consume(msg, i, "] "))
+            continue;
+        std::array<std::int32_t, 3> down { -1, -1, -1 };
+        bool ok = true;
+        for (std::size_t k = 0; k < down.size() && ok; ++k) {
+            const auto d = readInt32(msg, i);
+            ok = d.has_value() && (k == 2 || consume(msg, i, "/"));
+            if (d)
+                down[k] = *d;
+        }
+        if (!ok || !consume(msg, i, "->"))
+            continue;
+        const auto rank = readInt32(msg, i);
+        if (!rank || !consume(msg, i, "->"))
+            continue;
+        const auto up = readInt32(msg, i);
+        if (!up)
+            continue;
+        for (std::int32_t child : down)
+            if (child >= 0)
+                addLink(line, out, LinkKind::TreeParent, *channel, child, *rank, model::kNoStr);
+        if (*up >= 0)
+            addLink(line, out, LinkKind::TreeParent, *channel, *rank, *up, model::kNoStr);
+    }
+}
+
+// Communicator lines of §3.3, every version row:
+//   comm %p rank %d nranks %d cudaDev %d busId %lx - Init COMPLETE                (≤2.15)
+//   … busId %lx commId 0x%llx - Init COMPLETE                                       (2.16–2.17)
+//   … cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init START|COMPLETE           (2.18–2.21)
+//   ncclCommSplit comm %p … parent %p color %d key %d commId 0x%llx - Init START    (2.22)
+//   %s comm %p … parent %p [splitCount|childCount %d] color %d key %d- Init START   (2.23+)
+//   [Rank %d] %s comm %p … commId 0x%llx - Init START                               (2.29+)
+//   comm %p rank %d nranks %d cudaDev %d busId %lx [commId …] - Destroy|Abort COMPLETE
+//   comm %p rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL %d
+bool NcclParser::parseCommLine(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    std::size_t i = 0;
+    if (consume(msg, i, "[Rank ")) {
+        if (!readUnsigned(msg, i) || !consume(msg, i, "] "))
+            return false;
+    }
+    if (msg.substr(i).starts_with("nccl")) {
+        const std::size_t space = msg.find(' ', i);
+        if (space == std::string_view::npos)
+            return false;
+        i = space + 1;
+    }
+    if (!consume(msg, i, "comm "))
+        return false;
+    const std::string_view commPtr = tokenAt(msg, i);
+    if (!commPtr.starts_with("0x"))
+        return false;
+    i += commPtr.size();
+
+    model::CommInit init;
+    std::string_view commId, parent, phase;
+    std::optional<std::uint64_t> busId;
+    bool hasNodes = false;
+    while (i < msg.size()) {
+        skipSpaces(msg, i);
+        if (i >= msg.size())
+            break;
+        if (msg[i] == '-') {
+            phase = trim(msg.substr(i + 1));
+            break;
+        }
+        const std::string_view key = tokenAt(msg, i);
+        i += key.size();
+        skipSpaces(msg, i);
+        std::string_view value = tokenAt(msg, i);
+        i += value.size();
+        // "key 0- Init START" (2.23+ splits): the dash is glued to the value.
+        bool phaseFollows = false;
+        if (value.size() > 1 && value.back() == '-') {
+            value.remove_suffix(1);
+            phaseFollows = true;
+        }
+        if (key == "rank")
+            init.commRank = toInt32(value);
+        else if (key == "nranks" || key == "nRanks")
+            init.nranks = toInt32(value);
+        else if (key == "cudaDev")
+            init.cudaDev = toInt32(value);
+        else if (key == "nvmlDev")
+            init.nvmlDev = toInt32(value);
+        else if (key == "busId") {
+            std::size_t j = 0;
+            busId = readHex(value, j);
+            if (j != value.size())
+                busId.reset();
+        } else if (key == "commId")
+            commId = value;
+        else if (key == "parent")
+            parent = value;
+        else if (key == "color")
+            init.color = toInt32(value);
+        else if (key == "nNodes")
+            hasNodes = true;
+        if (phaseFollows) {
+            phase = trim(msg.substr(i));
+            break;
+        }
+    }
+
+    ProcessState& ps = process(line.identity);
+    const StrId commPtrId = out.intern(commPtr);
+    const bool start = phase == "Init START";
+    const bool complete = phase == "Init COMPLETE";
+    if (start || complete) {
+        const model::RawIdentity& id = out.identities[line.identity];
+        init.identity = line.identity;
+        init.evidence = line.ctx.evidence();
+        init.time = line.ctx.bestTime();
+        init.host = id.host;
+        init.pid = id.pid;
+        init.commPtr = commPtrId;
+        init.commId = out.intern(commId);
+        init.parentComm = out.intern(parent);
+        if (busId)
+            init.busId = out.intern(busIdText(*busId));
+        init.complete = complete;
+        out.commInits.push_back(init);
+        ps.comm = commPtrId;
+        ps.commRanks = init.nranks;
+        model::Event& e = emit(line, out,
+            complete ? EventKind::NcclInitComplete : EventKind::NcclInitStart, Severity::Info, msg);
+        e.detail = init.commId;
+        e.pgRank = init.commRank;
+        e.code = init.nranks;
+        return true;
+    }
+    if (phase.starts_with("Destroy") || phase.starts_with("Abort")) {
+        model::Event& e = emit(line, out, EventKind::NcclCommTeardown,
+            phase.starts_with("Abort") ? Severity::Warning : Severity::Info, msg);
+        e.detail = commPtrId;
+        e.pgRank = init.commRank;
+        return true;
+    }
+    if (hasNodes && phase.empty()) {
+        ps.comm = commPtrId;
+        ps.commRanks = init.nranks;
+    }
+    return true;
+}
+
+// "NCCL_IB_TIMEOUT set by environment to 22." / "NCCL_SOCKET_IFNAME set by environment to eth0"
+bool NcclParser::parseEnv(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    constexpr std::string_view kSet = " set by environment to ";
+    const std::size_t at = findLiteral(msg, kSet);
+    if (at == std::string_view::npos || at == 0)
+        return false;
+    const std::string_view name = msg.substr(0, at);
+    if (name.find(' ') != std::string_view::npos)
+        return false;
+    std::string_view value = trim(msg.substr(at + kSet.size()));
+    if (!value.empty() && value.back() == '.')
+        value.remove_suffix(1);
+    model::EnvSetting& env = out.envSettings.emplace_back();
+    env.identity = line.identity;
+    env.evidence = line.ctx.evidence();
+    env.name = out.intern(name);
+    env.value = out.intern(value);
+    return true;
+}
+
+// "enp45s0f0:146.155.155.83<0>", "[0]eth0:11.130.1.53<0> [1]…", IPv6 "ib0:fe80::1%ib0<0>".
+void NcclParser::addAddresses(const Line& line, std::string_view list, model::ParsedSource& out,
+    model::Event* event)
+{
+    std::size_t i = 0;
+    while (i < list.size()) {
+        skipSpaces(list, i);
+        std::string_view token = tokenAt(list, i);
+        if (token.empty())
+            break;
+        i += token.size();
+        if (token.front() == '[') {
+            const std::size_t close = token.find(']');
+            if (close == std::string_view::npos)
+                continue;
+            token.remove_prefix(close + 1);
+        }
+        const std::size_t colon = token.find(':');
+        const std::size_t lt = token.find('<');
+        if (colon == std::string_view::npos || lt == std::string_view::npos || lt <= colon + 1)
+            continue;
+        const model::RawIdentity& id = out.identities[line.identity];
+        model::BootstrapAddress& addr = out.bootstrapAddresses.emplace_back();
+        addr.identity = line.identity;
+        addr.evidence = line.ctx.evidence();
+        addr.host = id.host;
+        addr.pid = id.pid;
+        addr.interfaceName = out.intern(token.substr(0, colon));
+        addr.ip = out.intern(token.substr(colon + 1, lt - colon - 1));
+        if (event && event->peer == model::kNoStr) {
+            event->detail = addr.interfaceName;
+            event->peer = addr.ip;
+        }
+    }
+}
+
+bool NcclParser::parseBootstrapOrNet(const Line& line, std::string_view msg,
+    model::ParsedSource& out)
+{
+    switch (msg.front()) {
+    case 'B': {
+        std::size_t i = 9;
+        if (!msg.starts_with("Bootstrap"))
+            return false;
+        skipSpaces(msg, i);
+        if (!consume(msg, i, ": Using "))
+            return false;
+        model::Event& e = emit(line, out, EventKind::NcclBootstrap, Severity::Info, msg);
+        addAddresses(line, msg.substr(i), out, &e);
+        return true;
+    }
+    case 'U':
+        if (!msg.starts_with("Using network "))
+            return false;
+        emit(line, out, EventKind::NcclNetSelect, Severity::Info, msg);
+        return true;
+    case 'N': {
+        if (!msg.starts_with("NET/"))
+            return false;
+        const std::size_t space = msg.find(' ');
+        std::size_t i = space == std::string_view::npos ? msg.size() : space;
+        skipSpaces(msg, i);
+        const bool colon = consume(msg, i, ": ");
+        if (!colon) {
+            // "NET/IB: Using" / "NET/Plugin: No plugin found" spell it without the space.
+            const std::size_t c = msg.find(':');
+            if (c == std::string_view::npos || c > 16)
+                return false;
+            i = c + 1;
+            skipSpaces(msg, i);
+        }
+        const std::string_view rest = msg.substr(i);
+        if (rest.starts_with("Using ")) {
+            model::Event& e = emit(line, out, EventKind::NcclNetSelect, Severity::Info, msg);
+            const std::size_t oob = findLiteral(rest, "OOB ");
+            if (oob != std::string_view::npos)
+                addAddresses(line, rest.substr(oob + 4), out, &e);
+            else if (msg.starts_with("NET/Socket"))
+                addAddresses(line, rest.substr(6), out, &e);
+            return true;
+        }
+        if (rest.starts_with("No device found") || rest.starts_with("No plugin found")) {
+            emit(line, out, EventKind::NcclNetSelect, Severity::Info, msg);
+            return true;
+        }
+        return false;
+    }
+    default:
+        return false;
+    }
+}
+
+// Messages that start with the reporting code's "file:line":
+//   "transport/net.cc:1298 -> 6 [Progress Thread]"  (NCCLCHECK chain, §3.6)
+//   "include/alloc.h:250 Cuda failure 'driver shutting down'"  (CUDACHECKIGNORE, §3.10)
+bool NcclParser::parseFileLineMessage(const Line& line, std::string_view msg,
+    model::ParsedSource& out)
+{
+    const std::string_view where = tokenAt(msg, 0);
+    if (where.size() < 3 || !isFileLine(where))
+        return false;
+    std::size_t i = where.size();
+    if (consume(msg, i, " -> ")) {
+        const auto rc = readInt32(msg, i);
+        if (!rc)
+            return false;
+        ProcessState& ps = process(line.identity);
+        m_lineIsChain = true;
+        if (ps.inChain && ps.chainRc == *rc) {
+            ++m_collapsedChainLines;
+            return true;
+        }
+        ps.inChain = true;
+        ps.chainRc = *rc;
+        model::Event& e = emit(line, out, EventKind::NcclErrorChain, Severity::Error, msg);
+        e.code = *rc;
+        e.detail = out.intern(where);
+        return true;
+    }
+    if (consume(msg, i, " Cuda failure")) {
+        emit(line, out, EventKind::NcclCudaFailure, Severity::Warning, msg);
+        return true;
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// WARN
+
+void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
+{
+    const std::string_view msg = line.header.msg;
+    const std::string_view file = line.header.file;
+    auto has = [msg](std::string_view literal) { return contains(msg, literal); };
+
+    if (has("Got completion from peer")) {
+        parseIbCompletion(line, msg, out);
+        return;
+    }
+    if (msg.starts_with("NET/IB") && has("async ") && has("event")) {
+        parseIbAsync(line, msg, out);
+        return;
+    }
+    if (msg.starts_with("Bootstrap") || msg.starts_with("bootstrap") || has("has already checked in")
+        || has("Mismatched NCCL version") || has("Message truncated")) {
+        emit(line, out, EventKind::NcclBootstrapError, Severity::Error, msg);
+        return;
+    }
+    if (msg.starts_with("[Service thread]") || msg.starts_with("[Proxy Service")
+        || msg.starts_with("[Proxy Thread]") || has("Proxy Call to rank")
+        || has("Socket recv failed while polling") || has("is in abort state")) {
+        emit(line, out, EventKind::NcclProxyError, Severity::Error, msg);
+        return;
+    }
+    if (has("Cuda failure") || has("CUDA failure") || has("Failed to CUDA ")
+        || (has("cudaMalloc") && has("failed"))) {
+        emit(line, out, EventKind::NcclCudaFailure, Severity::Error, msg);
+        return;
+    }
+    if (has("/dev/shm") || has("failed to extend") || has("shared memory segment")
+        || has("unable to allocate shared memory") || contains(file, "shmutils")) {
+        emit(line, out, EventKind::NcclShmError, Severity::Error, msg);
+        return;
+    }
+    // Socket errors, every era (§3.8): the peer is printed right after one of these.
+    static constexpr std::string_view kPeerBefore[] = { "Connection closed by remote peer ",
+        "Call to recv from ", "Call to send to ", "Connect to ", "connect to " };
+    for (std::string_view literal : kPeerBefore) {
+        std::string_view peer = tokenAfter(msg, literal);
+        if (peer.empty())
+            continue;
+        while (!peer.empty() && (peer.back() == ',' || peer.back() == ':'))
+            peer.remove_suffix(1);
+        model::Event& e = emit(line, out, EventKind::NcclSocketError, Severity::Error, msg);
+        e.peer = out.intern(peer);
+        return;
+    }
+    if (msg.starts_with("socket") || msg.starts_with("Net : ") || has("exceeded retries")
+        || has("exceeded error retry count") || contains(file, "socket")) {
+        emit(line, out, EventKind::NcclSocketError, Severity::Error, msg);
+        return;
+    }
+    if (contains(file, "proxy")) {
+        emit(line, out, EventKind::NcclProxyError, Severity::Error, msg);
+        return;
+    }
+    if (contains(file, "bootstrap")) {
+        emit(line, out, EventKind::NcclBootstrapError, Severity::Error, msg);
+        return;
+    }
+    emit(line, out, EventKind::NcclWarn, Severity::Warning, msg);
+}
+
+// Every §3.7 row, e.g.
+//   NET/IB : Got completion from peer fe80::…%ib0<53249> with error 4, opcode 32564, len …
+//   NET/IB: Got completion from peer 10.0.0.2<5> with status=IBV_WC_RETRY_EXC_ERR(12) … hca mlx5_0
+//   NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 …
+void NcclParser::parseIbCompletion(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    model::Event& e = emit(line, out, EventKind::NcclIbCompletionError, Severity::Error, msg);
+    constexpr std::string_view kPeer = "Got completion from peer ";
+    std::size_t i = findLiteral(msg, kPeer) + kPeer.size();
+    const std::string_view peer = tokenAt(msg, i);
+    if (peer != "with") {
+        e.peer = out.intern(peer);
+        i += peer.size();
+    }
+    const std::size_t with = findLiteral(msg, "with ", i);
+    if (with != std::string_view::npos) {
+        i = with + 5;
+        if (consume(msg, i, "error ") || consume(msg, i, "status=")) {
+            if (i < msg.size() && !isDigit(msg[i])) {
+                // "IBV_WC_RETRY_EXC_ERR(12)"
+                while (i < msg.size() && (isAlnum(msg[i]) || msg[i] == '_'))
+                    ++i;
+                consume(msg, i, "(");
+            }
+            e.code = readInt32(msg, i).value_or(0);
+        }
+    }
+    const std::string_view hca = tokenAfter(msg, " hca ", i);
+    if (!hca.empty())
+        e.detail = out.intern(hca);
+}
+
+//   NET/IB : Got async event : port error                                  (≤2.19)
+//   NET/IB : mlx5_0:1 Got async event : port error                         (2.20–2.22)
+//   NET/IB : mlx5_0:1 Got async error event: port error                    (2.23+)
+//   NET/IB : mlx5_3:1 async fatal event on QP (0x732d78661238): invalid request …
+void NcclParser::parseIbAsync(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    std::size_t i = msg.find(' ');
+    if (i == std::string_view::npos)
+        i = msg.find(':');
+    std::string_view device;
+    if (i != std::string_view::npos) {
+        skipSpaces(msg, i);
+        if (i < msg.size() && msg[i] == ':')
+            ++i;
+        skipSpaces(msg, i);
+        const std::string_view token = tokenAt(msg, i);
+        if (token != "Got" && token != "async")
+            device = token;
+    }
+    std::string_view text = msg;
+    const std::size_t event = findLiteral(msg, "event");
+    const std::size_t colon = findLiteral(msg, ": ", event);
+    if (colon != std::string_view::npos)
+        text = trim(msg.substr(colon + 2));
+    const bool fatal = contains(msg, "fatal");
+    model::Event& e = emit(line, out, EventKind::NcclIbAsyncEvent,
+        fatal ? Severity::Error : Severity::Warning, text);
+    e.detail = out.intern(device);
 }
 
 } // namespace rankscope::parsers

@@ -1,11 +1,56 @@
 #pragma once
-// NCCL_DEBUG output (log-formats §3).
-// STUB: to be implemented.
+// NCCL_DEBUG output (log-formats §3). Every line of a bundle reaches this parser first and
+// most of a big bundle is NCCL INFO, so the hot path is hand-written scanning: one memmem for
+// "NCCL " rejects every other line, the header is found by walking back from the level word,
+// and the message is dispatched on its first bytes. No regular expression runs on INFO lines.
+//
+// Header (§3.1), found anywhere in the line; with a torn line the LAST complete header wins:
+//   [2025-03-01 12:00:05] host:pid:tid [dev] [trace_ms] [file:line [(func)]] NCCL LEVEL msg
+//   "NCCL version 2.21.5+cuda12.4" (bare banner, ≤2.21 rank 0 / VERSION level)
+//
+// INFO / TRACE message → what it yields:
+//   NCCL version 2.28.9+cuda13.0                          → NcclVersion, detail = "2.28.9+cuda13.0"
+//   NCCL_IB_TIMEOUT set by environment to 22.             → EnvSetting (no event)
+//   [Rank 1] ncclCommInitRank comm 0xb9c26e0 rank 1 nranks 16 cudaDev 1 nvmlDev 1 busId 7e000
+//       commId 0x898b6d578585998c - Init START            → CommInit + NcclInitStart (every §3.3 row)
+//   comm 0x12fd4c240 rank 3 nranks 4 cudaDev 3 busId 70 - Abort COMPLETE → NcclCommTeardown
+//   comm 0x5558e3c10180 rank 13 nRanks 16 nNodes 2 ...    → current comm of the process
+//   Bootstrap : Using enp45s0f0:146.155.155.83<0>         → BootstrapAddress + NcclBootstrap
+//   NET/IB : Using [0]mlx5_0:1/IB ... [RO]; OOB eth0:10.0.0.1<0> → BootstrapAddress + NcclNetSelect
+//   NET/Socket : Using [0]eth0:11.130.1.53<0>             → BootstrapAddress + NcclNetSelect
+//   Using network IB / NET/IB : No device found. / NET/Plugin: No plugin found → NcclNetSelect
+//   Ring 00 : 3 -> 0 -> 1                                 → 2 CommLink RingNeighbour
+//   Trees [0] 3/-1/-1->2->1 [1] ...                       → CommLink TreeParent per channel
+//   Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA → CommLink ChannelSend / Receive
+//   Channel 00/02 :    0   1   2   3                      → CommLink RingNeighbour (wraps)
+//   AllReduce: opCount 28c sendbuff … comm 0x55bef0201370 [nranks=4] stream … → CollTrace (no event)
+//   [Service thread] Connection closed by localRank 3     → NcclLocalRankClosed, peerRank = 3
+//   transport/net.cc:1298 -> 6                            → NcclErrorChain, code = 6 (first of a run)
+//   include/alloc.h:250 Cuda failure 'driver shutting down' → NcclCudaFailure (Warning)
+//
+// WARN message → event (text = message, identity = the header's process):
+//   NET/IB : Got completion from peer 10.216.210.236<54862> with status=12 … hca mlx5_0
+//                                                         → NcclIbCompletionError, code 12, peer, detail hca
+//   NET/IB : mlx5_3:1 async fatal event on QP (0x7…): …  → NcclIbAsyncEvent, text = event, detail = dev
+//   socketProgress: Connection closed by remote peer gpu004<55693> → NcclSocketError, peer
+//   Bootstrap Root : mismatch in rank count from procs 8 : 7 → NcclBootstrapError
+//   [Service thread] Error encountered progressing operation=Connect, … → NcclProxyError
+//   Cuda failure 'out of memory' / Failed to CUDA calloc 1234 bytes → NcclCudaFailure
+//   Error: failed to extend /dev/shm/nccl-x to 9637892 bytes → NcclShmError
+//   anything else                                         → NcclWarn
+//
+// Channel, ring and tree lines name no communicator: they belong to the communicator the same
+// process announced last (Init START/COMPLETE or "comm %p rank %d nRanks" line).
 
 #include "model/parsedsource.h"
 #include "parsers/linecontext.h"
 
+#include <array>
+#include <cstdint>
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace rankscope::parsers {
 
@@ -17,6 +62,103 @@ public:
     bool inBlock() const { return false; }
     // End of input: close open blocks.
     void finish(model::ParsedSource& out);
+
+    // Links kept per (process, communicator); the rest are counted, not stored.
+    static constexpr std::uint32_t kMaxLinksPerComm = 256;
+
+private:
+    enum class Level : std::uint8_t { Info, Warn, Trace, Call };
+
+    struct Header {
+        std::size_t start = 0; // where the host name begins in the body
+        std::string_view host;
+        std::int32_t pid = -1;
+        std::string_view file; // WARN/TRACE source "transport/net_ib.cc"
+        std::int64_t traceNs = -1; // TRACE "%f" ms since NCCL init, in ns
+        model::TimePrecision tracePrecision = model::TimePrecision::None;
+        Level level = Level::Info;
+        std::string_view msg;
+    };
+
+    // One recognised line with the writer's identity resolved.
+    struct Line {
+        const LineContext& ctx;
+        std::string_view body;
+        const Header& header;
+        std::uint32_t identity = 0;
+    };
+
+    struct ProcessState {
+        model::StrId comm = model::kNoStr; // communicator announced last
+        std::int32_t commRanks = -1;
+        std::int32_t chainRc = -1;
+        bool inChain = false; // the previous line of this process was an error-chain line
+    };
+
+    // Small direct-mapped cache: combined files interleave a handful of processes.
+    struct IdentitySlot {
+        bool used = false;
+        std::uint32_t ctxIdentity = 0;
+        std::int32_t pid = -1;
+        std::string host;
+        std::uint32_t identity = 0;
+    };
+
+    static bool findHeader(std::string_view body, std::size_t pos, Header& header,
+        std::size_t& firstStart);
+    static bool headerBefore(std::string_view body, std::size_t ncclPos, Header& header);
+
+    bool parseBanner(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
+    std::uint32_t processIdentity(model::ParsedSource& out, const LineContext& ctx,
+        std::string_view host, std::int32_t pid);
+    ProcessState& process(std::uint32_t identity);
+    model::Event& emit(const Line& line, model::ParsedSource& out, model::EventKind kind,
+        model::Severity severity, std::string_view text);
+
+    // INFO / TRACE dispatch, hot first.
+    void dispatchInfo(const Line& line, model::ParsedSource& out);
+    bool parseColl(const Line& line, std::string_view msg, model::ParsedSource& out);
+    void parseChannel(const Line& line, std::string_view msg, model::ParsedSource& out);
+    void parseRing(const Line& line, std::string_view msg, model::ParsedSource& out);
+    void parseConnection(const Line& line, std::string_view rest, std::int32_t channel,
+        model::ParsedSource& out);
+    void parseTrees(const Line& line, std::string_view msg, model::ParsedSource& out);
+    bool parseCommLine(const Line& line, std::string_view msg, model::ParsedSource& out);
+    bool parseEnv(const Line& line, std::string_view msg, model::ParsedSource& out);
+    bool parseBootstrapOrNet(const Line& line, std::string_view msg, model::ParsedSource& out);
+    bool parseFileLineMessage(const Line& line, std::string_view msg, model::ParsedSource& out);
+    void addAddresses(const Line& line, std::string_view list, model::ParsedSource& out,
+        model::Event* event);
+    void addLink(const Line& line, model::ParsedSource& out, model::LinkKind kind,
+        std::int32_t channel, std::int32_t from, std::int32_t to, model::StrId transport);
+
+    // WARN dispatch (rare: may afford a few memmem calls).
+    void dispatchWarn(const Line& line, model::ParsedSource& out);
+    void parseIbCompletion(const Line& line, std::string_view msg, model::ParsedSource& out);
+    void parseIbAsync(const Line& line, std::string_view msg, model::ParsedSource& out);
+
+    model::CollTrace& collTraceFor(const Line& line, std::string_view comm,
+        model::ParsedSource& out, std::size_t& index);
+
+    std::array<IdentitySlot, 16> m_identityCache;
+    // Indexed by identity index (dense).
+    std::vector<ProcessState> m_processes;
+    // Set while the current line is an error-chain line, so the run is not reset.
+    bool m_lineIsChain = false;
+
+    // CollTrace lookup: key = identity << 32 | interned comm pointer; value = collTraces index.
+    // The last key is remembered as text so consecutive COLL lines skip interning.
+    std::unordered_map<std::uint64_t, std::uint32_t> m_collIndex;
+    std::uint32_t m_lastCollIdentity = 0;
+    std::string m_lastCollComm;
+    std::size_t m_lastCollTrace = SIZE_MAX;
+    // Next slot to overwrite in each CollTrace's tail once it is full; by collTraces index.
+    std::vector<std::uint32_t> m_collNext;
+
+    // Links stored per (identity << 32 | comm pointer), capped at kMaxLinksPerComm.
+    std::unordered_map<std::uint64_t, std::uint32_t> m_linkCount;
+    std::uint64_t m_droppedLinks = 0;
+    std::uint64_t m_collapsedChainLines = 0;
 };
 
 } // namespace rankscope::parsers

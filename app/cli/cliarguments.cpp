@@ -1,0 +1,145 @@
+#include "app/cli/cliarguments.h"
+
+#include <charconv>
+
+namespace rankscope::app {
+
+namespace {
+
+// "512M", "2G", "100000" → bytes.
+std::optional<std::uint64_t> parseSize(const std::string& text)
+{
+    std::uint64_t value = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(first, last, value);
+    if (ec != std::errc() || ptr == first)
+        return std::nullopt;
+    std::string unit(ptr, last);
+    std::uint64_t mult = 1;
+    if (unit == "K" || unit == "k" || unit == "KiB")
+        mult = 1ull << 10;
+    else if (unit == "M" || unit == "MiB")
+        mult = 1ull << 20;
+    else if (unit == "G" || unit == "GiB")
+        mult = 1ull << 30;
+    else if (unit == "T" || unit == "TiB")
+        mult = 1ull << 40;
+    else if (!unit.empty())
+        return std::nullopt;
+    if (value > (~0ull) / mult)
+        return std::nullopt;
+    return value * mult;
+}
+
+} // namespace
+
+std::string cliUsage()
+{
+    return R"(Usage: rankscope-cli COMMAND PATH... [options]
+
+Commands:
+  summary   what Rankscope understood: sources, ranks, hosts, per-PG progress, import issues
+  diagnose  which rank or link initiated the hang, which ranks are collateral, and why
+  report    write a diagnosis report for teammates (HTML, Markdown or JSON; no figures)
+
+PATH is a log folder (read recursively), log files, archives (.tar, .tar.gz, .tgz, .tar.zst,
+.zip) or compressed logs (.gz, .zst), in any mix. Archives are read in memory.
+
+Options:
+  --format text|json|md|html   output format (summary, diagnose: text or json; diagnose: md too)
+  -o, --output FILE            write to FILE instead of standard output
+  --anonymize                  replace hosts, IPs, users and job ids with stable pseudonyms
+  --threads N                  parsing threads (default: one per core)
+  --max-entry-size SIZE        refuse archive members / files larger than SIZE (default 32G)
+  --max-archive-size SIZE      refuse archives expanding past SIZE (default 256G)
+  --max-ratio N                refuse archives compressing better than N:1 (default 1000)
+  -h, --help                   this text
+  --version                    print the version
+
+Exit status: 0 on success, 2 on usage or input errors (with a one-line reason).
+)";
+}
+
+CliParseResult parseCliArguments(const std::vector<std::string>& args)
+{
+    CliArguments a;
+    if (args.empty())
+        return { std::nullopt, "missing command (summary, diagnose or report); see --help" };
+    std::size_t i = 0;
+    const std::string& first = args[0];
+    if (first == "-h" || first == "--help" || first == "help") {
+        a.command = "help";
+        return { a, {} };
+    }
+    if (first == "--version" || first == "version") {
+        a.command = "version";
+        return { a, {} };
+    }
+    if (first != "summary" && first != "diagnose" && first != "report")
+        return { std::nullopt, "unknown command '" + first + "' (expected summary, diagnose or report)" };
+    a.command = first;
+    ++i;
+    auto needValue = [&](const std::string& opt) -> std::optional<std::string> {
+        if (i + 1 >= args.size())
+            return std::nullopt;
+        (void)opt;
+        return args[++i];
+    };
+    for (; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "-h" || arg == "--help") {
+            a.command = "help";
+            return { a, {} };
+        }
+        if (arg == "--format" || arg == "-f") {
+            auto v = needValue(arg);
+            if (!v)
+                return { std::nullopt, "--format needs a value (text, json, md or html)" };
+            a.format = *v;
+        } else if (arg == "-o" || arg == "--output") {
+            auto v = needValue(arg);
+            if (!v)
+                return { std::nullopt, "-o needs a file name" };
+            a.output = *v;
+        } else if (arg == "--anonymize" || arg == "--anonymise") {
+            a.anonymize = true;
+        } else if (arg == "--threads") {
+            auto v = needValue(arg);
+            unsigned n = 0;
+            if (!v || std::from_chars(v->data(), v->data() + v->size(), n).ec != std::errc() || n == 0 || n > 1024)
+                return { std::nullopt, "--threads needs a number between 1 and 1024" };
+            a.threads = n;
+        } else if (arg == "--max-entry-size" || arg == "--max-archive-size") {
+            auto v = needValue(arg);
+            auto size = v ? parseSize(*v) : std::nullopt;
+            if (!size || *size == 0)
+                return { std::nullopt, arg + " needs a size such as 512M or 64G" };
+            (arg == "--max-entry-size" ? a.limits.maxEntryBytes : a.limits.maxArchiveBytes) = *size;
+        } else if (arg == "--max-ratio") {
+            auto v = needValue(arg);
+            unsigned n = 0;
+            if (!v || std::from_chars(v->data(), v->data() + v->size(), n).ec != std::errc() || n < 2)
+                return { std::nullopt, "--max-ratio needs a number of at least 2" };
+            a.limits.maxCompressionRatio = n;
+        } else if (arg.size() > 1 && arg[0] == '-' ) {
+            return { std::nullopt, "unknown option '" + arg + "'; see --help" };
+        } else {
+            a.paths.push_back(arg);
+        }
+    }
+    if (a.paths.empty())
+        return { std::nullopt, a.command + " needs at least one PATH (a log folder, files or archives)" };
+    const bool isReport = a.command == "report";
+    if (!a.format.empty()) {
+        const bool ok = a.format == "text" || a.format == "json"
+            || (a.command != "summary" && a.format == "md") || (isReport && a.format == "html");
+        if (!ok)
+            return { std::nullopt, "format '" + a.format + "' is not available for " + a.command };
+    }
+    if (isReport && a.output.empty())
+        return { std::nullopt, "report needs -o FILE (.html, .md or .json)" };
+    return { a, {} };
+}
+
+} // namespace rankscope::app

@@ -1,0 +1,30 @@
+#pragma once
+// Command-line parsing for rankscope-cli, kept apart from main() so it can be tested.
+
+#include "parsers/inputplan.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rankscope::app {
+
+struct CliArguments {
+    std::string command; // summary | diagnose | report | help | version
+    std::vector<std::string> paths;
+    std::string format; // text | json | md | html (empty = default for the command)
+    std::string output; // -o FILE; empty = stdout
+    unsigned threads = 0;
+    bool anonymize = false;
+    parsers::LoadLimits limits;
+};
+
+struct CliParseResult {
+    std::optional<CliArguments> arguments;
+    std::string error; // one line when arguments is empty
+};
+
+CliParseResult parseCliArguments(const std::vector<std::string>& args);
+std::string cliUsage();
+
+} // namespace rankscope::app

@@ -1,0 +1,103 @@
+#include "app/core/bundleloader.h"
+
+#include "model/bundlebuilder.h"
+#include "parsers/inputreader.h"
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+namespace rankscope::app {
+
+namespace {
+
+// "nothing recognisable" must still tell the user what was there.
+std::string describeWhatWasSeen(const model::Bundle& b)
+{
+    std::map<std::string, std::size_t> kinds;
+    for (const auto& s : b.sources)
+        ++kinds[std::string(model::sourceKindName(s.kind))];
+    std::string out = std::to_string(b.sources.size()) + " file(s)";
+    if (!kinds.empty()) {
+        out += " (";
+        bool first = true;
+        for (const auto& [kind, n] : kinds) {
+            out += (first ? "" : ", ") + std::to_string(n) + " " + kind;
+            first = false;
+        }
+        out += ")";
+    }
+    std::uint64_t lines = 0;
+    for (const auto& s : b.sources)
+        lines += s.lines;
+    out += ", " + std::to_string(lines) + " line(s)";
+    const auto issues = b.issues.list();
+    if (!issues.empty()) {
+        out += "; import issues:";
+        for (const auto& i : issues)
+            out += " " + i.kind + " ×" + std::to_string(i.count)
+                + (i.samples.empty() ? "" : " (e.g. " + i.samples.front() + ")");
+    }
+    return out;
+}
+
+} // namespace
+
+model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* progress,
+    const std::atomic<bool>* cancel)
+{
+    auto plan = parsers::planInputs(request.paths);
+    if (!plan)
+        return plan.error();
+    const auto& tasks = plan->tasks;
+    if (progress) {
+        progress->bytesTotal = plan->totalDiskBytes;
+        progress->filesTotal = static_cast<std::uint32_t>(tasks.size());
+    }
+
+    std::vector<parsers::TaskResult> results(tasks.size());
+    std::atomic<std::size_t> next { 0 };
+    parsers::ReadControl control;
+    control.cancel = cancel;
+    if (progress)
+        control.onBytes = [progress](std::uint64_t n) { progress->bytesDone += n; };
+    auto worker = [&]() {
+        for (;;) {
+            const std::size_t i = next.fetch_add(1);
+            if (i >= tasks.size() || control.cancelled())
+                return;
+            results[i] = parsers::readInput(tasks[i], request.limits, control);
+            if (progress)
+                ++progress->filesDone;
+        }
+    };
+    unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, tasks.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    if (cancel && cancel->load())
+        return model::Error { "loading cancelled" };
+
+    std::vector<model::ParsedSource> parsed;
+    model::ImportIssues issues = std::move(plan->issues);
+    for (auto& r : results) {
+        issues.merge(r.issues);
+        for (auto& s : r.sources)
+            parsed.push_back(std::move(s));
+    }
+    auto bundle = std::make_shared<model::Bundle>(model::buildBundle(std::move(parsed), std::move(issues)));
+
+    std::uint64_t recognised = 0;
+    for (const auto& s : bundle->sources)
+        recognised += s.recognisedLines;
+    if (recognised == 0 && bundle->events.empty() && bundle->tracebacks.empty())
+        return model::Error { "no recognisable log lines in the input: " + describeWhatWasSeen(*bundle)
+            + ". Rankscope reads PyTorch, NCCL_DEBUG, torchrun, Python traceback, dmesg and py-spy output." };
+    return BundlePtr(std::move(bundle));
+}
+
+} // namespace rankscope::app

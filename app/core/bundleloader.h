@@ -1,0 +1,39 @@
+#pragma once
+// Loads a bundle: plans the inputs, reads them on a pool of threads (the parsers stay
+// single-threaded and pure), then merges everything into one Bundle. Qt-free, so the CLI
+// and the desktop app share it; the app runs it off the GUI thread.
+
+#include "model/bundle.h"
+#include "model/error.h"
+#include "parsers/inputplan.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rankscope::app {
+
+struct LoadRequest {
+    std::vector<std::string> paths;
+    parsers::LoadLimits limits;
+    unsigned threads = 0; // 0 = one per core
+};
+
+// Updated from the worker threads; read from anywhere.
+struct LoadProgress {
+    std::atomic<std::uint64_t> bytesDone { 0 };
+    std::atomic<std::uint64_t> bytesTotal { 0 };
+    std::atomic<std::uint32_t> filesDone { 0 };
+    std::atomic<std::uint32_t> filesTotal { 0 };
+};
+
+using BundlePtr = std::shared_ptr<const model::Bundle>;
+
+// Errors: an unreadable input path, cancellation, or a bundle with nothing recognisable.
+model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* progress = nullptr,
+    const std::atomic<bool>* cancel = nullptr);
+
+} // namespace rankscope::app

@@ -1,0 +1,86 @@
+#include "model/bundlebuilder.h"
+
+#include "model/bundlemerge.h"
+#include "model/collectiveprogress.h"
+#include "model/rankresolver.h"
+
+#include <map>
+
+namespace rankscope::model {
+
+namespace {
+
+// PyTorch and glog timestamps have no year (log-formats §1.1). Give them the year of the
+// bundle's dated lines (torchrun, DeepSpeed, NCCL 2.26+), choosing per value the year that
+// puts it closest to those lines, so a run crossing New Year stays in order.
+void assignYears(Bundle& b)
+{
+    std::map<int, std::size_t> years;
+    std::int64_t sum = 0;
+    std::size_t count = 0;
+    for (const Event& e : b.events) {
+        if (e.time.domain == TimeDomain::LocalWall) {
+            ++years[civilFromNs(e.time.ns).year];
+            sum += wholeSeconds(e.time) / 60; // minutes: avoids overflow for millions of lines
+            ++count;
+        }
+    }
+    for (const auto& f : b.launcherFailures)
+        if (f.time.domain == TimeDomain::LocalWall)
+            ++years[civilFromNs(f.time.ns).year];
+    if (years.empty())
+        return;
+    int year = years.begin()->first;
+    std::size_t best = 0;
+    for (const auto& [y, n] : years)
+        if (n > best) {
+            best = n;
+            year = y;
+        }
+    b.referenceYear = year;
+    b.yearKnown = true;
+    const std::int64_t referenceNs = count ? (sum / static_cast<std::int64_t>(count)) * 60 * kNsPerSecond : 0;
+    auto place = [&](TimePoint& t) {
+        if (t.domain != TimeDomain::LocalWallNoYear)
+            return;
+        TimePoint bestT = withYear(t, year);
+        if (count) {
+            for (int y : { year - 1, year + 1 }) {
+                const TimePoint alt = withYear(t, y);
+                if (std::llabs(alt.ns - referenceNs) < std::llabs(bestT.ns - referenceNs))
+                    bestT = alt;
+            }
+        }
+        bestT.inferred = t.inferred;
+        t = bestT;
+    };
+    for (Event& e : b.events)
+        place(e.time);
+    for (auto& r : b.commInits)
+        place(r.time);
+    for (auto& r : b.tracebacks)
+        place(r.time);
+    for (auto& r : b.stackDumps)
+        place(r.time);
+    for (auto& r : b.desyncReports)
+        place(r.time);
+    for (auto& r : b.launcherFailures)
+        place(r.time);
+}
+
+} // namespace
+
+Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues)
+{
+    Bundle b;
+    b.issues = std::move(loadIssues);
+    for (ParsedSource& p : parsed)
+        mergeSource(b, std::move(p));
+    parsed.clear();
+    assignYears(b);
+    resolveRanks(b);
+    buildProgress(b);
+    return b;
+}
+
+} // namespace rankscope::model

@@ -1,0 +1,180 @@
+#include "model/bundlemerge.h"
+
+#include <unordered_map>
+
+namespace rankscope::model {
+
+namespace {
+
+class Remapper {
+public:
+    Remapper(Bundle& bundle, const ParsedSource& parsed, SourceId source, std::uint32_t identityBase)
+        : m_bundle(bundle)
+        , m_parsed(parsed)
+        , m_source(source)
+        , m_identityBase(identityBase)
+    {
+        m_strings.assign(parsed.strings.size(), kNoStr);
+        m_mapped.assign(parsed.strings.size(), false);
+    }
+
+    StrId str(StrId id)
+    {
+        if (id == kNoStr || id >= m_strings.size())
+            return kNoStr;
+        if (!m_mapped[id]) {
+            m_strings[id] = m_bundle.strings.intern(m_parsed.strings.view(id));
+            m_mapped[id] = true;
+        }
+        return m_strings[id];
+    }
+
+    std::uint32_t identity(std::uint32_t local) const { return m_identityBase + local; }
+    void evidence(EvidenceRef& e) const
+    {
+        if (e.source != kNoSource)
+            e.source = m_source;
+    }
+    void frames(std::vector<StackFrame>& frames)
+    {
+        for (auto& f : frames) {
+            f.function = str(f.function);
+            f.file = str(f.file);
+        }
+    }
+
+private:
+    Bundle& m_bundle;
+    const ParsedSource& m_parsed;
+    SourceId m_source;
+    std::uint32_t m_identityBase;
+    std::vector<StrId> m_strings;
+    std::vector<bool> m_mapped;
+};
+
+template <class T>
+void append(std::vector<T>& to, std::vector<T>& from)
+{
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+} // namespace
+
+void mergeSource(Bundle& bundle, ParsedSource&& parsed)
+{
+    const auto sourceId = static_cast<SourceId>(bundle.sources.size());
+    const auto identityBase = static_cast<std::uint32_t>(bundle.identities.size());
+    Remapper m(bundle, parsed, sourceId, identityBase);
+
+    Source src = parsed.source;
+    src.id = sourceId;
+    bundle.sources.push_back(std::move(src));
+
+    for (RawIdentity id : parsed.identities) {
+        id.source = sourceId;
+        id.host = m.str(id.host);
+        id.ip = m.str(id.ip);
+        bundle.identities.push_back(id);
+    }
+    for (Event& e : parsed.events) {
+        m.evidence(e.evidence);
+        e.identity = m.identity(e.identity);
+        e.pg = m.str(e.pg);
+        e.text = m.str(e.text);
+        e.detail = m.str(e.detail);
+        e.peer = m.str(e.peer);
+    }
+    for (CommInit& r : parsed.commInits) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+        r.host = m.str(r.host);
+        r.commPtr = m.str(r.commPtr);
+        r.commId = m.str(r.commId);
+        r.parentComm = m.str(r.parentComm);
+        r.busId = m.str(r.busId);
+    }
+    for (BootstrapAddress& r : parsed.bootstrapAddresses) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+        r.host = m.str(r.host);
+        r.interfaceName = m.str(r.interfaceName);
+        r.ip = m.str(r.ip);
+    }
+    for (CommLink& r : parsed.commLinks) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+        r.host = m.str(r.host);
+        r.commPtr = m.str(r.commPtr);
+        r.transport = m.str(r.transport);
+    }
+    for (CollTrace& r : parsed.collTraces) {
+        r.identity = m.identity(r.identity);
+        r.host = m.str(r.host);
+        r.commPtr = m.str(r.commPtr);
+        m.evidence(r.first.evidence);
+        for (auto& c : r.tail)
+            m.evidence(c.evidence);
+    }
+    for (EnvSetting& r : parsed.envSettings) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+        r.name = m.str(r.name);
+        r.value = m.str(r.value);
+    }
+    for (LauncherFailure& r : parsed.launcherFailures) {
+        m.evidence(r.evidence);
+        r.host = m.str(r.host);
+        r.errorFile = m.str(r.errorFile);
+        r.traceback = m.str(r.traceback);
+    }
+    for (WorkerGroupLayout& r : parsed.workerGroups) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+        r.host = m.str(r.host);
+    }
+    for (PythonTraceback& r : parsed.tracebacks) {
+        m.evidence(r.evidence);
+        m.evidence(r.exceptionLine);
+        r.identity = m.identity(r.identity);
+        r.exceptionType = m.str(r.exceptionType);
+        r.message = m.str(r.message);
+        m.frames(r.frames);
+    }
+    for (StackDump& r : parsed.stackDumps) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+        r.threadName = m.str(r.threadName);
+        m.frames(r.mainThread);
+    }
+    for (DesyncReport& r : parsed.desyncReports) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+    }
+    for (ProcessGroupOptions& r : parsed.pgOptions) {
+        m.evidence(r.evidence);
+        r.identity = m.identity(r.identity);
+        r.pg = m.str(r.pg);
+        r.pgDesc = m.str(r.pgDesc);
+    }
+    for (GpuUtilSummary& r : parsed.gpuUtil) {
+        m.evidence(r.evidence);
+        r.host = m.str(r.host);
+        r.busId = m.str(r.busId);
+    }
+    append(bundle.events, parsed.events);
+    append(bundle.commInits, parsed.commInits);
+    append(bundle.bootstrapAddresses, parsed.bootstrapAddresses);
+    append(bundle.commLinks, parsed.commLinks);
+    append(bundle.collTraces, parsed.collTraces);
+    append(bundle.envSettings, parsed.envSettings);
+    append(bundle.launcherFailures, parsed.launcherFailures);
+    append(bundle.workerGroups, parsed.workerGroups);
+    append(bundle.tracebacks, parsed.tracebacks);
+    append(bundle.stackDumps, parsed.stackDumps);
+    append(bundle.desyncReports, parsed.desyncReports);
+    append(bundle.pgOptions, parsed.pgOptions);
+    append(bundle.gpuUtil, parsed.gpuUtil);
+    bundle.issues.merge(parsed.issues);
+}
+
+} // namespace rankscope::model

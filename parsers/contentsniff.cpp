@@ -1,0 +1,92 @@
+#include "parsers/contentsniff.h"
+
+#include "parsers/textscan.h"
+
+namespace rankscope::parsers {
+
+namespace {
+
+bool startsWithBytes(std::string_view s, std::initializer_list<unsigned char> bytes)
+{
+    if (s.size() < bytes.size())
+        return false;
+    std::size_t i = 0;
+    for (unsigned char b : bytes)
+        if (static_cast<unsigned char>(s[i++]) != b)
+            return false;
+    return true;
+}
+
+std::string_view skipSpace(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r'
+               || s.front() == '\t'))
+        s.remove_prefix(1);
+    return s;
+}
+
+} // namespace
+
+ContentKind sniffContent(std::string_view head)
+{
+    if (head.empty())
+        return ContentKind::Empty;
+    if (startsWithBytes(head, { 0x1f, 0x8b }))
+        return ContentKind::Gzip;
+    if (startsWithBytes(head, { 0x28, 0xb5, 0x2f, 0xfd }))
+        return ContentKind::Zstd;
+    if (startsWithBytes(head, { 'B', 'Z', 'h' }))
+        return ContentKind::Bzip2;
+    if (startsWithBytes(head, { 0xfd, '7', 'z', 'X', 'Z', 0x00 }))
+        return ContentKind::Xz;
+    if (startsWithBytes(head, { 'P', 'K', 0x03, 0x04 }) || startsWithBytes(head, { 'P', 'K', 0x05, 0x06 }))
+        return ContentKind::Zip;
+    if (head.size() >= 262 && head.substr(257, 5) == "ustar")
+        return ContentKind::Tar;
+    // Pickle protocol 2+ starts with PROTO (0x80) and the protocol number.
+    if (head.size() >= 3 && static_cast<unsigned char>(head[0]) == 0x80
+        && head[1] >= 2 && head[1] <= 5)
+        return ContentKind::Pickle;
+    if (startsWithBytes(head, { 0xff, 0xfe }) || startsWithBytes(head, { 0xfe, 0xff }))
+        return ContentKind::Utf16Text;
+
+    const std::string_view trimmed = skipSpace(head);
+    if (contains(head.substr(0, 2048), "\"schema\": \"rankscope.")
+        || contains(head.substr(0, 2048), "\"schema\":\"rankscope.")
+        || contains(head.substr(0, 2048), "<meta name=\"generator\" content=\"Rankscope"))
+        return ContentKind::OwnOutput;
+    if (!trimmed.empty() && (trimmed.front() == '{' || trimmed.front() == '['))
+        if (trimmed.front() == '{' && trimmed.size() > 1 && skipSpace(trimmed.substr(1)).starts_with("\""))
+            return ContentKind::Json;
+
+    // Text test: no NUL, and at most a few percent control bytes. High bytes are fine
+    // (UTF-8, Latin-1 hostnames, tqdm bars).
+    std::size_t control = 0;
+    for (char c : head) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u == 0)
+            return ContentKind::Binary;
+        if (u < 0x20 && u != '\n' && u != '\r' && u != '\t' && u != 0x1b && u != '\f' && u != '\b')
+            ++control;
+    }
+    if (control * 20 > head.size())
+        return ContentKind::Binary;
+    return ContentKind::Text;
+}
+
+bool isArchiveOrCompressed(ContentKind kind)
+{
+    switch (kind) {
+    case ContentKind::Gzip:
+    case ContentKind::Zstd:
+    case ContentKind::Bzip2:
+    case ContentKind::Xz:
+    case ContentKind::Tar:
+    case ContentKind::Zip:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace rankscope::parsers

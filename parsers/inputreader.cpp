@@ -1,0 +1,442 @@
+#include "parsers/inputreader.h"
+
+#include "parsers/contentsniff.h"
+#include "parsers/sourcebuilder.h"
+#include "parsers/textscan.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace rankscope::parsers {
+
+namespace {
+
+constexpr std::size_t kSliceBytes = 8 << 20;  // progress/cancel granularity for mapped files
+constexpr std::size_t kReadBlock = 1 << 20;   // libarchive read size
+
+std::string humanBytes(std::uint64_t n)
+{
+    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double v = static_cast<double>(n);
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+    return buf;
+}
+
+model::Source makeSource(std::string path, std::string container, std::string member, bool compressed)
+{
+    model::Source s;
+    s.id = 0;
+    s.path = std::move(path);
+    s.containerPath = std::move(container);
+    s.memberPath = std::move(member);
+    s.compressed = compressed;
+    return s;
+}
+
+// RAII for a read-only mapping.
+class MappedFile {
+public:
+    explicit MappedFile(const std::string& path)
+    {
+        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (m_fd < 0) {
+            m_error = std::strerror(errno);
+            return;
+        }
+        struct stat st {};
+        if (::fstat(m_fd, &st) != 0) {
+            m_error = std::strerror(errno);
+            return;
+        }
+        m_size = static_cast<std::size_t>(st.st_size);
+        if (m_size == 0)
+            return;
+        void* p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, m_fd, 0);
+        if (p == MAP_FAILED) {
+            m_error = std::strerror(errno);
+            m_size = 0;
+            return;
+        }
+        ::madvise(p, m_size, MADV_SEQUENTIAL);
+        m_data = static_cast<const char*>(p);
+    }
+    ~MappedFile()
+    {
+        if (m_data)
+            ::munmap(const_cast<char*>(m_data), m_size);
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    bool ok() const { return m_error.empty(); }
+    const std::string& error() const { return m_error; }
+    std::string_view bytes() const { return { m_data ? m_data : "", m_size }; }
+
+private:
+    int m_fd = -1;
+    const char* m_data = nullptr;
+    std::size_t m_size = 0;
+    std::string m_error;
+};
+
+struct ArchiveDeleter {
+    void operator()(archive* a) const { archive_read_free(a); }
+};
+using ArchivePtr = std::unique_ptr<archive, ArchiveDeleter>;
+
+ArchivePtr newReader()
+{
+    ArchivePtr a(archive_read_new());
+    archive_read_support_filter_all(a.get());
+    archive_read_support_format_tar(a.get());
+    archive_read_support_format_zip(a.get());
+    archive_read_support_format_gnutar(a.get());
+    archive_read_support_format_cpio(a.get());
+    // Raw bids lowest: a single .gz/.zst log is read as one entry named "data".
+    archive_read_support_format_raw(a.get());
+    return a;
+}
+
+// Why an archive member must not be read, or empty when it is fine.
+std::string hostileReason(archive_entry* entry)
+{
+    const char* name = archive_entry_pathname(entry);
+    if (!name || !*name)
+        return "entry without a name";
+    std::string_view path(name);
+    if (path.front() == '/' || path.front() == '\\' || (path.size() > 1 && path[1] == ':'))
+        return "absolute path";
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= path.size(); ++i) {
+        if (i == path.size() || path[i] == '/' || path[i] == '\\') {
+            if (path.substr(start, i - start) == "..")
+                return "path climbs out of the archive with '..'";
+            start = i + 1;
+        }
+    }
+    if (const char* link = archive_entry_symlink(entry)) {
+        std::string_view target(link);
+        if (!target.empty() && (target.front() == '/' || contains(target, "..")))
+            return std::string("symbolic link pointing outside the archive (") + link + ")";
+    }
+    if (const char* link = archive_entry_hardlink(entry)) {
+        std::string_view target(link);
+        if (!target.empty() && (target.front() == '/' || contains(target, "..")))
+            return std::string("hard link pointing outside the archive (") + link + ")";
+    }
+    return {};
+}
+
+class ArchiveWalker {
+public:
+    ArchiveWalker(const LoadLimits& limits, const ReadControl& control, TaskResult& result,
+        std::string containerPath)
+        : m_limits(limits)
+        , m_control(control)
+        , m_result(result)
+        , m_container(std::move(containerPath))
+    {
+    }
+
+    // Reads every entry of `a`. `display` is the archive's display path. Returns false
+    // when the archive was refused (the reason is an import issue already).
+    bool walk(archive* a, const std::string& display, int depth)
+    {
+        archive_entry* entry = nullptr;
+        std::uint64_t entries = 0;
+        bool isRaw = false;
+        for (;;) {
+            if (m_control.cancelled())
+                return false;
+            const int r = archive_read_next_header(a, &entry);
+            if (r == ARCHIVE_EOF)
+                break;
+            if (r == ARCHIVE_WARN) {
+                m_result.issues.add("archive_warning", display + ": " + errorText(a));
+            } else if (r != ARCHIVE_OK) {
+                m_result.issues.add(entries == 0 ? "archive_unreadable" : "archive_truncated",
+                    display + ": " + errorText(a)
+                        + (entries == 0 ? "" : " (entries read before this point are kept)"));
+                return false;
+            }
+            if (++entries > m_limits.maxArchiveEntries) {
+                refuse(display, "more than " + std::to_string(m_limits.maxArchiveEntries) + " entries");
+                return false;
+            }
+            isRaw = archive_format(a) == ARCHIVE_FORMAT_RAW;
+            const std::string member = isRaw ? std::string() : safeName(entry);
+            const std::string memberDisplay = isRaw ? stripCompressionSuffix(display) : display + "!" + member;
+            if (!isRaw) {
+                const auto type = archive_entry_filetype(entry);
+                const std::string hostile = hostileReason(entry);
+                if (!hostile.empty()) {
+                    m_result.issues.add("hostile_archive_entry",
+                        display + ": entry '" + member + "' not read: " + hostile);
+                    continue;
+                }
+                if (type == AE_IFLNK || archive_entry_hardlink(entry)) {
+                    m_result.issues.add("archive_link_skipped", display + ": link '" + member + "' not followed");
+                    continue;
+                }
+                if (type != AE_IFREG)
+                    continue;
+                if (archive_entry_size_is_set(entry)
+                    && static_cast<std::uint64_t>(archive_entry_size(entry)) > m_limits.maxEntryBytes) {
+                    refuse(display, "entry '" + member + "' declares " + humanBytes(archive_entry_size(entry))
+                            + ", over the " + humanBytes(m_limits.maxEntryBytes) + " limit per file");
+                    return false;
+                }
+            }
+            if (!readEntry(a, display, memberDisplay, member, depth, isRaw))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    static std::string errorText(archive* a)
+    {
+        const char* e = archive_error_string(a);
+        return e ? e : "unknown archive error";
+    }
+
+    static std::string safeName(archive_entry* entry)
+    {
+        const char* name = archive_entry_pathname(entry);
+        std::string s = name ? name : "";
+        while (s.starts_with("./"))
+            s.erase(0, 2);
+        return s;
+    }
+
+    static std::string stripCompressionSuffix(const std::string& path)
+    {
+        for (const char* ext : { ".gz", ".zst", ".bz2", ".xz", ".zstd" }) {
+            const std::string e(ext);
+            if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+                return path.substr(0, path.size() - e.size());
+        }
+        return path;
+    }
+
+    void refuse(const std::string& display, const std::string& why)
+    {
+        m_result.issues.add("archive_refused",
+            display + ": archive refused, " + why
+                + ". If this archive is trusted, raise the limit (see rankscope-cli --help).");
+    }
+
+    bool checkBudget(archive* a, const std::string& display, std::uint64_t entryBytes,
+        const std::string& member)
+    {
+        if (entryBytes > m_limits.maxEntryBytes) {
+            refuse(display, "entry '" + member + "' grew past the " + humanBytes(m_limits.maxEntryBytes) + " limit per file");
+            return false;
+        }
+        if (m_totalBytes > m_limits.maxArchiveBytes) {
+            refuse(display, "it expands to more than " + humanBytes(m_limits.maxArchiveBytes));
+            return false;
+        }
+        if (m_totalBytes > m_limits.ratioCheckAfterBytes) {
+            const auto compressed = static_cast<double>(std::max<la_int64_t>(archive_filter_bytes(a, -1), 1));
+            if (static_cast<double>(m_totalBytes) / compressed > m_limits.maxCompressionRatio) {
+                refuse(display, "compression ratio over " + std::to_string(static_cast<int>(m_limits.maxCompressionRatio))
+                        + ":1 (" + humanBytes(m_totalBytes) + " from " + humanBytes(static_cast<std::uint64_t>(compressed))
+                        + "), a decompression bomb");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool readEntry(archive* a, const std::string& display, const std::string& memberDisplay,
+        const std::string& member, int depth, bool isRaw)
+    {
+        const void* buf = nullptr;
+        size_t size = 0;
+        la_int64_t offset = 0;
+        std::uint64_t entryBytes = 0;
+        la_int64_t lastFilterBytes = archive_filter_bytes(a, -1);
+
+        // Peek the first block to decide between a log and a nested archive.
+        int r = archive_read_data_block(a, &buf, &size, &offset);
+        if (r < ARCHIVE_WARN) {
+            m_result.issues.add("archive_truncated", display + ": '" + member + "': " + errorText(a));
+            return false;
+        }
+        std::string_view first(static_cast<const char*>(buf), r == ARCHIVE_EOF ? 0 : size);
+        const ContentKind kind = sniffContent(first.substr(0, 8192));
+        if (!isRaw && isArchiveOrCompressed(kind))
+            return readNested(a, display, memberDisplay, member, depth, first);
+
+        SourceBuilder builder(makeSource(memberDisplay, m_container, isRaw ? std::string() : member, true), m_limits);
+        bool ok = true;
+        while (r != ARCHIVE_EOF) {
+            std::string_view chunk(static_cast<const char*>(buf), size);
+            entryBytes += chunk.size();
+            m_totalBytes += chunk.size();
+            if (!checkBudget(a, display, entryBytes, isRaw ? memberDisplay : member)) {
+                builder.markTruncated("reading stopped: archive refused");
+                ok = false;
+                break;
+            }
+            builder.feed(chunk);
+            reportProgress(a, lastFilterBytes);
+            if (m_control.cancelled()) {
+                ok = false;
+                break;
+            }
+            r = archive_read_data_block(a, &buf, &size, &offset);
+            if (r < ARCHIVE_WARN) {
+                builder.markTruncated("archive data ends early: " + errorText(a));
+                m_result.issues.add("archive_truncated", display + ": '" + member + "': " + errorText(a)
+                        + " (the part read before this point is kept)");
+                ok = false;
+                break;
+            }
+        }
+        m_result.sources.push_back(builder.finish());
+        return ok;
+    }
+
+    bool readNested(archive* a, const std::string& display, const std::string& memberDisplay,
+        const std::string& member, int depth, std::string_view first)
+    {
+        if (depth + 1 >= m_limits.maxArchiveDepth) {
+            m_result.issues.add("nested_archive_skipped",
+                display + ": '" + member + "' is an archive inside an archive nested too deep; extract it first");
+            return true;
+        }
+        std::string bytes(first);
+        const void* buf = nullptr;
+        size_t size = 0;
+        la_int64_t offset = 0;
+        for (;;) {
+            const int r = archive_read_data_block(a, &buf, &size, &offset);
+            if (r == ARCHIVE_EOF)
+                break;
+            if (r < ARCHIVE_WARN) {
+                m_result.issues.add("archive_truncated", display + ": '" + member + "': " + errorText(a));
+                return false;
+            }
+            if (bytes.size() + size > m_limits.maxNestedArchiveBytes) {
+                m_result.issues.add("nested_archive_skipped",
+                    display + ": '" + member + "' is a nested archive over " + humanBytes(m_limits.maxNestedArchiveBytes)
+                        + "; extract it and open the result");
+                return true;
+            }
+            bytes.append(static_cast<const char*>(buf), size);
+        }
+        ArchivePtr inner = newReader();
+        if (archive_read_open_memory(inner.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+            m_result.issues.add("archive_unreadable", memberDisplay + ": " + errorText(inner.get()));
+            return true;
+        }
+        // A refused nested archive does not stop the outer one.
+        walk(inner.get(), memberDisplay, depth + 1);
+        return true;
+    }
+
+    void reportProgress(archive* a, la_int64_t& last)
+    {
+        if (!m_control.onBytes)
+            return;
+        const la_int64_t now = archive_filter_bytes(a, -1);
+        if (now > last) {
+            m_control.onBytes(static_cast<std::uint64_t>(now - last));
+            last = now;
+        }
+    }
+
+    const LoadLimits& m_limits;
+    const ReadControl& m_control;
+    TaskResult& m_result;
+    std::string m_container;
+    std::uint64_t m_totalBytes = 0;
+};
+
+TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits, const ReadControl& control)
+{
+    TaskResult result;
+    ArchivePtr a = newReader();
+    if (archive_read_open_filename(a.get(), task.diskPath.c_str(), kReadBlock) != ARCHIVE_OK) {
+        const char* e = archive_error_string(a.get());
+        result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
+        return result;
+    }
+    ArchiveWalker walker(limits, control, result, task.displayPath);
+    walker.walk(a.get(), task.displayPath, 0);
+    return result;
+}
+
+} // namespace
+
+TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control)
+{
+    TaskResult result;
+    MappedFile file(task.diskPath);
+    if (!file.ok()) {
+        result.issues.add("unreadable_file", task.displayPath + ": " + file.error());
+        return result;
+    }
+    const std::string_view bytes = file.bytes();
+    if (isArchiveOrCompressed(sniffContent(bytes.substr(0, 8192))))
+        return readArchiveFile(task, limits, control);
+
+    if (bytes.size() > limits.maxEntryBytes) {
+        result.issues.add("file_too_large", task.displayPath + ": " + humanBytes(bytes.size())
+                + " is over the " + humanBytes(limits.maxEntryBytes) + " limit per file; not read");
+        return result;
+    }
+    SourceBuilder builder(makeSource(task.displayPath, task.displayPath, {}, false), limits);
+    for (std::size_t pos = 0; pos < bytes.size(); pos += kSliceBytes) {
+        const std::string_view slice = bytes.substr(pos, kSliceBytes);
+        builder.feed(slice);
+        if (control.onBytes)
+            control.onBytes(slice.size());
+        if (control.cancelled())
+            break;
+    }
+    result.sources.push_back(builder.finish());
+    return result;
+}
+
+TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
+    const LoadLimits& limits, const ReadControl& control)
+{
+    TaskResult result;
+    if (!isArchiveOrCompressed(sniffContent(bytes.substr(0, 8192)))) {
+        SourceBuilder builder(makeSource(displayPath, displayPath, {}, false), limits);
+        builder.feed(bytes);
+        result.sources.push_back(builder.finish());
+        return result;
+    }
+    ArchivePtr a = newReader();
+    if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+        const char* e = archive_error_string(a.get());
+        result.issues.add("archive_unreadable", displayPath + ": " + (e ? e : "cannot open"));
+        return result;
+    }
+    ArchiveWalker walker(limits, control, result, displayPath);
+    walker.walk(a.get(), displayPath, 0);
+    return result;
+}
+
+} // namespace rankscope::parsers

@@ -1,0 +1,37 @@
+#pragma once
+// Reads one input task into ParsedSources: a plain file is memory-mapped and scanned in
+// place; a compressed file or an archive is streamed through libarchive in memory (never
+// extracted to disk), one ParsedSource per member. Hostile archives (absolute or ".."
+// paths, links, size and ratio bombs) are refused with an import issue that says why.
+
+#include "model/importissues.h"
+#include "model/parsedsource.h"
+#include "parsers/inputplan.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace rankscope::parsers {
+
+struct ReadControl {
+    const std::atomic<bool>* cancel = nullptr;
+    // Called with the number of input bytes just consumed (compressed bytes for archives).
+    std::function<void(std::uint64_t)> onBytes;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
+
+struct TaskResult {
+    std::vector<model::ParsedSource> sources; // source ids are provisional (0)
+    model::ImportIssues issues;               // archive-level issues
+};
+
+TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control);
+
+// For tests and tools: reads an archive or compressed stream held in memory.
+TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
+    const LoadLimits& limits, const ReadControl& control);
+
+} // namespace rankscope::parsers

@@ -1,0 +1,124 @@
+#include "parsers/sourcebuilder.h"
+
+#include "parsers/errorfileparser.h"
+#include "parsers/pathidentity.h"
+
+namespace rankscope::parsers {
+
+SourceBuilder::SourceBuilder(model::Source meta, const LoadLimits& limits)
+    : m_out(std::move(meta))
+    , m_limits(limits)
+{
+    m_out.source.pathIdentity = identityFromPath(m_out.source.path);
+}
+
+void SourceBuilder::start(std::string_view head)
+{
+    m_kind = sniffContent(head);
+    switch (*m_kind) {
+    case ContentKind::Text:
+    case ContentKind::Empty:
+        m_out.source.kind = model::SourceKind::Log;
+        m_scanner = std::make_unique<LogScanner>(m_out);
+        break;
+    case ContentKind::Utf16Text:
+        m_out.source.kind = model::SourceKind::Log;
+        m_scanner = std::make_unique<LogScanner>(m_out);
+        m_utf16 = std::make_unique<Utf16Decoder>();
+        m_out.issues.add("utf16_transcoded", m_out.source.path + ": UTF-16 text read as UTF-8");
+        break;
+    case ContentKind::Json:
+        m_out.source.kind = model::SourceKind::Unknown;
+        break;
+    case ContentKind::Pickle:
+        // Flight Recorder dumps are read by the restricted pickle reader (issue 6); until
+        // then they are listed and counted, not parsed.
+        m_out.source.kind = model::SourceKind::FlightRecorderPickle;
+        m_out.issues.add("flight_recorder_not_read",
+            m_out.source.path + ": Flight Recorder pickle dump found; this version lists it but does not read it yet");
+        break;
+    case ContentKind::OwnOutput:
+        m_out.source.kind = model::SourceKind::Skipped;
+        m_out.issues.add("own_output_skipped", m_out.source.path + ": a Rankscope report or export, not a log");
+        break;
+    case ContentKind::Binary:
+    case ContentKind::Gzip:
+    case ContentKind::Zstd:
+    case ContentKind::Bzip2:
+    case ContentKind::Xz:
+    case ContentKind::Tar:
+    case ContentKind::Zip:
+        // Archives reaching here were too deep or too big to open (the archive reader says
+        // why); anything else with NUL bytes is not a log.
+        m_out.source.kind = model::SourceKind::Skipped;
+        if (*m_kind == ContentKind::Binary)
+            m_out.issues.add("binary_skipped", m_out.source.path + ": binary content, not a log");
+        break;
+    }
+}
+
+void SourceBuilder::feed(std::string_view chunk)
+{
+    if (chunk.empty())
+        return;
+    if (!m_kind)
+        start(chunk.substr(0, 8192));
+    m_hash.update(chunk);
+    m_bytes += chunk.size();
+    if (m_scanner) {
+        if (m_utf16) {
+            std::string utf8;
+            utf8.reserve(chunk.size());
+            m_utf16->decode(chunk, utf8);
+            m_scanner->feed(utf8);
+        } else {
+            m_scanner->feed(chunk);
+        }
+        return;
+    }
+    if (*m_kind == ContentKind::Json) {
+        if (m_whole.size() + chunk.size() > m_limits.maxJsonBytes) {
+            m_wholeTooBig = true;
+            m_whole.clear();
+            m_whole.shrink_to_fit();
+        } else if (!m_wholeTooBig) {
+            m_whole.append(chunk);
+        }
+    }
+}
+
+void SourceBuilder::markTruncated(const std::string& reason)
+{
+    m_out.issues.add("truncated_source", m_out.source.path + ": " + reason);
+}
+
+void SourceBuilder::routeWhole()
+{
+    if (m_wholeTooBig) {
+        m_out.source.kind = model::SourceKind::Skipped;
+        m_out.issues.add("json_too_large", m_out.source.path + ": JSON document over the size limit, not read");
+        return;
+    }
+    if (looksLikeErrorFile(m_whole)) {
+        m_out.source.kind = model::SourceKind::TorchrunErrorFile;
+        parseErrorFile(m_whole, m_out);
+        return;
+    }
+    m_out.source.kind = model::SourceKind::Skipped;
+    m_out.issues.add("unrecognised_json", m_out.source.path + ": JSON document of an unknown kind");
+}
+
+model::ParsedSource SourceBuilder::finish()
+{
+    if (!m_kind)
+        start({});
+    if (m_scanner)
+        m_scanner->finish();
+    else if (*m_kind == ContentKind::Json)
+        routeWhole();
+    m_out.source.bytes = m_bytes;
+    m_out.source.sha256 = m_hash.finish();
+    return std::move(m_out);
+}
+
+} // namespace rankscope::parsers

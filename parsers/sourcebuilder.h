@@ -1,0 +1,48 @@
+#pragma once
+// Builds one ParsedSource from the bytes of one file or archive member, fed in chunks:
+// sniffs the content on the first chunk, hashes everything, and routes the bytes to the
+// log scanner, the error.json parser, or marks the source as skipped.
+
+#include "model/parsedsource.h"
+#include "parsers/contentsniff.h"
+#include "parsers/inputplan.h"
+#include "parsers/logscanner.h"
+#include "parsers/sha256.h"
+#include "parsers/utf16decoder.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rankscope::parsers {
+
+class SourceBuilder {
+public:
+    SourceBuilder(model::Source meta, const LoadLimits& limits);
+
+    // `head` must be the first bytes of the content (at least the first chunk). Returns the
+    // sniffed kind so an archive reader can divert nested archives before any feed().
+    static ContentKind classify(std::string_view head) { return sniffContent(head); }
+
+    void feed(std::string_view chunk);
+    // The content ended early (truncated archive member, read error): say so in the source.
+    void markTruncated(const std::string& reason);
+    model::ParsedSource finish();
+
+private:
+    void start(std::string_view head);
+    void routeWhole();
+
+    model::ParsedSource m_out;
+    const LoadLimits& m_limits;
+    Sha256 m_hash;
+    std::optional<ContentKind> m_kind;
+    std::unique_ptr<LogScanner> m_scanner;
+    std::unique_ptr<Utf16Decoder> m_utf16;
+    std::string m_whole; // JSON-like content that is parsed in one go
+    std::uint64_t m_bytes = 0;
+    bool m_wholeTooBig = false;
+};
+
+} // namespace rankscope::parsers

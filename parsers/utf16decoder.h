@@ -1,0 +1,27 @@
+#pragma once
+// Streaming UTF-16 (with BOM) → UTF-8, for logs saved by Windows tools or PowerShell
+// redirection. Invalid surrogates become U+FFFD; a byte or surrogate split across chunks
+// is carried over.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rankscope::parsers {
+
+class Utf16Decoder {
+public:
+    // Appends the UTF-8 of `chunk` to `out`. The first two bytes of the stream (the BOM)
+    // decide the byte order and are dropped.
+    void decode(std::string_view chunk, std::string& out);
+
+private:
+    void emit(std::uint32_t cp, std::string& out);
+
+    bool m_started = false;
+    bool m_bigEndian = false;
+    int m_pendingByte = -1;
+    std::uint32_t m_highSurrogate = 0;
+};
+
+} // namespace rankscope::parsers

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs Rankscope's build and test dependencies on Debian 12 (all from Debian's own
+# packages). Works as root (CI, containers) or as a user with sudo.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config git ca-certificates
+    qt6-base-dev qt6-charts-dev libgl1-mesa-dev libxkbcommon-dev
+    libre2-dev nlohmann-json3-dev catch2 libarchive-dev zlib1g-dev libzstd-dev libssl-dev
+    libbenchmark-dev
+    xvfb xauth x11-apps imagemagick python3 poppler-utils
+    fonts-dejavu-core
+)
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: run as root or install sudo" >&2
+    exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
