@@ -74,14 +74,9 @@ inline std::optional<std::uint64_t> toUnsigned(std::string_view s)
 }
 
 // memmem-based search: the cheap literal prefilter run before any regular expression.
-inline std::size_t findLiteral(std::string_view hay, std::string_view needle, std::size_t from = 0)
-{
-    if (from > hay.size() || needle.size() > hay.size() - from)
-        return std::string_view::npos;
-    const void* hit = ::memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
-    return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - hay.data())
-               : std::string_view::npos;
-}
+// Out of line on purpose: inlined into callers, GCC 12 mis-derives the length bound and
+// warns (-Wstringop-overflow) although the range is checked.
+std::size_t findLiteral(std::string_view hay, std::string_view needle, std::size_t from = 0);
 
 inline bool contains(std::string_view hay, std::string_view needle)
 {

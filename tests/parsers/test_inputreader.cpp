@@ -1,0 +1,229 @@
+#include "archivewriter.h"
+#include "parsers/inputplan.h"
+#include "parsers/inputreader.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace rankscope;
+using testing::ArchiveEntrySpec;
+using testing::makeArchive;
+
+namespace {
+
+const std::string kLog = "node-01:1234:1234 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+                         "plain text line\n";
+
+parsers::TaskResult readBytes(const std::string& bytes, const std::string& name,
+    parsers::LoadLimits limits = {})
+{
+    return parsers::readMemory(bytes, name, limits, {});
+}
+
+bool hasIssue(const model::ImportIssues& issues, const std::string& kind)
+{
+    return issues.count(kind) > 0;
+}
+
+std::string firstSample(const model::ImportIssues& issues, const std::string& kind)
+{
+    for (const auto& i : issues.list())
+        if (i.kind == kind && !i.samples.empty())
+            return i.samples.front();
+    return {};
+}
+
+std::filesystem::path scratchDir(const std::string& name)
+{
+    auto dir = std::filesystem::temp_directory_path() / ("rankscope-test-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+} // namespace
+
+TEST_CASE("tar.gz members become sources named archive!member", "[parsers][input]")
+{
+    const auto bytes = makeArchive({ { "job/rank0.log", kLog, {} }, { "job/rank1.log", kLog, {} } }, "tar", "gzip");
+    auto r = readBytes(bytes, "bundle.tgz");
+    REQUIRE(r.sources.size() == 2);
+    CHECK(r.sources[0].source.path == "bundle.tgz!job/rank0.log");
+    CHECK(r.sources[0].source.memberPath == "job/rank0.log");
+    CHECK(r.sources[0].source.pathIdentity.globalRank == 0);
+    CHECK(r.sources[1].source.pathIdentity.globalRank == 1);
+    CHECK(r.sources[0].source.bytes == kLog.size());
+    CHECK(r.sources[0].source.lines == 2);
+    CHECK(r.sources[0].source.sha256.size() == 64);
+    CHECK(r.issues.empty());
+}
+
+TEST_CASE("zip and tar.zst bundles and single compressed logs are read in memory", "[parsers][input]")
+{
+    auto zip = readBytes(makeArchive({ { "rank3.log", kLog, {} } }, "zip", ""), "logs.zip");
+    REQUIRE(zip.sources.size() == 1);
+    CHECK(zip.sources[0].source.path == "logs.zip!rank3.log");
+    auto zst = readBytes(makeArchive({ { "rank4.log", kLog, {} } }, "tar", "zstd"), "logs.tar.zst");
+    REQUIRE(zst.sources.size() == 1);
+    CHECK(zst.sources[0].source.bytes == kLog.size());
+    auto gz = readBytes(testing::compressRaw(kLog, "gzip"), "rank5.log.gz");
+    REQUIRE(gz.sources.size() == 1);
+    CHECK(gz.sources[0].source.path == "rank5.log");
+    CHECK(gz.sources[0].source.pathIdentity.globalRank == 5);
+    CHECK(gz.sources[0].source.lines == 2);
+    auto single = readBytes(testing::compressRaw(kLog, "zstd"), "rank6.log.zst");
+    REQUIRE(single.sources.size() == 1);
+    CHECK(single.sources[0].source.bytes == kLog.size());
+}
+
+TEST_CASE("hostile archive entries are refused by name with the reason", "[parsers][input][hostile]")
+{
+    const auto bytes = makeArchive({ { "/etc/passwd", "root:x:0:0\n", {} },
+                                       { "../../escape.log", kLog, {} },
+                                       { "link", "", "/etc/shadow" },
+                                       { "ok/rank0.log", kLog, {} } },
+        "tar", "gzip");
+    auto r = readBytes(bytes, "evil.tgz");
+    REQUIRE(r.sources.size() == 1);
+    CHECK(r.sources[0].source.path == "evil.tgz!ok/rank0.log");
+    CHECK(r.issues.count("hostile_archive_entry") == 3);
+    CHECK_THAT(firstSample(r.issues, "hostile_archive_entry"), Catch::Contains("absolute path"));
+}
+
+TEST_CASE("a decompression bomb is refused, not expanded", "[parsers][input][hostile]")
+{
+    const std::string zeros(64 << 20, '\0');
+    const auto bytes = makeArchive({ { "bomb.log", zeros, {} } }, "tar", "gzip");
+    REQUIRE(bytes.size() < (1 << 20));
+    parsers::LoadLimits limits;
+    limits.ratioCheckAfterBytes = 4 << 20;
+    limits.maxCompressionRatio = 100;
+    auto r = readBytes(bytes, "bomb.tgz", limits);
+    CHECK(hasIssue(r.issues, "archive_refused"));
+    CHECK_THAT(firstSample(r.issues, "archive_refused"), Catch::Contains("decompression bomb"));
+}
+
+TEST_CASE("entries over the size limit refuse the archive with the limit named", "[parsers][input][hostile]")
+{
+    const auto bytes = makeArchive({ { "big.log", std::string(3 << 20, 'a'), {} } }, "tar", "");
+    parsers::LoadLimits limits;
+    limits.maxEntryBytes = 1 << 20;
+    auto r = readBytes(bytes, "big.tar", limits);
+    CHECK(r.sources.empty());
+    CHECK_THAT(firstSample(r.issues, "archive_refused"), Catch::Contains("1.0 MiB limit"));
+}
+
+TEST_CASE("a truncated archive keeps what was read and says so", "[parsers][input]")
+{
+    std::string logs;
+    for (int i = 0; i < 20000; ++i)
+        logs += "node-01:1:1 [0] NCCL INFO line " + std::to_string(i) + " with some padding text\n";
+    auto bytes = makeArchive({ { "rank0.log", logs, {} }, { "rank1.log", logs, {} } }, "tar", "gzip");
+    bytes.resize(bytes.size() * 3 / 4);
+    auto r = readBytes(bytes, "cut.tgz");
+    CHECK(hasIssue(r.issues, "archive_truncated"));
+    REQUIRE_FALSE(r.sources.empty());
+    CHECK(r.sources[0].source.lines > 1000);
+}
+
+TEST_CASE("garbage that claims to be gzip does not crash or invent content", "[parsers][input][hostile]")
+{
+    static const char kJunk[] = "\x1f\x8b\x08\x00garbage garbage garbage";
+    const std::string junk(kJunk, sizeof kJunk - 1);
+    auto r = readBytes(junk, "junk.gz");
+    std::uint64_t bytes = 0;
+    for (const auto& s : r.sources)
+        bytes += s.source.bytes;
+    CHECK(bytes < junk.size());
+    for (const auto& s : r.sources)
+        CHECK(s.source.recognisedLines == 0);
+}
+
+TEST_CASE("a truncated single .gz log keeps its head and is flagged", "[parsers][input]")
+{
+    std::string logs;
+    for (int i = 0; i < 50000; ++i)
+        logs += "node-01:1:1 [0] NCCL INFO line " + std::to_string(i) + " with some padding text\n";
+    auto bytes = testing::compressRaw(logs, "gzip");
+    bytes.resize(bytes.size() / 2);
+    auto r = readBytes(bytes, "rank0.log.gz");
+    REQUIRE(r.sources.size() == 1);
+    CHECK(r.sources[0].source.lines > 1000);
+    CHECK(r.sources[0].issues.count("truncated_source") == 1);
+    CHECK(hasIssue(r.issues, "archive_truncated"));
+}
+
+TEST_CASE("nested archives are opened one level deep", "[parsers][input]")
+{
+    const auto inner = makeArchive({ { "rank2.log", kLog, {} } }, "tar", "gzip");
+    const auto outer = makeArchive({ { "node1.tgz", inner, {} }, { "rank0.log", kLog, {} } }, "tar", "");
+    auto r = readBytes(outer, "all.tar");
+    REQUIRE(r.sources.size() == 2);
+    CHECK(r.sources[0].source.path == "all.tar!node1.tgz!rank2.log");
+    CHECK(r.sources[0].source.pathIdentity.globalRank == 2);
+}
+
+TEST_CASE("binary files and our own outputs are skipped with an issue", "[parsers][input]")
+{
+    std::string binary(4096, '\0');
+    binary[100] = 'x';
+    auto b = readBytes(binary, "core.1234");
+    REQUIRE(b.sources.size() == 1);
+    CHECK(b.sources[0].source.kind == model::SourceKind::Skipped);
+    CHECK(b.sources[0].issues.count("binary_skipped") == 1);
+    auto own = readBytes("{\n  \"schema\": \"rankscope.diagnosis/1\"\n}\n", "diag.json");
+    CHECK(own.sources[0].source.kind == model::SourceKind::Skipped);
+    CHECK(own.sources[0].issues.count("own_output_skipped") == 1);
+}
+
+TEST_CASE("UTF-16 logs are transcoded", "[parsers][input]")
+{
+    std::string utf16 = "\xff\xfe";
+    for (char c : std::string("line one\nline two\n")) {
+        utf16 += c;
+        utf16 += '\0';
+    }
+    auto r = readBytes(utf16, "win.log");
+    REQUIRE(r.sources.size() == 1);
+    CHECK(r.sources[0].source.kind == model::SourceKind::Log);
+    CHECK(r.sources[0].source.lines == 2);
+    CHECK(r.sources[0].issues.count("utf16_transcoded") == 1);
+}
+
+TEST_CASE("missing paths are fatal and named; folders are walked in a stable order", "[parsers][input]")
+{
+    auto missing = parsers::planInputs({ "/definitely/not/here" });
+    REQUIRE_FALSE(missing.ok());
+    CHECK_THAT(missing.error().message, Catch::Contains("/definitely/not/here"));
+
+    const auto dir = scratchDir("plan");
+    std::filesystem::create_directories(dir / "b");
+    std::ofstream(dir / "b" / "rank1.log") << kLog;
+    std::ofstream(dir / "rank0.log") << kLog;
+    auto plan = parsers::planInputs({ dir.string() });
+    REQUIRE(plan.ok());
+    REQUIRE(plan->tasks.size() == 2);
+    CHECK(plan->tasks[0].displayPath == "rankscope-test-plan/b/rank1.log");
+    CHECK(plan->tasks[1].displayPath == "rankscope-test-plan/rank0.log");
+
+    const auto empty = scratchDir("empty");
+    auto e = parsers::planInputs({ empty.string() });
+    REQUIRE(e.ok());
+    CHECK(e->issues.count("empty_folder") == 1);
+}
+
+TEST_CASE("a plain file on disk is mapped and read", "[parsers][input]")
+{
+    const auto dir = scratchDir("plain");
+    std::ofstream(dir / "rank7.log") << kLog;
+    parsers::InputTask task { (dir / "rank7.log").string(), "rank7.log", kLog.size() };
+    std::uint64_t bytes = 0;
+    parsers::ReadControl control;
+    control.onBytes = [&](std::uint64_t n) { bytes += n; };
+    auto r = parsers::readInput(task, {}, control);
+    REQUIRE(r.sources.size() == 1);
+    CHECK(r.sources[0].source.lines == 2);
+    CHECK(bytes == kLog.size());
+}

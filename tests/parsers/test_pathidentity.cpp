@@ -1,0 +1,38 @@
+#include "parsers/pathidentity.h"
+
+#include <catch2/catch.hpp>
+
+using rankscope::parsers::identityFromPath;
+
+TEST_CASE("rank numbers from per-rank file names", "[parsers][path]")
+{
+    CHECK(identityFromPath("logs/rank3.log").globalRank == 3);
+    CHECK(identityFromPath("logs/rank_3.txt").globalRank == 3);
+    CHECK(identityFromPath("logs/rank-0003.out").globalRank == 3);
+    CHECK(identityFromPath("logs/train-0003.out").globalRank == 3);
+    CHECK(identityFromPath("dump/nccl_trace_rank_12").globalRank == 12);
+    CHECK(identityFromPath("ds/20240101120000_rank7.log").globalRank == 7);
+    CHECK(identityFromPath("bundle.tgz!x/log_rank11.log.gz").globalRank == 11);
+    CHECK(identityFromPath("ckpt/checkpoint-500.log").globalRank == -1);
+    CHECK(identityFromPath("slurm-123456.out").globalRank == -1);
+    CHECK(identityFromPath("slurm-123456.out").combined);
+}
+
+TEST_CASE("torchrun log-dir layout gives node and local rank", "[parsers][path]")
+{
+    auto id = identityFromPath("run/node-07/abc123/attempt_0/3/stderr.log");
+    CHECK(id.host == "node-07");
+    CHECK(id.localRank == 3);
+    CHECK(id.attempt == 0);
+    CHECK(id.globalRank == -1);
+    CHECK(id.stream == "stderr");
+}
+
+TEST_CASE("node folders and NCCL_DEBUG_FILE names give hosts", "[parsers][path]")
+{
+    CHECK(identityFromPath("node-07/stderr.log").host == "node-07");
+    auto nccl = identityFromPath("nccl/nccl.gpu003.4242");
+    CHECK(nccl.host == "gpu003");
+    CHECK(nccl.pid == 4242);
+    CHECK(identityFromPath("logs/node-12.log").host == "node-12");
+}
