@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace rankscope::parsers {
@@ -18,15 +19,46 @@ namespace {
 
 constexpr std::string_view kNcclWord = "NCCL ";
 
+// Decimal int32 at s[i...] with optional '-', advancing i; nullopt (i unchanged) when there
+// are no digits or the value does not fit. Hand-rolled: it runs several times per COLL line.
 std::optional<std::int32_t> readInt32(std::string_view s, std::size_t& i)
 {
     std::size_t j = i;
-    const auto v = readSigned(s, j);
-    if (!v || *v < std::numeric_limits<std::int32_t>::min()
-        || *v > std::numeric_limits<std::int32_t>::max())
+    const bool negative = j < s.size() && s[j] == '-';
+    if (negative)
+        ++j;
+    const std::size_t digitsStart = j;
+    std::int64_t v = 0;
+    while (j < s.size() && isDigit(s[j])) {
+        v = v * 10 + (s[j] - '0');
+        if (v > std::int64_t { std::numeric_limits<std::int32_t>::max() } + 1)
+            return std::nullopt;
+        ++j;
+    }
+    if (j == digitsStart)
+        return std::nullopt;
+    if (negative)
+        v = -v;
+    if (v > std::numeric_limits<std::int32_t>::max())
         return std::nullopt;
     i = j;
-    return static_cast<std::int32_t>(*v);
+    return static_cast<std::int32_t>(v);
+}
+
+// "NCCL " inside a message: memchr for 'N' then compare. Messages rarely contain an 'N'
+// (hex pointers are lowercase), so this is cheaper than a memmem set-up per line.
+std::size_t findNcclWord(std::string_view s, std::size_t from)
+{
+    while (from + kNcclWord.size() <= s.size()) {
+        const void* hit = std::memchr(s.data() + from, 'N', s.size() - from - 4);
+        if (!hit)
+            return std::string_view::npos;
+        const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(hit) - s.data());
+        if (std::memcmp(s.data() + at, kNcclWord.data(), kNcclWord.size()) == 0)
+            return at;
+        from = at + 1;
+    }
+    return std::string_view::npos;
 }
 
 std::int32_t toInt32(std::string_view s, std::int32_t fallback = -1)
@@ -273,7 +305,7 @@ bool NcclParser::findHeader(std::string_view body, std::size_t pos, Header& head
         } else {
             pos += kNcclWord.size();
         }
-        pos = findLiteral(body, kNcclWord, pos);
+        pos = findNcclWord(body, pos);
     }
     return found;
 }
@@ -327,8 +359,11 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
 
     // Text glued in front of the first header (a tqdm bar, a PyTorch line torn by this one)
     // may be another dialect's: let the other parsers look at the line too.
+    // Only a 2.26+ "[2025-03-01 12:00:05]" timestamp may precede the header of a clean line.
     const std::string_view before = trim(body.substr(0, firstStart));
-    return before.empty() || (before.front() == '[' && before.back() == ']');
+    return before.empty()
+        || (before.size() > 2 && before.front() == '[' && before.back() == ']'
+            && isDigit(before[1]));
 }
 
 void NcclParser::finish(model::ParsedSource& out)
@@ -429,7 +464,8 @@ void NcclParser::dispatchInfo(const Line& line, model::ParsedSource& out)
         e.detail = out.intern(version);
         return;
     }
-    constexpr std::string_view kLocalRankClosed = "[Service thread] Connection closed by localRank ";
+    constexpr std::string_view kLocalRankClosed =
+        "[Service thread] Connection closed by localRank ";
     if (msg.starts_with(kLocalRankClosed)) {
         std::size_t i = kLocalRankClosed.size();
         const auto rank = readInt32(msg, i);
@@ -458,25 +494,47 @@ bool NcclParser::parseColl(const Line& line, std::string_view msg, model::Parsed
     i += kOpCount.size();
     const auto opCount = readHex(msg, i);
 
-    std::size_t at = findLiteral(msg, " count ", i);
+    // The fields follow in a fixed order; walk them as "key value" pairs instead of
+    // searching for each key (this is the hottest line type of a big bundle).
     std::optional<std::uint64_t> count;
-    if (at != std::string_view::npos) {
-        i = at + 7;
-        count = readUnsigned(msg, i);
+    std::string_view comm;
+    std::int32_t nranks = -1;
+    while (i < msg.size() && msg[i] == ' ') {
+        ++i;
+        const std::string_view key = tokenAt(msg, i);
+        i += key.size();
+        if (key.starts_with("[nranks=")) {
+            std::size_t j = 8;
+            nranks = readInt32(key, j).value_or(-1);
+            continue;
+        }
+        if (i >= msg.size() || msg[i] != ' ')
+            break;
+        ++i;
+        const std::string_view value = tokenAt(msg, i);
+        i += value.size();
+        if (key.size() < 4)
+            continue; // "op"
+        std::size_t j = 0;
+        switch (key[0]) {
+        case 'c':
+            if (key == "count")
+                count = readUnsigned(value, j);
+            else if (key == "comm")
+                comm = value;
+            break;
+        case 'd':
+            if (key == "datatype")
+                call.datatype = readInt32(value, j).value_or(-1);
+            break;
+        case 'r':
+            if (key == "root")
+                call.root = readInt32(value, j).value_or(-1);
+            break;
+        default:
+            break;
+        }
     }
-    at = findLiteral(msg, " datatype ", i);
-    if (at != std::string_view::npos) {
-        i = at + 10;
-        call.datatype = readInt32(msg, i).value_or(-1);
-    }
-    at = findLiteral(msg, " root ", i);
-    if (at != std::string_view::npos) {
-        i = at + 6;
-        call.root = readInt32(msg, i).value_or(-1);
-    }
-    at = findLiteral(msg, " comm ", i);
-    const std::string_view comm = at == std::string_view::npos ? std::string_view {}
-                                                                : tokenAt(msg, at + 6);
     if (!opCount || !count || comm.size() < 3) {
         // Torn or cut at 1024 bytes: the call cannot be placed in a communicator.
         out.issues.add("nccl_incomplete_coll_line", out.sampleAt(line.ctx.lineNo, line.ctx.line));
@@ -484,10 +542,6 @@ bool NcclParser::parseColl(const Line& line, std::string_view msg, model::Parsed
     }
     call.opCount = *opCount;
     call.count = *count;
-    std::int32_t nranks = -1;
-    i = at + 6 + comm.size();
-    if (consume(msg, i, " [nranks="))
-        nranks = readInt32(msg, i).value_or(-1);
 
     std::size_t index = 0;
     model::CollTrace& trace = collTraceFor(line, comm, out, index);
@@ -508,9 +562,9 @@ bool NcclParser::parseColl(const Line& line, std::string_view msg, model::Parsed
 model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view comm,
     model::ParsedSource& out, std::size_t& index)
 {
-    if (m_lastCollTrace < out.collTraces.size() && m_lastCollIdentity == line.identity
-        && m_lastCollComm == comm) {
-        index = m_lastCollTrace;
+    ProcessState& ps = process(line.identity);
+    if (ps.lastCollTrace < out.collTraces.size() && ps.lastCollComm == comm) {
+        index = ps.lastCollTrace;
         return out.collTraces[index];
     }
     const StrId commId = out.intern(comm);
@@ -529,9 +583,8 @@ model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view co
     index = it->second;
     if (m_collNext.size() < out.collTraces.size())
         m_collNext.resize(out.collTraces.size(), 0);
-    m_lastCollTrace = index;
-    m_lastCollIdentity = line.identity;
-    m_lastCollComm.assign(comm);
+    ps.lastCollTrace = index;
+    ps.lastCollComm.assign(comm);
     return out.collTraces[index];
 }
 
@@ -596,10 +649,12 @@ void NcclParser::parseChannel(const Line& line, std::string_view msg, model::Par
     if (n < 2)
         return;
     for (std::size_t k = 0; k + 1 < n; ++k)
-        addLink(line, out, LinkKind::RingNeighbour, *channel, ranks[k], ranks[k + 1], model::kNoStr);
+        addLink(line, out, LinkKind::RingNeighbour, *channel, ranks[k], ranks[k + 1],
+            model::kNoStr);
     const std::int32_t commRanks = process(line.identity).commRanks;
     if (commRanks < 0 || static_cast<std::size_t>(commRanks) == n)
-        addLink(line, out, LinkKind::RingNeighbour, *channel, ranks[n - 1], ranks[0], model::kNoStr);
+        addLink(line, out, LinkKind::RingNeighbour, *channel, ranks[n - 1], ranks[0],
+            model::kNoStr);
 }
 
 // " 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA" (also ≤2.6 "Ring 00 : 0 -> 1 [send] via …").
@@ -735,7 +790,8 @@ bool NcclParser::parseCommLine(const Line& line, std::string_view msg, model::Pa
 
     model::CommInit init;
     std::string_view commId, parent, phase;
-    std::optional<std::uint64_t> busId;
+    std::uint64_t busId = 0;
+    bool haveBusId = false;
     bool hasNodes = false;
     while (i < msg.size()) {
         skipSpaces(msg, i);
@@ -766,9 +822,9 @@ bool NcclParser::parseCommLine(const Line& line, std::string_view msg, model::Pa
             init.nvmlDev = toInt32(value);
         else if (key == "busId") {
             std::size_t j = 0;
-            busId = readHex(value, j);
-            if (j != value.size())
-                busId.reset();
+            const auto id = readHex(value, j);
+            haveBusId = id && j == value.size();
+            busId = id.value_or(0);
         } else if (key == "commId")
             commId = value;
         else if (key == "parent")
@@ -797,8 +853,8 @@ bool NcclParser::parseCommLine(const Line& line, std::string_view msg, model::Pa
         init.commPtr = commPtrId;
         init.commId = out.intern(commId);
         init.parentComm = out.intern(parent);
-        if (busId)
-            init.busId = out.intern(busIdText(*busId));
+        if (haveBusId)
+            init.busId = out.intern(busIdText(busId));
         init.complete = complete;
         out.commInits.push_back(init);
         ps.comm = commPtrId;
@@ -978,6 +1034,8 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
 {
     const std::string_view msg = line.header.msg;
     const std::string_view file = line.header.file;
+    if (msg.empty())
+        return;
     auto has = [msg](std::string_view literal) { return contains(msg, literal); };
 
     if (has("Got completion from peer")) {
@@ -988,8 +1046,9 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
         parseIbAsync(line, msg, out);
         return;
     }
-    if (msg.starts_with("Bootstrap") || msg.starts_with("bootstrap") || has("has already checked in")
-        || has("Mismatched NCCL version") || has("Message truncated")) {
+    if (msg.starts_with("Bootstrap") || msg.starts_with("bootstrap")
+        || has("has already checked in") || has("Mismatched NCCL version")
+        || has("Message truncated")) {
         emit(line, out, EventKind::NcclBootstrapError, Severity::Error, msg);
         return;
     }
@@ -1046,7 +1105,10 @@ void NcclParser::parseIbCompletion(const Line& line, std::string_view msg, model
 {
     model::Event& e = emit(line, out, EventKind::NcclIbCompletionError, Severity::Error, msg);
     constexpr std::string_view kPeer = "Got completion from peer ";
-    std::size_t i = findLiteral(msg, kPeer) + kPeer.size();
+    std::size_t i = findLiteral(msg, kPeer);
+    if (i == std::string_view::npos)
+        return; // cut right after "peer"
+    i += kPeer.size();
     const std::string_view peer = tokenAt(msg, i);
     if (peer != "with") {
         e.peer = out.intern(peer);

@@ -9,29 +9,34 @@
 //   "NCCL version 2.21.5+cuda12.4" (bare banner, ≤2.21 rank 0 / VERSION level)
 //
 // INFO / TRACE message → what it yields:
-//   NCCL version 2.28.9+cuda13.0                          → NcclVersion, detail = "2.28.9+cuda13.0"
-//   NCCL_IB_TIMEOUT set by environment to 22.             → EnvSetting (no event)
+//   NCCL version 2.28.9+cuda13.0                    → NcclVersion, detail = "2.28.9+cuda13.0"
+//   NCCL_IB_TIMEOUT set by environment to 22.       → EnvSetting (no event)
 //   [Rank 1] ncclCommInitRank comm 0xb9c26e0 rank 1 nranks 16 cudaDev 1 nvmlDev 1 busId 7e000
-//       commId 0x898b6d578585998c - Init START            → CommInit + NcclInitStart (every §3.3 row)
+//       commId 0x898b6d578585998c - Init START      → CommInit + NcclInitStart (every §3.3 row)
 //   comm 0x12fd4c240 rank 3 nranks 4 cudaDev 3 busId 70 - Abort COMPLETE → NcclCommTeardown
-//   comm 0x5558e3c10180 rank 13 nRanks 16 nNodes 2 ...    → current comm of the process
-//   Bootstrap : Using enp45s0f0:146.155.155.83<0>         → BootstrapAddress + NcclBootstrap
-//   NET/IB : Using [0]mlx5_0:1/IB ... [RO]; OOB eth0:10.0.0.1<0> → BootstrapAddress + NcclNetSelect
-//   NET/Socket : Using [0]eth0:11.130.1.53<0>             → BootstrapAddress + NcclNetSelect
-//   Using network IB / NET/IB : No device found. / NET/Plugin: No plugin found → NcclNetSelect
-//   Ring 00 : 3 -> 0 -> 1                                 → 2 CommLink RingNeighbour
-//   Trees [0] 3/-1/-1->2->1 [1] ...                       → CommLink TreeParent per channel
-//   Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA → CommLink ChannelSend / Receive
-//   Channel 00/02 :    0   1   2   3                      → CommLink RingNeighbour (wraps)
-//   AllReduce: opCount 28c sendbuff … comm 0x55bef0201370 [nranks=4] stream … → CollTrace (no event)
-//   [Service thread] Connection closed by localRank 3     → NcclLocalRankClosed, peerRank = 3
-//   transport/net.cc:1298 -> 6                            → NcclErrorChain, code = 6 (first of a run)
+//   comm 0x5558e3c10180 rank 13 nRanks 16 nNodes 2 … → current comm of the process
+//   Bootstrap : Using enp45s0f0:146.155.155.83<0>   → BootstrapAddress + NcclBootstrap
+//   NET/IB : Using [0]mlx5_0:1/IB … [RO]; OOB eth0:10.0.0.1<0>
+//                                                   → BootstrapAddress + NcclNetSelect
+//   NET/Socket : Using [0]eth0:11.130.1.53<0>       → BootstrapAddress + NcclNetSelect
+//   Using network IB / NET/IB : No device found. / NET/Plugin: No plugin found
+//                                                   → NcclNetSelect
+//   Ring 00 : 3 -> 0 -> 1                           → 2 CommLink RingNeighbour
+//   Trees [0] 3/-1/-1->2->1 [1] …                   → CommLink TreeParent per channel
+//   Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA
+//                                                   → CommLink ChannelSend / ChannelReceive
+//   Channel 00/02 :    0   1   2   3                → CommLink RingNeighbour (wraps around)
+//   AllReduce: opCount 28c sendbuff … comm 0x55bef0201370 [nranks=4] stream …
+//                                                   → CollTrace of (process, comm); no event
+//   [Service thread] Connection closed by localRank 3 → NcclLocalRankClosed, peerRank = 3
+//   transport/net.cc:1298 -> 6                      → NcclErrorChain, code 6 (first of a run)
 //   include/alloc.h:250 Cuda failure 'driver shutting down' → NcclCudaFailure (Warning)
 //
 // WARN message → event (text = message, identity = the header's process):
 //   NET/IB : Got completion from peer 10.216.210.236<54862> with status=12 … hca mlx5_0
-//                                                         → NcclIbCompletionError, code 12, peer, detail hca
-//   NET/IB : mlx5_3:1 async fatal event on QP (0x7…): …  → NcclIbAsyncEvent, text = event, detail = dev
+//                                                   → NcclIbCompletionError, code, peer, hca
+//   NET/IB : mlx5_3:1 async fatal event on QP (0x7…): …
+//                                                   → NcclIbAsyncEvent, text = event, dev
 //   socketProgress: Connection closed by remote peer gpu004<55693> → NcclSocketError, peer
 //   Bootstrap Root : mismatch in rank count from procs 8 : 7 → NcclBootstrapError
 //   [Service thread] Error encountered progressing operation=Connect, … → NcclProxyError
@@ -93,6 +98,10 @@ private:
         std::int32_t commRanks = -1;
         std::int32_t chainRc = -1;
         bool inChain = false; // the previous line of this process was an error-chain line
+        // The CollTrace of this process's last COLL line, keyed by the comm pointer text:
+        // consecutive collectives of one process nearly always use the same communicator.
+        std::string lastCollComm;
+        std::size_t lastCollTrace = SIZE_MAX;
     };
 
     // Small direct-mapped cache: combined files interleave a handful of processes.
@@ -147,11 +156,7 @@ private:
     bool m_lineIsChain = false;
 
     // CollTrace lookup: key = identity << 32 | interned comm pointer; value = collTraces index.
-    // The last key is remembered as text so consecutive COLL lines skip interning.
     std::unordered_map<std::uint64_t, std::uint32_t> m_collIndex;
-    std::uint32_t m_lastCollIdentity = 0;
-    std::string m_lastCollComm;
-    std::size_t m_lastCollTrace = SIZE_MAX;
     // Next slot to overwrite in each CollTrace's tail once it is full; by collTraces index.
     std::vector<std::uint32_t> m_collNext;
 

@@ -3,6 +3,9 @@
 
 #include "app/cli/cliarguments.h"
 #include "app/core/bundleloader.h"
+#include "app/core/diagnosisjson.h"
+#include "app/core/diagnosisrunner.h"
+#include "app/core/diagnosistext.h"
 #include "app/core/jsonexport.h"
 #include "app/core/summarytext.h"
 
@@ -70,6 +73,16 @@ int main(int argc, char** argv)
     std::string text;
     if (args.command == "summary") {
         text = args.format == "json" ? app::dumpJson(app::summaryJson(bundle)) + "\n" : app::summaryText(bundle);
+    } else if (args.command == "diagnose") {
+        auto diagnosis = app::diagnoseBundle(bundle);
+        if (!diagnosis)
+            return fail(diagnosis.error().message);
+        if (args.format == "json")
+            text = app::dumpJson(app::diagnosisJson(bundle, diagnosis.value())) + "\n";
+        else if (args.format == "md")
+            text = app::diagnosisMarkdown(bundle, diagnosis.value());
+        else
+            text = app::diagnosisText(bundle, diagnosis.value());
     } else {
         return fail("'" + args.command + "' is not available yet in this build");
     }

@@ -1,0 +1,17 @@
+#pragma once
+// Loads the built-in knowledge base once and runs the engine: the one place both the CLI
+// and the desktop app go through to diagnose a bundle.
+
+#include "model/bundle.h"
+#include "model/diagnosis/diagnosis.h"
+#include "model/diagnosis/knowledge.h"
+#include "model/error.h"
+
+namespace rankscope::app {
+
+// The compiled-in knowledge base; an error only if the build embedded a broken file.
+model::Result<model::Knowledge> builtInKnowledge();
+
+model::Result<model::Diagnosis> diagnoseBundle(const model::Bundle& bundle);
+
+} // namespace rankscope::app

@@ -1,0 +1,206 @@
+#include "app/core/diagnosistext.h"
+
+#include "model/ranklist.h"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace rankscope::app {
+
+namespace {
+
+std::string percent(double c)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.2f", c);
+    return buf;
+}
+
+std::string evidenceLocation(const model::Bundle& b, const model::EvidenceLine& e)
+{
+    const model::Source* src = b.source(e.ref.source);
+    std::string out = src ? src->path : std::string("?");
+    if (e.ref.line)
+        out += ":" + std::to_string(e.ref.line);
+    return out;
+}
+
+// Word-wraps at `width`, indenting continuation lines.
+std::string wrap(const std::string& text, std::size_t width, const std::string& indent)
+{
+    std::ostringstream out;
+    std::size_t col = 0;
+    std::istringstream words(text);
+    std::string w;
+    bool first = true;
+    while (words >> w) {
+        if (!first && col + 1 + w.size() > width) {
+            out << "\n" << indent;
+            col = indent.size();
+        } else if (!first) {
+            out << ' ';
+            ++col;
+        }
+        out << w;
+        col += w.size();
+        first = false;
+    }
+    return out.str();
+}
+
+std::string rankGroups(const model::Diagnosis& d)
+{
+    std::map<std::string, std::vector<std::int32_t>> byState;
+    for (const auto& v : d.ranks)
+        byState[std::string(model::rankStateName(v.state))].push_back(v.rank);
+    std::string out;
+    for (const auto& [state, ranks] : byState)
+        out += "  " + state + ": " + std::to_string(ranks.size()) + " [" + model::formatRanks(ranks) + "]\n";
+    return out;
+}
+
+std::string headline(const model::Diagnosis& d)
+{
+    switch (d.status) {
+    case model::DiagnosisStatus::HangDiagnosed:
+        return "HANG DIAGNOSED";
+    case model::DiagnosisStatus::NoHangFound:
+        return "NO HANG FOUND";
+    case model::DiagnosisStatus::Inconclusive:
+        return "INCONCLUSIVE";
+    }
+    return "";
+}
+
+} // namespace
+
+std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
+{
+    std::ostringstream out;
+    out << "Verdict: " << headline(d);
+    if (d.status != model::DiagnosisStatus::NoHangFound)
+        out << " - " << model::rootCauseClassName(d.rootCause) << " (confidence " << percent(d.confidence) << ")";
+    out << "\n  " << wrap(d.summary, 96, "  ") << "\n\n";
+    if (!d.initiatingRanks.empty()) {
+        out << "Initiating: ";
+        for (std::size_t i = 0; i < d.initiatingRanks.size(); ++i)
+            out << (i ? ", " : "") << b.describeRank(d.initiatingRanks[i]);
+        out << "\n";
+    }
+    if (d.stuckPair)
+        out << "Stuck pair: " << b.describeRank(d.stuckPair->first) << " <-> " << b.describeRank(d.stuckPair->second) << "\n";
+    if (!d.collateralRanks.empty())
+        out << "Collateral: " << d.collateralRanks.size() << " rank(s) [" << model::formatRanks(d.collateralRanks)
+            << "] only timed out or were torn down\n";
+    if (d.stuckCollective)
+        out << "Stuck collective: " << model::torchName(d.stuckCollective->op) << " #" << d.stuckCollective->seq
+            << " on PG " << d.stuckCollective->processGroup << "\n";
+    if (b.world.worldSize)
+        out << "World: " << *b.world.worldSize << " ranks on " << b.world.hosts.size() << " host(s), "
+            << b.world.ranksSeen.size() << " seen\n";
+
+    if (!d.findings.empty())
+        out << "\nFindings:\n";
+    int n = 0;
+    for (const auto& f : d.findings) {
+        out << "\n" << ++n << ". " << f.title << "\n   rule " << f.rule << ", confidence " << percent(f.confidence);
+        if (!f.ranks.empty())
+            out << ", ranks " << model::formatRanks(f.ranks);
+        out << "\n   " << wrap(f.explanation, 93, "   ") << "\n";
+        if (!f.evidence.empty()) {
+            out << "   Evidence:\n";
+            for (const auto& e : f.evidence)
+                out << "     " << evidenceLocation(b, e) << ": " << e.text.substr(0, 240) << "\n";
+        }
+        if (!f.fix.empty()) {
+            out << "   Fix:\n";
+            for (const auto& s : f.fix)
+                out << "     - " << wrap(s, 88, "       ") << "\n";
+        }
+        if (!f.verify.empty()) {
+            out << "   Verify:\n";
+            for (const auto& s : f.verify)
+                out << "     $ " << s << "\n";
+        }
+        if (!f.confirm.empty() && n == 1) {
+            out << "   How to confirm:\n";
+            for (const auto& s : f.confirm)
+                out << "     [ ] " << wrap(s, 86, "         ") << "\n";
+        }
+    }
+    if (!d.missingEvidence.empty()) {
+        out << "\nCollect next time:\n";
+        for (const auto& m : d.missingEvidence)
+            out << "  - " << wrap(m, 92, "    ") << "\n";
+    }
+    out << "\nRank states:\n" << rankGroups(d);
+    const auto issues = b.issues.list();
+    if (!issues.empty()) {
+        out << "\nImport issues:\n";
+        for (const auto& i : issues)
+            out << "  " << i.kind << " x" << i.count << (i.samples.empty() ? "" : ": " + i.samples.front().substr(0, 160)) << "\n";
+    }
+    return out.str();
+}
+
+std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
+{
+    std::ostringstream out;
+    out << "## Rankscope diagnosis: " << headline(d);
+    if (d.status != model::DiagnosisStatus::NoHangFound)
+        out << " — `" << model::rootCauseClassName(d.rootCause) << "` (confidence " << percent(d.confidence) << ")";
+    out << "\n\n" << d.summary << "\n\n";
+    out << "| | |\n|---|---|\n";
+    if (!d.initiatingRanks.empty()) {
+        out << "| Initiating | ";
+        for (std::size_t i = 0; i < d.initiatingRanks.size(); ++i)
+            out << (i ? ", " : "") << b.describeRank(d.initiatingRanks[i]);
+        out << " |\n";
+    }
+    if (d.stuckPair)
+        out << "| Stuck pair | " << d.stuckPair->first << " ↔ " << d.stuckPair->second << " |\n";
+    out << "| Collateral | " << d.collateralRanks.size() << " rank(s): " << model::formatRanks(d.collateralRanks) << " |\n";
+    if (d.stuckCollective)
+        out << "| Stuck collective | " << model::torchName(d.stuckCollective->op) << " #" << d.stuckCollective->seq
+            << " on PG " << d.stuckCollective->processGroup << " |\n";
+    if (b.world.worldSize)
+        out << "| World | " << *b.world.worldSize << " ranks, " << b.world.hosts.size() << " host(s) |\n";
+    for (const auto& f : d.findings) {
+        out << "\n### " << f.title << "\n\n`" << f.rule << "` · confidence " << percent(f.confidence);
+        if (!f.ranks.empty())
+            out << " · ranks " << model::formatRanks(f.ranks);
+        out << "\n\n" << f.explanation << "\n";
+        if (!f.evidence.empty()) {
+            out << "\n```\n";
+            for (const auto& e : f.evidence)
+                out << evidenceLocation(b, e) << ": " << e.text.substr(0, 400) << "\n";
+            out << "```\n";
+        }
+        if (!f.fix.empty()) {
+            out << "\n**Fix**\n\n";
+            for (const auto& s : f.fix)
+                out << "- " << s << "\n";
+        }
+        if (!f.verify.empty()) {
+            out << "\n**Verify**\n\n```sh\n";
+            for (const auto& s : f.verify)
+                out << s << "\n";
+            out << "```\n";
+        }
+        if (!f.confirm.empty()) {
+            out << "\n**How to confirm**\n\n";
+            for (const auto& s : f.confirm)
+                out << "- [ ] " << s << "\n";
+        }
+    }
+    if (!d.missingEvidence.empty()) {
+        out << "\n### Collect next time\n\n";
+        for (const auto& m : d.missingEvidence)
+            out << "- " << m << "\n";
+    }
+    out << "\n### Rank states\n\n```\n" << rankGroups(d) << "```\n";
+    return out.str();
+}
+
+} // namespace rankscope::app

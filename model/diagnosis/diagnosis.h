@@ -1,0 +1,98 @@
+#pragma once
+// What the diagnosis engine concludes for a bundle (the rankscope.diagnosis/1 contract):
+// a status, a root-cause class, the initiating rank(s) or stuck pair, the collateral ranks,
+// the stuck collective, per-rank states and the findings that justify all of it.
+
+#include "model/evidence.h"
+#include "model/optype.h"
+#include "model/stringpool.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rankscope::model {
+
+enum class DiagnosisStatus : std::uint8_t { HangDiagnosed, NoHangFound, Inconclusive };
+
+enum class RootCauseClass : std::uint8_t {
+    HardwareFault,
+    NetworkPair,
+    CollectiveMismatch,
+    ResourceExhaustion,
+    RankCrashed,
+    StragglerStall,
+    InitBootstrap,
+    Configuration,
+    Unknown,
+    None,
+};
+
+enum class RankState : std::uint8_t {
+    NeverEntered,      // last enqueued < S: never reached the stuck collective
+    StuckInCollective, // entered S and could not finish it (its GPU, link or NCCL is stuck)
+    Completed,         // finished S
+    Crashed,           // traceback, fatal signal, exit code, or vanished
+    Frozen,            // whole process stalled: all counters -1 and the heartbeat fired
+    Straggling,        // alive but busy elsewhere (data loading, checkpoint I/O, sleep)
+    CollateralTimeout, // entered and timed out waiting for others
+    TornDown,          // killed by its launcher after another rank failed
+    Healthy,
+    Unknown,
+};
+
+std::string_view statusName(DiagnosisStatus status);
+std::string_view rootCauseClassName(RootCauseClass cls);
+std::string_view rankStateName(RankState state);
+std::optional<RootCauseClass> rootCauseClassFromName(std::string_view name);
+
+struct EvidenceLine {
+    EvidenceRef ref;
+    std::string text;
+};
+
+struct Finding {
+    std::string rule;  // stable rule id, e.g. "straggler.never_entered"
+    std::string title; // one line
+    std::vector<std::int32_t> ranks;
+    double confidence = 0.0;
+    std::vector<EvidenceLine> evidence;
+    std::string explanation;
+    std::vector<std::string> fix;
+    std::vector<std::string> verify;
+    std::vector<std::string> confirm; // "how to confirm" checklist of the class
+    std::optional<RootCauseClass> suggests; // the class this finding argues for, if any
+};
+
+struct StuckCollective {
+    std::string processGroup; // PG key as the logs print it ("0")
+    OpType op = OpType::Unknown;
+    std::int64_t seq = -1;
+};
+
+struct RankVerdict {
+    std::int32_t rank = -1;
+    RankState state = RankState::Unknown;
+    std::int64_t lastEnqueued = -1; // on the stuck collective's process group; -1 unknown
+    std::int64_t lastCompleted = -1;
+    bool hasProgress = false;
+};
+
+struct Diagnosis {
+    DiagnosisStatus status = DiagnosisStatus::Inconclusive;
+    RootCauseClass rootCause = RootCauseClass::Unknown;
+    std::vector<std::int32_t> initiatingRanks;
+    std::optional<std::pair<std::int32_t, std::int32_t>> stuckPair;
+    std::vector<std::int32_t> collateralRanks;
+    std::optional<StuckCollective> stuckCollective;
+    double confidence = 0.0;
+    std::string summary;
+    std::vector<RankVerdict> ranks;
+    std::vector<Finding> findings;      // the verdict's finding first, then supporting, then others
+    std::vector<std::string> missingEvidence; // what to collect next time (inconclusive)
+};
+
+} // namespace rankscope::model

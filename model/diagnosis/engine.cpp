@@ -1,0 +1,271 @@
+#include "model/diagnosis/engine.h"
+
+#include "model/diagnosis/facts.h"
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace rankscope::model {
+
+namespace {
+
+bool intersects(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
+{
+    for (std::int32_t x : a)
+        if (std::find(b.begin(), b.end(), x) != b.end())
+            return true;
+    return false;
+}
+
+bool isStragglerActivity(StackActivity a)
+{
+    return a == StackActivity::DataLoading || a == StackActivity::CheckpointIo || a == StackActivity::Sleeping
+        || a == StackActivity::Other;
+}
+
+// The odd ones out on the stuck collective: never entered, or kept logging without a timeout.
+std::vector<std::int32_t> oddRanks(const DiagnosisFacts& facts)
+{
+    std::vector<std::int32_t> odd;
+    if (!facts.stuckPg)
+        return odd;
+    const PgFacts& pg = facts.pgs[*facts.stuckPg];
+    odd = pg.neverEntered;
+    for (std::int32_t r : pg.silent)
+        if (facts.ranks[r].hasLogs)
+            odd.push_back(r);
+    if (odd.size() * 2 >= pg.members.size())
+        odd.clear();
+    return odd;
+}
+
+const Proposal* arbitrate(const RuleOutput& out, const DiagnosisFacts& facts, int& chosenPriority)
+{
+    const std::vector<std::int32_t> odd = oddRanks(facts);
+    const Proposal* best = nullptr;
+    int bestPriority = -1;
+    for (const auto& p : out.proposals) {
+        int priority = p.priority;
+        // A cause on ranks that behave like everyone else, while another rank is the odd one
+        // out, does not explain the hang as well as a cause on the odd rank.
+        if (!odd.empty() && !p.initiating.empty() && !intersects(p.initiating, odd)
+            && p.rootCause != RootCauseClass::StragglerStall)
+            priority -= 30;
+        if (!best || priority > bestPriority || (priority == bestPriority && p.confidence > best->confidence)) {
+            best = &p;
+            bestPriority = priority;
+        }
+    }
+    chosenPriority = bestPriority;
+    return best;
+}
+
+RankState stateOf(const Bundle& b, const DiagnosisFacts& facts, std::int32_t rank, bool initiating,
+    const Diagnosis& d)
+{
+    const RankFacts& rf = facts.ranks[rank];
+    Position pos = Position::Unknown;
+    if (facts.stuckPg) {
+        const PgFacts& pg = facts.pgs[*facts.stuckPg];
+        for (std::size_t i = 0; i < pg.members.size(); ++i)
+            if (pg.members[i] == rank)
+                pos = pg.positions[i];
+    }
+    if (initiating) {
+        if (rf.primaryFailure != kNoIndex)
+            return RankState::Crashed;
+        if (rf.frozen)
+            return RankState::Frozen;
+        if (isStragglerActivity(rf.activity))
+            return RankState::Straggling;
+        if (pos == Position::NeverEntered || pos == Position::NoTimeoutLine)
+            return d.rootCause == RootCauseClass::StragglerStall ? RankState::NeverEntered
+                : (d.rootCause == RootCauseClass::HardwareFault ? RankState::StuckInCollective : RankState::NeverEntered);
+        if (pos == Position::Entered)
+            return RankState::StuckInCollective;
+        if (!rf.hasLogs)
+            return RankState::Unknown;
+        return d.rootCause == RootCauseClass::InitBootstrap ? RankState::NeverEntered : RankState::Unknown;
+    }
+    if (rf.tornDown && !rf.anyTimeout)
+        return RankState::TornDown;
+    if (rf.primaryFailure != kNoIndex)
+        return RankState::Crashed;
+    if (rf.frozen)
+        return RankState::Frozen;
+    if (rf.anyTimeout)
+        return RankState::CollateralTimeout;
+    if (rf.tornDown)
+        return RankState::TornDown;
+    if (pos == Position::Completed)
+        return RankState::Completed;
+    if (pos == Position::NeverEntered)
+        return RankState::NeverEntered;
+    if (pos == Position::Entered)
+        return RankState::StuckInCollective;
+    if (d.status == DiagnosisStatus::NoHangFound && rf.hasLogs)
+        return RankState::Healthy;
+    (void)b;
+    return RankState::Unknown;
+}
+
+std::vector<std::string> missingEvidence(const Bundle& b, const DiagnosisFacts& facts, const Knowledge& k)
+{
+    std::vector<std::string> keys;
+    if (b.commInits.empty())
+        keys.push_back("nccl_debug");
+    bool fr = false;
+    for (const auto& s : b.sources)
+        fr = fr || s.kind == SourceKind::FlightRecorderPickle || s.kind == SourceKind::FlightRecorderJson;
+    if (!fr)
+        keys.push_back("flight_recorder");
+    bool kernel = false;
+    for (const auto& e : b.events)
+        kernel = kernel || e.kind == EventKind::GpuXid || e.kind == EventKind::NicLinkState || e.kind == EventKind::PcieError;
+    if (!kernel)
+        keys.push_back("dmesg");
+    if (b.stackDumps.empty())
+        keys.push_back("py_spy");
+    if (!b.world.worldSize || !b.world.ranksMissing.empty())
+        keys.push_back("all_ranks");
+    bool status = false;
+    for (const auto& p : b.progress)
+        status = status || p.hasStatus;
+    if (!status && facts.anyTimeout)
+        keys.push_back("status_lines");
+    std::vector<std::string> out;
+    for (const auto& key : keys)
+        if (auto it = k.collectNextTime.find(key); it != k.collectNextTime.end())
+            out.push_back(it->second);
+    return out;
+}
+
+std::string confidenceText(double c)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.2f", c);
+    return buf;
+}
+
+} // namespace
+
+Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
+{
+    const DiagnosisFacts facts = collectFacts(bundle);
+    const RuleContext ctx { bundle, facts, knowledge };
+    RuleOutput out;
+    ruleFingerprintMismatch(ctx, out);
+    ruleDesyncReport(ctx, out);
+    ruleXid(ctx, out);
+    ruleCudaStickyError(ctx, out);
+    ruleResourceExhaustion(ctx, out);
+    ruleEarlyCrash(ctx, out);
+    ruleIbPair(ctx, out);
+    ruleSocketClosed(ctx, out);
+    ruleOpMismatch(ctx, out);
+    ruleInitHang(ctx, out);
+    ruleNeverEntered(ctx, out);
+    ruleFrozenJob(ctx, out);
+    ruleSilentRank(ctx, out);
+    ruleAllEntered(ctx, out);
+
+    Diagnosis d;
+    int priority = -1;
+    const Proposal* chosen = arbitrate(out, facts, priority);
+    std::size_t chosenFinding = out.findings.size();
+    if (chosen) {
+        d.status = chosen->status;
+        d.rootCause = chosen->rootCause;
+        d.initiatingRanks = chosen->initiating;
+        std::sort(d.initiatingRanks.begin(), d.initiatingRanks.end());
+        d.stuckPair = chosen->pair;
+        d.confidence = chosen->confidence;
+        d.summary = chosen->summary;
+        chosenFinding = chosen->finding;
+        // Findings that argue for the same cause on the same ranks raise confidence a little.
+        for (std::size_t i = 0; i < out.findings.size(); ++i) {
+            const Finding& f = out.findings[i];
+            if (i == chosenFinding || !f.suggests || *f.suggests != d.rootCause)
+                continue;
+            if (d.initiatingRanks.empty() || intersects(f.ranks, d.initiatingRanks))
+                d.confidence = std::min(0.97, d.confidence + 0.03);
+        }
+    } else if (facts.anyTimeout || facts.anyFailure) {
+        d.status = DiagnosisStatus::Inconclusive;
+        d.rootCause = RootCauseClass::Unknown;
+        d.confidence = 0.2;
+        d.summary = facts.anyTimeout ? "Collectives timed out, but the logs do not show which rank or link started it."
+                                     : "Errors were logged, but none of them explains a hang.";
+    } else {
+        d.status = DiagnosisStatus::NoHangFound;
+        d.rootCause = RootCauseClass::None;
+        d.confidence = 0.8;
+        d.summary = "No hang or collective failure found: no watchdog timeouts, no NCCL or rank failures.";
+    }
+    if (d.status == DiagnosisStatus::Inconclusive)
+        d.initiatingRanks.clear();
+
+    if (d.status == DiagnosisStatus::HangDiagnosed && !d.initiatingRanks.empty()) {
+        for (std::int32_t r : bundle.world.ranksSeen)
+            if (std::find(d.initiatingRanks.begin(), d.initiatingRanks.end(), r) == d.initiatingRanks.end())
+                d.collateralRanks.push_back(r);
+    }
+    if (facts.stuckPg && d.status != DiagnosisStatus::NoHangFound) {
+        const PgFacts& pg = facts.pgs[*facts.stuckPg];
+        StuckCollective sc;
+        sc.processGroup = pg.pg == kNoStr ? "0" : std::string(bundle.text(pg.pg));
+        sc.seq = pg.stuckSeq;
+        sc.op = ctx.stuckOp();
+        const bool collectiveRelevant = d.rootCause != RootCauseClass::InitBootstrap || facts.anyCollectiveCompleted;
+        if (pg.stuckSeq >= 0 && collectiveRelevant && !(d.rootCause == RootCauseClass::StragglerStall && d.initiatingRanks.empty() && pg.allMinusOne))
+            d.stuckCollective = sc;
+    }
+    if (d.status != DiagnosisStatus::NoHangFound)
+        d.summary += " Class: " + std::string(rootCauseClassName(d.rootCause)) + ", confidence " + confidenceText(d.confidence) + ".";
+
+    ruleLauncherRootCause(ctx, d.initiatingRanks, out);
+
+    // Findings: the verdict's first, then those for the same cause, then the rest by confidence.
+    std::vector<std::size_t> order(out.findings.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto rankOf = [&](std::size_t i) {
+        if (i == chosenFinding && chosen)
+            return 0;
+        const Finding& f = out.findings[i];
+        if (f.suggests && *f.suggests == d.rootCause)
+            return 1;
+        return 2;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        const int rx = rankOf(x), ry = rankOf(y);
+        if (rx != ry)
+            return rx < ry;
+        return out.findings[x].confidence > out.findings[y].confidence;
+    });
+    for (std::size_t i : order)
+        d.findings.push_back(std::move(out.findings[i]));
+
+    for (const auto& info : bundle.ranks) {
+        RankVerdict v;
+        v.rank = info.rank;
+        const bool initiating = std::find(d.initiatingRanks.begin(), d.initiatingRanks.end(), info.rank) != d.initiatingRanks.end();
+        v.state = stateOf(bundle, facts, info.rank, initiating, d);
+        if (facts.stuckPg) {
+            if (const RankProgress* p = bundle.progressOf(facts.pgs[*facts.stuckPg].pg, info.rank); p && p->hasStatus) {
+                v.lastEnqueued = p->lastEnqueued;
+                v.lastCompleted = p->lastCompleted;
+                v.hasProgress = true;
+            }
+        }
+        d.ranks.push_back(v);
+    }
+    if (d.status == DiagnosisStatus::Inconclusive || d.confidence < 0.6)
+        d.missingEvidence = missingEvidence(bundle, facts, knowledge);
+    return d;
+}
+
+} // namespace rankscope::model

@@ -1,0 +1,615 @@
+#include "model/diagnosis/facts.h"
+
+#include "model/rankresolver.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace rankscope::model {
+
+bool comparableTimes(const TimePoint& a, const TimePoint& b)
+{
+    if (!a.valid() || !b.valid())
+        return false;
+    const bool aWall = a.domain == TimeDomain::LocalWall || a.domain == TimeDomain::LocalWallNoYear;
+    const bool bWall = b.domain == TimeDomain::LocalWall || b.domain == TimeDomain::LocalWallNoYear;
+    return (aWall && bWall && a.domain == b.domain) || (a.domain == b.domain && a.domain == TimeDomain::Utc);
+}
+
+bool earlierThan(const TimePoint& a, const TimePoint& b)
+{
+    return comparableTimes(a, b) && wholeSeconds(a) < wholeSeconds(b);
+}
+
+namespace {
+
+bool containsAny(std::string_view text, std::initializer_list<std::string_view> needles)
+{
+    for (auto n : needles)
+        if (text.find(n) != std::string_view::npos)
+            return true;
+    return false;
+}
+
+// A Python exception that is only the echo of a collective failure elsewhere (log-formats
+// §1.4 d–h, §5): the watchdog's own exception, an aborted communicator, a remote error.
+bool isConsequence(std::string_view type, std::string_view message)
+{
+    return containsAny(message, { "Watchdog caught collective operation timeout", "communicator was aborted",
+               "Some NCCL operations have failed", "remote process exited", "ncclRemoteError",
+               "Connection closed by", "Connection reset by peer", "watchdog thread terminated",
+               "timed out in blocking wait", "got signal: 15", "got signal: 1" })
+        || containsAny(type, { "ChildFailedError", "SignalException", "KeyboardInterrupt" });
+}
+
+bool isResourceText(std::string_view text)
+{
+    return containsAny(text, { "out of memory", "Failed to CUDA calloc", "Failed to CUDA malloc",
+        "/dev/shm", "shared memory", "OutOfMemoryError", "cudaErrorMemoryAllocation" });
+}
+
+// CUDA errors that mean the GPU itself is gone or broken (§9, §11 A), as opposed to a
+// kernel bug of the application (illegal memory access, device-side assert).
+bool isCudaStickyText(std::string_view text)
+{
+    return containsAny(text, { "CUDA error: unknown error", "uncorrectable ECC", "ECC error",
+        "GPU has fallen off", "GPU is lost", "Cuda failure 999", "Xid" });
+}
+
+std::string peerAddressOnly(std::string_view peer)
+{
+    const auto lt = peer.find('<');
+    std::string_view p = lt == std::string_view::npos ? peer : peer.substr(0, lt);
+    if (p.starts_with("::ffff:"))
+        p.remove_prefix(7);
+    return std::string(p);
+}
+
+bool isNumericAddress(std::string_view s)
+{
+    return !s.empty() && (std::isdigit(static_cast<unsigned char>(s.front())) || s.find(':') != std::string_view::npos);
+}
+
+class FactCollector {
+public:
+    explicit FactCollector(const Bundle& b)
+        : m_b(b)
+    {
+        m_f.ranks.resize(b.ranks.size());
+        for (std::size_t r = 0; r < b.ranks.size(); ++r) {
+            RankFacts& rf = m_f.ranks[r];
+            rf.rank = static_cast<std::int32_t>(r);
+            rf.hasSourceFile = !b.ranks[r].sources.empty();
+            rf.hasLogs = b.ranks[r].seen;
+            for (SourceId s : b.ranks[r].sources)
+                if (const Source* src = b.source(s))
+                    rf.lineCount += src->lines;
+            const RankInfo& info = b.ranks[r];
+            const std::string host = info.host != kNoStr ? std::string(b.text(info.host)) : std::string();
+            if (!host.empty()) {
+                m_ranksOnHost[host].push_back(static_cast<std::int32_t>(r));
+                if (info.localRank >= 0)
+                    m_byHostLocal[{ host, info.localRank }] = static_cast<std::int32_t>(r);
+                if (info.busId != kNoStr)
+                    m_byHostBus[{ host, std::string(b.text(info.busId)) }] = static_cast<std::int32_t>(r);
+            }
+            if (info.pid >= 0)
+                m_byPid[info.pid].push_back(static_cast<std::int32_t>(r));
+            if (info.busId != kNoStr)
+                m_byBus[std::string(b.text(info.busId))].push_back(static_cast<std::int32_t>(r));
+            for (StrId ip : info.ips)
+                m_byIp[std::string(b.text(ip))].push_back(static_cast<std::int32_t>(r));
+        }
+        findWorldComm();
+    }
+
+    DiagnosisFacts run()
+    {
+        scanEvents();
+        scanRecords();
+        buildPgFacts();
+        chooseStuckPg();
+        mapLinkErrors();
+        return std::move(m_f);
+    }
+
+private:
+    void findWorldComm()
+    {
+        if (!m_b.world.worldSize)
+            return;
+        std::map<StrId, int> count;
+        for (const auto& c : m_b.commInits)
+            if (c.nranks == *m_b.world.worldSize && c.commId != kNoStr)
+                ++count[c.commId];
+        int best = 0;
+        for (const auto& [id, n] : count)
+            if (n > best) {
+                best = n;
+                m_worldComm = id;
+            }
+    }
+
+    std::string hostOfEvent(const Event& e) const
+    {
+        const RawIdentity& id = m_b.identities[e.identity];
+        if (id.host != kNoStr)
+            return shortHostName(m_b.text(id.host));
+        const Source* src = m_b.source(id.source);
+        return src && !src->pathIdentity.host.empty() ? shortHostName(src->pathIdentity.host) : std::string();
+    }
+
+    std::int32_t rankByPid(std::int32_t pid, const std::string& host) const
+    {
+        auto it = m_byPid.find(pid);
+        if (it == m_byPid.end())
+            return -1;
+        if (it->second.size() == 1)
+            return it->second.front();
+        for (std::int32_t r : it->second)
+            if (m_b.ranks[r].host != kNoStr && m_b.text(m_b.ranks[r].host) == host)
+                return r;
+        return -1;
+    }
+
+    // Xid (PCI:0000:7e:00) → the rank whose NCCL init line printed that busId, on that host.
+    std::int32_t rankByBus(const std::string& bus, const std::string& host) const
+    {
+        if (!host.empty()) {
+            auto it = m_byHostBus.find({ host, bus });
+            return it == m_byHostBus.end() ? -1 : it->second;
+        }
+        auto it = m_byBus.find(bus);
+        return it != m_byBus.end() && it->second.size() == 1 ? it->second.front() : -1;
+    }
+
+    void primary(RankFacts& rf, std::uint32_t index, bool resource)
+    {
+        const Event& e = m_b.events[index];
+        if (rf.primaryFailure == kNoIndex || earlierThan(e.time, rf.primaryFailureTime)) {
+            rf.primaryFailure = index;
+            rf.primaryFailureTime = e.time;
+        }
+        if (resource) {
+            rf.failureIsResource = true;
+            rf.resourceEvents.push_back(index);
+        }
+    }
+
+    void scanEvents()
+    {
+        for (std::uint32_t i = 0; i < m_b.events.size(); ++i) {
+            const Event& e = m_b.events[i];
+            if (e.severity >= Severity::Error)
+                m_f.anyFailure = true;
+            if (e.rank < 0) {
+                hostLevelEvent(i, e);
+                continue;
+            }
+            if (static_cast<std::size_t>(e.rank) >= m_f.ranks.size())
+                continue;
+            RankFacts& rf = m_f.ranks[e.rank];
+            rf.lastEvent = i;
+            const std::string_view text = m_b.text(e.text);
+            const std::string_view detail = m_b.text(e.detail);
+            switch (e.kind) {
+            case EventKind::TorchWatchdogTimeout:
+            case EventKind::TorchBlockingWaitTimeout:
+                m_f.anyTimeout = true;
+                rf.anyTimeout = true;
+                if (rf.firstTimeoutEvent == kNoIndex || earlierThan(e.time, rf.firstTimeoutTime)) {
+                    rf.firstTimeoutEvent = i;
+                    rf.firstTimeoutTime = e.time;
+                }
+                if (!m_f.firstTimeout.valid() || earlierThan(e.time, m_f.firstTimeout))
+                    m_f.firstTimeout = e.time;
+                break;
+            case EventKind::PythonException:
+                if (!isConsequence(detail, text))
+                    primary(rf, i, isResourceText(text) || isResourceText(detail));
+                break;
+            case EventKind::CudaOutOfMemory:
+                primary(rf, i, true);
+                break;
+            case EventKind::CudaError:
+                primary(rf, i, false);
+                if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
+                    rf.cudaStickyError = i;
+                break;
+            case EventKind::FatalSignal:
+                // SIGABRT is how the watchdog takes a timed-out process down; it is a
+                // failure of the rank's own only when no timeout preceded it.
+                if (e.code != 6 && e.code != 15)
+                    primary(rf, i, false);
+                break;
+            case EventKind::TorchWatchdogException:
+            case EventKind::TorchAsyncNcclError:
+                if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
+                    rf.cudaStickyError = i;
+                if (e.kind == EventKind::TorchAsyncNcclError)
+                    rf.asyncErrors.push_back(i);
+                break;
+            case EventKind::TorchNcclApiError:
+                if (isResourceText(text) || isResourceText(detail))
+                    primary(rf, i, true);
+                break;
+            case EventKind::TorchHeartbeatStuck:
+            case EventKind::TorchHeartbeatTerminate:
+                if (rf.heartbeatStuck == kNoIndex)
+                    rf.heartbeatStuck = i;
+                break;
+            case EventKind::NcclIbCompletionError:
+                rf.ibErrors.push_back(i);
+                break;
+            case EventKind::NcclSocketError:
+                rf.socketErrors.push_back(i);
+                break;
+            case EventKind::NcclCudaFailure:
+                if (isResourceText(text))
+                    primary(rf, i, true);
+                else if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
+                    rf.cudaStickyError = i;
+                break;
+            case EventKind::NcclShmError:
+                m_f.shmEvents.push_back(i);
+                primary(rf, i, true);
+                break;
+            case EventKind::TorchStoreError:
+                rf.storeErrors.push_back(i);
+                break;
+            case EventKind::NcclInitStart:
+            case EventKind::NcclInitComplete:
+                if (m_worldComm == kNoStr || e.detail == m_worldComm) {
+                    rf.initStarted = true;
+                    if (e.kind == EventKind::NcclInitComplete)
+                        rf.initCompleted = true;
+                }
+                break;
+            case EventKind::TorchDumpSignal:
+                if (e.peerRank >= 0)
+                    m_f.dumpSignals.push_back(i);
+                break;
+            case EventKind::LauncherWorkerFailed:
+            case EventKind::LauncherExit:
+            case EventKind::LauncherFailureRecord:
+            case EventKind::LauncherSignalSent:
+            case EventKind::HostOutOfMemory:
+            case EventKind::GpuXid:
+                hostLevelEvent(i, e);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+
+    std::int32_t rankForLauncherEvent(const Event& e) const
+    {
+        const std::string host = hostOfEvent(e);
+        if (e.kind == EventKind::LauncherFailureRecord || e.kind == EventKind::LauncherExit) {
+            if (e.kind == EventKind::LauncherFailureRecord && e.peerRank >= 0)
+                return e.peerRank;
+            if (e.kind == EventKind::LauncherExit && e.peerRank >= 0 && e.pid >= 0)
+                return e.peerRank;
+        }
+        if (e.pid >= 0)
+            if (std::int32_t r = rankByPid(e.pid, host); r >= 0)
+                return r;
+        if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherExit) {
+            if (e.peerRank >= 0 && !host.empty()) {
+                auto it = m_byHostLocal.find({ host, e.peerRank });
+                if (it != m_byHostLocal.end())
+                    return it->second;
+            }
+        }
+        return -1;
+    }
+
+    void hostLevelEvent(std::uint32_t index, const Event& e)
+    {
+        switch (e.kind) {
+        case EventKind::GpuXid: {
+            const std::string bus(m_b.text(e.detail));
+            const std::int32_t r = rankByBus(bus, hostOfEvent(e));
+            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
+                m_f.ranks[r].xidEvents.push_back(index);
+            else
+                m_f.xidWithoutRank.push_back(index);
+            break;
+        }
+        case EventKind::HostOutOfMemory: {
+            const std::int32_t r = e.pid >= 0 ? rankByPid(e.pid, hostOfEvent(e)) : -1;
+            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
+                primary(m_f.ranks[r], index, true);
+            break;
+        }
+        case EventKind::LauncherSignalSent: {
+            const std::int32_t r = rankForLauncherEvent(e);
+            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
+                m_f.ranks[r].tornDown = true;
+            break;
+        }
+        case EventKind::LauncherWorkerFailed:
+        case EventKind::LauncherExit:
+        case EventKind::LauncherFailureRecord: {
+            const std::int32_t r = rankForLauncherEvent(e);
+            if (r < 0 || static_cast<std::size_t>(r) >= m_f.ranks.size())
+                break;
+            RankFacts& rf = m_f.ranks[r];
+            if (rf.launcherEvent == kNoIndex) {
+                rf.launcherEvent = index;
+                rf.launcherExitCode = e.code;
+            }
+            if (e.code == -15 || e.code == 15)
+                rf.tornDown = true;
+            // Exit 1 (Python exception), -9 (SIGKILL: OOM killer), -11 (SIGSEGV), -7 (SIGBUS)
+            // are the rank's own failures; -6 is the watchdog's abort, -15 the agent's kill.
+            else if (e.code > 0 || e.code == -9 || e.code == -11 || e.code == -7)
+                primary(rf, index, e.code == -9);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+
+    void scanRecords()
+    {
+        for (std::uint32_t i = 0; i < m_b.stackDumps.size(); ++i) {
+            const StackDump& s = m_b.stackDumps[i];
+            std::int32_t r = m_b.rankOfIdentity(s.identity);
+            if (r < 0 && s.pid >= 0)
+                r = rankByPid(s.pid, {});
+            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size()) {
+                m_f.ranks[r].stackDump = i;
+                m_f.ranks[r].activity = s.activity;
+            }
+        }
+        for (std::uint32_t i = 0; i < m_b.launcherFailures.size(); ++i)
+            if (m_b.launcherFailures[i].reportedAsRootCause)
+                m_f.launcherRootCauses.push_back(i);
+        for (std::uint32_t i = 0; i < m_b.envSettings.size(); ++i) {
+            const auto name = m_b.text(m_b.envSettings[i].name);
+            if (name == "NCCL_ALGO" || name == "NCCL_PROTO")
+                m_f.algorithmOverrides.push_back(i);
+        }
+        for (const auto& g : m_b.gpuUtil) {
+            if (g.busId == kNoStr)
+                continue;
+            const std::int32_t r = rankByBus(std::string(m_b.text(g.busId)),
+                g.host != kNoStr ? shortHostName(m_b.text(g.host)) : std::string());
+            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
+                m_f.ranks[r].lastUtilization = g.lastUtilization;
+        }
+        std::map<std::pair<std::int32_t, StrId>, StrId> commIdOf;
+        for (const auto& c : m_b.commInits) {
+            const std::int32_t r = m_b.rankOfIdentity(c.identity);
+            if (r >= 0)
+                commIdOf[{ r, c.commPtr }] = c.commId;
+        }
+        for (const auto& t : m_b.collTraces) {
+            const std::int32_t r = m_b.rankOfIdentity(t.identity);
+            if (r < 0 || static_cast<std::size_t>(r) >= m_f.ranks.size() || t.tail.empty())
+                continue;
+            auto it = commIdOf.find({ r, t.commPtr });
+            const bool world = (it != commIdOf.end() && it->second == m_worldComm)
+                || (m_worldComm == kNoStr && m_b.world.worldSize && t.nranks == *m_b.world.worldSize);
+            if (world)
+                m_f.ranks[r].lastCollOpCount = std::max<std::int64_t>(m_f.ranks[r].lastCollOpCount,
+                    static_cast<std::int64_t>(t.tail.back().opCount));
+        }
+        // Init state and what "before any collective completed" means per rank.
+        bool anyStarted = false;
+        for (auto& rf : m_f.ranks) {
+            if (rf.initStarted && !rf.initCompleted)
+                m_f.initIncomplete = true;
+            anyStarted = anyStarted || rf.initStarted;
+        }
+        for (const auto& p : m_b.progress)
+            if (p.hasStatus && p.lastCompleted >= 0)
+                m_f.anyCollectiveCompleted = true;
+        for (const auto& t : m_b.collTraces)
+            if (t.calls > 1)
+                m_f.anyCollectiveCompleted = true;
+        (void)anyStarted;
+        for (auto& rf : m_f.ranks) {
+            if (rf.primaryFailure == kNoIndex)
+                continue;
+            bool completedHere = false;
+            for (const auto& p : m_b.progress)
+                if (p.rank == rf.rank && p.hasStatus && p.lastCompleted >= 0)
+                    completedHere = true;
+            rf.failureDuringInit = !completedHere && (!rf.initCompleted || !m_f.anyCollectiveCompleted);
+        }
+    }
+
+    void buildPgFacts()
+    {
+        std::map<StrId, std::vector<const RankProgress*>> byPg;
+        for (const auto& p : m_b.progress)
+            byPg[p.pg].push_back(&p);
+        for (auto& [pg, list] : byPg) {
+            PgFacts f;
+            f.pg = pg;
+            const ProcessGroup* g = m_b.processGroup(pg);
+            if (g && !g->members.empty()) {
+                f.members = g->members;
+                f.membersKnown = true;
+            } else {
+                for (const auto* p : list)
+                    f.members.push_back(p->rank);
+                std::sort(f.members.begin(), f.members.end());
+            }
+            if (g)
+                f.timeoutMs = g->timeoutMs;
+            bool anyStatus = false;
+            bool allMinus = true;
+            for (const auto* p : list) {
+                if (p->timeoutSeq >= 0 && (f.stuckSeq < 0 || p->timeoutSeq < f.stuckSeq))
+                    f.stuckSeq = p->timeoutSeq;
+                if (p->timeoutTime.valid() && (!f.firstTimeout.valid() || earlierThan(p->timeoutTime, f.firstTimeout)))
+                    f.firstTimeout = p->timeoutTime;
+                if (p->hasStatus) {
+                    anyStatus = true;
+                    if (p->lastEnqueued != -1)
+                        allMinus = false;
+                }
+            }
+            f.allMinusOne = anyStatus && allMinus;
+            std::map<std::int32_t, const RankProgress*> byRank;
+            for (const auto* p : list)
+                byRank[p->rank] = p;
+            for (std::int32_t r : f.members) {
+                Position pos = Position::Unknown;
+                auto it = byRank.find(r);
+                const RankProgress* p = it == byRank.end() ? nullptr : it->second;
+                if (f.stuckSeq >= 0) {
+                    if (p && p->hasStatus) {
+                        if (p->lastCompleted >= f.stuckSeq)
+                            pos = Position::Completed;
+                        else if (p->lastEnqueued >= f.stuckSeq)
+                            pos = Position::Entered;
+                        else
+                            pos = Position::NeverEntered;
+                    } else if (p && p->timeoutSeq == f.stuckSeq) {
+                        pos = Position::Entered;
+                    } else if (p && p->timeoutSeq > f.stuckSeq) {
+                        pos = Position::Completed;
+                    } else if (static_cast<std::size_t>(r) < m_f.ranks.size() && m_f.ranks[r].hasLogs) {
+                        pos = Position::NoTimeoutLine;
+                    }
+                }
+                f.positions.push_back(pos);
+                if (p && p->timeoutSeq >= 0)
+                    f.timedOut.push_back(r);
+                switch (pos) {
+                case Position::NeverEntered:
+                    f.neverEntered.push_back(r);
+                    break;
+                case Position::Entered:
+                    f.entered.push_back(r);
+                    break;
+                case Position::Completed:
+                    f.completed.push_back(r);
+                    break;
+                case Position::NoTimeoutLine:
+                case Position::Unknown:
+                    if (f.stuckSeq >= 0)
+                        f.silent.push_back(r);
+                    break;
+                }
+            }
+            if (f.allMinusOne)
+                for (const auto* p : list)
+                    if (static_cast<std::size_t>(p->rank) < m_f.ranks.size())
+                        m_f.ranks[p->rank].frozen = true;
+            m_f.pgs.push_back(std::move(f));
+        }
+    }
+
+    // The process group the hang sits on: one with a member that never entered, else the
+    // one whose watchdog fired first, else the default group.
+    void chooseStuckPg()
+    {
+        std::optional<std::size_t> best;
+        auto score = [&](const PgFacts& f) {
+            return std::make_tuple(!f.neverEntered.empty() ? 1 : 0, f.stuckSeq >= 0 ? 1 : 0);
+        };
+        for (std::size_t i = 0; i < m_f.pgs.size(); ++i) {
+            const PgFacts& f = m_f.pgs[i];
+            if (f.stuckSeq < 0)
+                continue;
+            if (!best) {
+                best = i;
+                continue;
+            }
+            const PgFacts& b = m_f.pgs[*best];
+            if (score(f) > score(b)
+                || (score(f) == score(b) && earlierThan(f.firstTimeout, b.firstTimeout)))
+                best = i;
+        }
+        m_f.stuckPg = best;
+    }
+
+    // Maps each IB/socket error to the two ranks at its ends (log-formats §3.7, §3.8, §11 B):
+    // the peer address is the remote process's OOB address; the ranks on that host that are
+    // ring/channel neighbours of the local rank narrow it to the exact peer.
+    void mapLinkErrors()
+    {
+        std::map<std::int32_t, std::set<std::int32_t>> neighbours;
+        std::map<std::pair<std::int32_t, StrId>, bool> isWorldComm;
+        for (const auto& c : m_b.commInits) {
+            const std::int32_t r = m_b.rankOfIdentity(c.identity);
+            if (r >= 0)
+                isWorldComm[{ r, c.commPtr }] = m_worldComm != kNoStr && c.commId == m_worldComm;
+        }
+        for (const auto& l : m_b.commLinks) {
+            const std::int32_t r = m_b.rankOfIdentity(l.identity);
+            if (r < 0)
+                continue;
+            auto it = isWorldComm.find({ r, l.commPtr });
+            const bool world = it != isWorldComm.end() ? it->second : (m_worldComm == kNoStr);
+            if (!world)
+                continue;
+            if (l.fromRank >= 0 && l.toRank >= 0) {
+                neighbours[l.fromRank].insert(l.toRank);
+                neighbours[l.toRank].insert(l.fromRank);
+            }
+        }
+        auto addErrors = [&](const std::vector<std::uint32_t>& indices, std::int32_t rank, bool ib) {
+            for (std::uint32_t i : indices) {
+                const Event& e = m_b.events[i];
+                LinkError le;
+                le.event = i;
+                le.localRank = rank;
+                le.localHost = m_b.ranks[rank].host;
+                le.status = ib ? e.code : -1;
+                le.time = e.time;
+                le.peerIp = peerAddressOnly(m_b.text(e.peer));
+                std::vector<std::int32_t> candidates;
+                if (auto it = m_byIp.find(le.peerIp); it != m_byIp.end())
+                    candidates = it->second;
+                else if (!isNumericAddress(le.peerIp)) {
+                    if (auto h = m_ranksOnHost.find(shortHostName(le.peerIp)); h != m_ranksOnHost.end())
+                        candidates = h->second;
+                }
+                if (!candidates.empty() && m_b.ranks[candidates.front()].host != kNoStr)
+                    le.peerHost = m_b.ranks[candidates.front()].host;
+                // The host's ranks that talk to the local rank directly.
+                std::vector<std::int32_t> direct;
+                for (std::int32_t c : candidates)
+                    if (neighbours[rank].count(c))
+                        direct.push_back(c);
+                le.peerRanks = direct.size() == 1 ? direct : candidates;
+                m_f.linkErrors.push_back(std::move(le));
+            }
+        };
+        for (const auto& rf : m_f.ranks) {
+            addErrors(rf.ibErrors, rf.rank, true);
+            addErrors(rf.socketErrors, rf.rank, false);
+        }
+        std::stable_sort(m_f.linkErrors.begin(), m_f.linkErrors.end(),
+            [](const LinkError& a, const LinkError& b) { return earlierThan(a.time, b.time); });
+    }
+
+    const Bundle& m_b;
+    DiagnosisFacts m_f;
+    StrId m_worldComm = kNoStr;
+    std::map<std::string, std::vector<std::int32_t>> m_ranksOnHost;
+    std::map<std::pair<std::string, std::int32_t>, std::int32_t> m_byHostLocal;
+    std::map<std::pair<std::string, std::string>, std::int32_t> m_byHostBus;
+    std::map<std::int32_t, std::vector<std::int32_t>> m_byPid;
+    std::map<std::string, std::vector<std::int32_t>> m_byBus;
+    std::map<std::string, std::vector<std::int32_t>> m_byIp;
+};
+
+} // namespace
+
+DiagnosisFacts collectFacts(const Bundle& bundle)
+{
+    return FactCollector(bundle).run();
+}
+
+} // namespace rankscope::model

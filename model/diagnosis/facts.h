@@ -1,0 +1,130 @@
+#pragma once
+// The evidence the rules reason about, extracted once from the bundle: per rank, what it
+// said about itself (crashes, CUDA errors, timeouts, stack dumps, init progress), what the
+// hardware and the fabric said about it (Xids by PCI address, IB/socket errors naming its
+// address), and, per process group, where every rank stands relative to the stuck
+// collective (log-formats §1.5, §11).
+
+#include "model/bundle.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rankscope::model {
+
+inline constexpr std::uint32_t kNoIndex = 0xffffffffu;
+
+// Where a rank stands on the stuck collective S of its process group.
+enum class Position : std::uint8_t {
+    Unknown,      // no status line and no timeout line
+    NeverEntered, // last enqueued < S
+    Entered,      // last enqueued >= S, last completed < S
+    Completed,    // last completed >= S
+    NoTimeoutLine, // alive enough to log, but printed no timeout for the PG while peers did
+};
+
+struct RankFacts {
+    std::int32_t rank = -1;
+    bool hasLogs = false;    // any source or line attributed
+    bool hasSourceFile = false;
+
+    // A failure of the rank's own (not a consequence of another rank's): Python exception,
+    // CUDA OOM / error, segfault, kill by the OOM killer, non-signal exit.
+    std::uint32_t primaryFailure = kNoIndex; // event index
+    TimePoint primaryFailureTime;
+    bool failureIsResource = false;  // OOM, NCCL calloc/malloc, /dev/shm
+    bool failureDuringInit = false;  // before any collective completed on the rank
+    std::vector<std::uint32_t> resourceEvents; // NcclCudaFailure / NcclShmError / CUDA OOM
+    std::int32_t launcherExitCode = 0;   // from torchrun/DeepSpeed/MPI, 0 when unknown
+    std::uint32_t launcherEvent = kNoIndex;
+    bool tornDown = false;                // SIGTERM'ed by its agent after another failure
+
+    // Hardware.
+    std::vector<std::uint32_t> xidEvents;      // Xids on this rank's GPU
+    std::uint32_t cudaStickyError = kNoIndex;  // watchdog died on a CUDA error / ECC
+    std::uint32_t heartbeatStuck = kNoIndex;
+
+    // Network errors this rank's process logged.
+    std::vector<std::uint32_t> ibErrors;
+    std::vector<std::uint32_t> socketErrors;
+    std::vector<std::uint32_t> asyncErrors; // PyTorch (f) with "Last error:"
+
+    // Progress.
+    bool anyTimeout = false;
+    TimePoint firstTimeoutTime;
+    std::uint32_t firstTimeoutEvent = kNoIndex;
+    bool frozen = false; // all counters -1 with a heartbeat / dump line
+    bool initStarted = false;   // world communicator Init START seen
+    bool initCompleted = false; // world communicator Init COMPLETE seen
+    std::vector<std::uint32_t> storeErrors;
+
+    // Last NCCL COLL opCount on the world communicator (NCCL_DEBUG_SUBSYS=COLL), -1 when
+    // not logged. NCCL prints it when the call is enqueued inside NCCL, so it tells "stuck
+    // inside the call" from "never called" where PyTorch's last-enqueued cannot (§3.5).
+    std::int64_t lastCollOpCount = -1;
+
+    // Stack dump of the main thread after the hang.
+    std::uint32_t stackDump = kNoIndex; // index into Bundle::stackDumps
+    StackActivity activity = StackActivity::Unknown;
+
+    // GPU utilisation summary of this rank's GPU, when sampled.
+    float lastUtilization = -1.f;
+
+    std::uint32_t lastEvent = kNoIndex; // last attributed event (silence detection)
+    std::uint64_t lineCount = 0;        // lines in the rank's own files
+};
+
+struct PgFacts {
+    StrId pg = kNoStr;
+    std::vector<std::int32_t> members; // known members, else the ranks that reported on it
+    bool membersKnown = false;
+    std::int64_t stuckSeq = -1;        // lowest timed-out SeqNum reported on the PG
+    TimePoint firstTimeout;            // earliest timeout line
+    std::int64_t timeoutMs = -1;
+    std::vector<Position> positions;   // parallel to members
+    std::vector<std::int32_t> timedOut;
+    std::vector<std::int32_t> neverEntered;
+    std::vector<std::int32_t> entered;
+    std::vector<std::int32_t> completed;
+    std::vector<std::int32_t> silent; // members with no line for this PG while others timed out
+    bool allMinusOne = false;         // every status line says last enqueued -1
+};
+
+// One IB/socket error with both ends mapped to ranks where possible.
+struct LinkError {
+    std::uint32_t event = kNoIndex;
+    std::int32_t localRank = -1;
+    StrId localHost = kNoStr;
+    std::string peerIp;   // numeric peer address without the <port>, or a host name
+    StrId peerHost = kNoStr;
+    std::vector<std::int32_t> peerRanks; // ranks on the peer host (or the exact peer when known)
+    std::int32_t status = -1;            // ibv_wc status; -1 for socket errors
+    TimePoint time;
+};
+
+struct DiagnosisFacts {
+    std::vector<RankFacts> ranks; // indexed by global rank
+    std::vector<PgFacts> pgs;
+    std::optional<std::size_t> stuckPg; // index into pgs of the PG the hang sits on
+    bool anyTimeout = false;
+    bool anyFailure = false;     // any error/fatal line at all
+    bool anyCollectiveCompleted = false;
+    bool initIncomplete = false; // some ranks started the world comm init and never completed it
+    TimePoint firstTimeout;      // earliest timeout line in the bundle
+    std::vector<LinkError> linkErrors;
+    std::vector<std::uint32_t> launcherRootCauses; // indices into Bundle::launcherFailures
+    std::vector<std::uint32_t> dumpSignals;        // TorchDumpSignal events naming a source rank
+    std::vector<std::uint32_t> algorithmOverrides; // EnvSetting indices: NCCL_ALGO / NCCL_PROTO
+    std::vector<std::uint32_t> xidWithoutRank;     // Xids we could not tie to a rank
+    std::vector<std::uint32_t> shmEvents;          // /dev/shm failures (node-wide check)
+};
+
+DiagnosisFacts collectFacts(const Bundle& bundle);
+
+// a < b by wall clock, when both are wall-clock comparable (same domain, seconds).
+bool earlierThan(const TimePoint& a, const TimePoint& b);
+bool comparableTimes(const TimePoint& a, const TimePoint& b);
+
+} // namespace rankscope::model

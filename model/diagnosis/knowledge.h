@@ -1,0 +1,42 @@
+#pragma once
+// The field knowledge the engine attaches to findings: fix steps, verification commands
+// and "how to confirm" checklists per root-cause class and per rule. It lives as data in
+// resources/knowledge/knowledge.json (loaded by parsers/knowledgeloader) so it can be
+// reviewed and extended without touching the rules.
+//
+// Text may contain placeholders filled per finding: {rank}, {host}, {gpu}, {bus_id},
+// {pid}, {peer_rank}, {peer_host}, {peer_ip}, {hca}, {pg}, {seq}, {op}, {hosts}, {ranks},
+// {local_rank}, {master_host}. Lines whose placeholders cannot be filled are dropped.
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rankscope::model {
+
+struct KnowledgeEntry {
+    std::string title;
+    std::string summary; // one paragraph on what the class or rule means
+    std::vector<std::string> fix;
+    std::vector<std::string> verify;
+    std::vector<std::string> confirm;
+};
+
+struct Knowledge {
+    std::map<std::string, KnowledgeEntry, std::less<>> classes; // by class name
+    std::map<std::string, KnowledgeEntry, std::less<>> rules;   // by rule id
+    // Advice when the evidence is missing, by key ("flight_recorder", "nccl_debug", ...).
+    std::map<std::string, std::string, std::less<>> collectNextTime;
+
+    const KnowledgeEntry* forClass(std::string_view name) const;
+    const KnowledgeEntry* forRule(std::string_view id) const;
+};
+
+using Placeholders = std::map<std::string, std::string, std::less<>>;
+
+// Fills {name} placeholders; nullopt-like empty string when one is unknown.
+std::string renderTemplate(std::string_view text, const Placeholders& values, bool* complete = nullptr);
+std::vector<std::string> renderAll(const std::vector<std::string>& lines, const Placeholders& values);
+
+} // namespace rankscope::model

@@ -1,0 +1,81 @@
+#pragma once
+// The rule set. Each rule looks at the facts, emits findings (with evidence, explanation,
+// fix and verification) and may propose a verdict. Proposals carry a priority that encodes
+// causal precedence (a GPU that fell off the bus explains why its rank never entered the
+// collective, not the other way round) and a confidence. The engine arbitrates.
+
+#include "model/bundle.h"
+#include "model/diagnosis/diagnosis.h"
+#include "model/diagnosis/facts.h"
+#include "model/diagnosis/knowledge.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rankscope::model {
+
+struct Proposal {
+    DiagnosisStatus status = DiagnosisStatus::HangDiagnosed;
+    RootCauseClass rootCause = RootCauseClass::Unknown;
+    std::vector<std::int32_t> initiating;
+    std::optional<std::pair<std::int32_t, std::int32_t>> pair;
+    double confidence = 0.0;
+    int priority = 0;
+    std::size_t finding = 0; // index into RuleOutput::findings
+    std::string summary;     // the verdict sentence when this proposal wins
+};
+
+struct RuleContext {
+    const Bundle& bundle;
+    const DiagnosisFacts& facts;
+    const Knowledge& knowledge;
+
+    const PgFacts* stuckPg() const { return facts.stuckPg ? &facts.pgs[*facts.stuckPg] : nullptr; }
+    // The op most ranks timed out on at the stuck SeqNum.
+    OpType stuckOp() const;
+    // "rank 3 (node-01, GPU 3)"
+    std::string rankLabel(std::int32_t rank) const { return bundle.describeRank(rank); }
+    std::string pgLabel(StrId pg) const;
+    Placeholders placeholdersFor(std::int32_t rank) const;
+};
+
+class RuleOutput {
+public:
+    std::vector<Finding> findings;
+    std::vector<Proposal> proposals;
+
+    // Starts a finding; fix/verify/confirm are filled from the knowledge base with the
+    // given placeholders (rule entry first, then the class entry).
+    Finding& add(const RuleContext& ctx, std::string rule, std::optional<RootCauseClass> suggests,
+        const Placeholders& values);
+    Proposal& propose(RootCauseClass cls, std::vector<std::int32_t> initiating, double confidence, int priority,
+        std::string summary);
+};
+
+// Evidence helpers.
+EvidenceLine evidenceOf(const Bundle& b, std::uint32_t eventIndex);
+EvidenceLine evidenceOf(const Bundle& b, const EvidenceRef& ref, std::string text);
+
+// Rules, grouped by topic (one file each).
+void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out);      // rules_progress.cpp
+void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out);         // rules_progress.cpp
+void ruleAllEntered(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
+void ruleSilentRank(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
+void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mismatch.cpp
+void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp
+void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out);      // rules_mismatch.cpp
+void ruleXid(const RuleContext& ctx, RuleOutput& out);               // rules_hardware.cpp
+void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out);   // rules_hardware.cpp
+void ruleIbPair(const RuleContext& ctx, RuleOutput& out);            // rules_network.cpp
+void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out);      // rules_network.cpp
+void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out);        // rules_failure.cpp
+void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
+void ruleInitHang(const RuleContext& ctx, RuleOutput& out);          // rules_failure.cpp
+
+// Run after the verdict: findings about misleading signals (launcher "Root Cause", dump
+// signal source rank) judged against the chosen initiating ranks.
+void ruleLauncherRootCause(const RuleContext& ctx, const std::vector<std::int32_t>& initiating, RuleOutput& out);
+
+} // namespace rankscope::model

@@ -1,0 +1,120 @@
+#include "model/diagnosis/rules.h"
+
+#include <map>
+
+namespace rankscope::model {
+
+OpType RuleContext::stuckOp() const
+{
+    const PgFacts* pg = stuckPg();
+    if (!pg)
+        return OpType::Unknown;
+    std::map<OpType, int> votes;
+    for (const auto* p : bundle.progressOf(pg->pg))
+        if (p->timeoutSeq == pg->stuckSeq && p->timeoutOp != OpType::Unknown)
+            ++votes[p->timeoutOp];
+    OpType best = OpType::Unknown;
+    int bestVotes = 0;
+    for (const auto& [op, n] : votes)
+        if (n > bestVotes) {
+            best = op;
+            bestVotes = n;
+        }
+    return best;
+}
+
+std::string RuleContext::pgLabel(StrId pg) const
+{
+    if (pg == kNoStr)
+        return "the process group";
+    std::string out = "PG " + std::string(bundle.text(pg));
+    if (const ProcessGroup* g = bundle.processGroup(pg); g && g->desc != kNoStr)
+        out += " (" + std::string(bundle.text(g->desc)) + ")";
+    return out;
+}
+
+Placeholders RuleContext::placeholdersFor(std::int32_t rank) const
+{
+    Placeholders p;
+    const RankInfo* info = bundle.rankInfo(rank);
+    if (!info)
+        return p;
+    p["rank"] = std::to_string(rank);
+    if (info->host != kNoStr)
+        p["host"] = std::string(bundle.text(info->host));
+    if (info->cudaDev >= 0)
+        p["gpu"] = std::to_string(info->cudaDev);
+    else if (info->localRank >= 0)
+        p["gpu"] = std::to_string(info->localRank);
+    if (info->localRank >= 0)
+        p["local_rank"] = std::to_string(info->localRank);
+    if (info->busId != kNoStr)
+        p["bus_id"] = std::string(bundle.text(info->busId));
+    if (info->pid >= 0)
+        p["pid"] = std::to_string(info->pid);
+    if (const PgFacts* pg = stuckPg()) {
+        p["pg"] = std::string(bundle.text(pg->pg));
+        if (pg->stuckSeq >= 0)
+            p["seq"] = std::to_string(pg->stuckSeq);
+        if (stuckOp() != OpType::Unknown)
+            p["op"] = std::string(torchName(stuckOp()));
+    }
+    return p;
+}
+
+Finding& RuleOutput::add(const RuleContext& ctx, std::string rule, std::optional<RootCauseClass> suggests,
+    const Placeholders& values)
+{
+    Finding& f = findings.emplace_back();
+    f.rule = std::move(rule);
+    f.suggests = suggests;
+    const KnowledgeEntry* ruleEntry = ctx.knowledge.forRule(f.rule);
+    const KnowledgeEntry* classEntry
+        = suggests ? ctx.knowledge.forClass(rootCauseClassName(*suggests)) : nullptr;
+    if (ruleEntry && !ruleEntry->title.empty())
+        f.title = renderTemplate(ruleEntry->title, values);
+    auto pick = [&](auto member) -> const std::vector<std::string>& {
+        static const std::vector<std::string> kEmpty;
+        if (ruleEntry && !(ruleEntry->*member).empty())
+            return ruleEntry->*member;
+        if (classEntry)
+            return classEntry->*member;
+        return kEmpty;
+    };
+    f.fix = renderAll(pick(&KnowledgeEntry::fix), values);
+    f.verify = renderAll(pick(&KnowledgeEntry::verify), values);
+    if (classEntry)
+        f.confirm = renderAll(classEntry->confirm, values);
+    else if (ruleEntry)
+        f.confirm = renderAll(ruleEntry->confirm, values);
+    return f;
+}
+
+Proposal& RuleOutput::propose(RootCauseClass cls, std::vector<std::int32_t> initiating, double confidence,
+    int priority, std::string summary)
+{
+    Proposal& p = proposals.emplace_back();
+    p.rootCause = cls;
+    p.initiating = std::move(initiating);
+    p.confidence = confidence;
+    p.priority = priority;
+    p.finding = findings.empty() ? 0 : findings.size() - 1;
+    p.summary = std::move(summary);
+    return p;
+}
+
+EvidenceLine evidenceOf(const Bundle& b, std::uint32_t eventIndex)
+{
+    const Event& e = b.events[eventIndex];
+    std::string text(b.text(e.text));
+    if (e.detail != kNoStr && (e.kind == EventKind::TorchAsyncNcclError || e.kind == EventKind::TorchNcclApiError))
+        text += " | Last error: " + std::string(b.text(e.detail));
+    return { e.evidence, std::move(text) };
+}
+
+EvidenceLine evidenceOf(const Bundle&, const EvidenceRef& ref, std::string text)
+{
+    return { ref, std::move(text) };
+}
+
+} // namespace rankscope::model

@@ -1,0 +1,279 @@
+// Rules for ranks that failed on their own (log-formats §9, §11 D, E, G): a crash earlier
+// than everyone's timeouts, memory or /dev/shm exhaustion while creating a communicator,
+// and hangs before the first collective (init / bootstrap / rendezvous).
+
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rankscope::model {
+
+namespace {
+
+std::string failureText(const Bundle& b, std::uint32_t index)
+{
+    const Event& e = b.events[index];
+    std::string text(b.text(e.text));
+    if (e.kind == EventKind::PythonException && e.detail != kNoStr)
+        text = std::string(b.text(e.detail)) + ": " + text;
+    if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherFailureRecord
+        || e.kind == EventKind::LauncherExit)
+        text = "exit code " + std::to_string(e.code) + (text.empty() ? "" : " (" + text + ")");
+    if (text.size() > 300)
+        text = text.substr(0, 300) + "…";
+    return text;
+}
+
+void addFailureEvidence(const Bundle& b, const RankFacts& rf, Finding& f)
+{
+    f.evidence.push_back(evidenceOf(b, rf.primaryFailure));
+    // The traceback's exception line and the launcher's record, when they are other lines.
+    for (const auto& t : b.tracebacks)
+        if (b.rankOfIdentity(t.identity) == rf.rank && !(t.exceptionLine == b.events[rf.primaryFailure].evidence)) {
+            if (!t.frames.empty()) {
+                const StackFrame& last = t.frames.back();
+                f.evidence.push_back(evidenceOf(b, t.evidence, "Traceback, innermost frame: " + std::string(b.text(last.function))
+                        + " (" + std::string(b.text(last.file)) + ":" + std::to_string(last.line) + ")"));
+            }
+            break;
+        }
+    if (rf.launcherEvent != kNoIndex && rf.launcherEvent != rf.primaryFailure)
+        f.evidence.push_back(evidenceOf(b, rf.launcherEvent));
+}
+
+std::size_t countWaiting(const DiagnosisFacts& facts, const std::vector<std::int32_t>& except)
+{
+    std::size_t n = 0;
+    for (const auto& rf : facts.ranks)
+        if (std::find(except.begin(), except.end(), rf.rank) == except.end()
+            && (rf.anyTimeout || rf.tornDown || (rf.initStarted && !rf.initCompleted) || !rf.storeErrors.empty()))
+            ++n;
+    return n;
+}
+
+} // namespace
+
+void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const DiagnosisFacts& facts = ctx.facts;
+    std::vector<const RankFacts*> failed;
+    for (const auto& rf : facts.ranks)
+        if (rf.primaryFailure != kNoIndex && !(rf.failureIsResource && rf.failureDuringInit))
+            failed.push_back(&rf);
+    if (failed.empty())
+        return;
+    // A failure that precedes the other ranks' timeouts, or one of a rank that never timed
+    // out itself (it was gone before its watchdog could fire).
+    std::vector<const RankFacts*> early;
+    for (const auto* rf : failed) {
+        bool before = !rf->anyTimeout;
+        if (comparableTimes(rf->primaryFailureTime, facts.firstTimeout))
+            before = earlierThan(rf->primaryFailureTime, facts.firstTimeout)
+                || (!rf->anyTimeout && wholeSeconds(rf->primaryFailureTime) <= wholeSeconds(facts.firstTimeout));
+        if (before)
+            early.push_back(rf);
+    }
+    if (early.empty())
+        return;
+    std::stable_sort(early.begin(), early.end(), [](const RankFacts* x, const RankFacts* y) {
+        return earlierThan(x->primaryFailureTime, y->primaryFailureTime);
+    });
+    std::vector<std::int32_t> initiating { early.front()->rank };
+    for (std::size_t i = 1; i < early.size(); ++i) {
+        const bool sameSecond = comparableTimes(early[i]->primaryFailureTime, early.front()->primaryFailureTime)
+            && wholeSeconds(early[i]->primaryFailureTime) == wholeSeconds(early.front()->primaryFailureTime);
+        const bool unknownOrder = !comparableTimes(early[i]->primaryFailureTime, early.front()->primaryFailureTime);
+        if (sameSecond || unknownOrder)
+            initiating.push_back(early[i]->rank);
+    }
+    std::sort(initiating.begin(), initiating.end());
+    const std::size_t waiting = countWaiting(facts, initiating);
+    const RankFacts& rf = facts.ranks[initiating.front()];
+    Placeholders values = ctx.placeholdersFor(rf.rank);
+    values["ranks"] = formatRanks(initiating);
+    const bool initPhase = rf.failureDuringInit && !facts.anyCollectiveCompleted;
+    const RootCauseClass cls = initPhase ? RootCauseClass::InitBootstrap : RootCauseClass::RankCrashed;
+    Finding& f = out.add(ctx, initPhase ? "init.rank_failed_at_startup" : "crash.first_failure", cls, values);
+    f.ranks = initiating;
+    const std::string what = failureText(b, rf.primaryFailure);
+    if (f.title.empty())
+        f.title = ctx.rankLabel(rf.rank) + " failed first: " + what.substr(0, 120);
+    addFailureEvidence(b, rf, f);
+    std::string explanation = ctx.rankLabel(rf.rank) + " failed on its own";
+    if (rf.primaryFailureTime.valid())
+        explanation += " at " + formatTime(rf.primaryFailureTime) + (rf.primaryFailureTime.inferred ? " (time of its last timestamped line)" : "");
+    explanation += ": " + what + ". ";
+    if (facts.firstTimeout.valid() && comparableTimes(rf.primaryFailureTime, facts.firstTimeout))
+        explanation += "The first watchdog timeout elsewhere came " + std::to_string(wholeSeconds(facts.firstTimeout) - wholeSeconds(rf.primaryFailureTime))
+            + " s later. ";
+    if (initiating.size() > 1)
+        explanation += "Ranks " + formatRanks(initiating) + " failed at the same time; the logs cannot order them. ";
+    if (initPhase)
+        explanation += "No collective had completed yet, so the other ranks are stuck setting up communication with it. ";
+    explanation += std::to_string(waiting)
+        + " other rank(s) only timed out or were torn down by their launcher afterwards: they are collateral.";
+    f.explanation = explanation;
+    if (waiting == 0) {
+        // Nobody waited: a failed run, not a hang.
+        f.confidence = 0.5;
+        f.explanation += " No other rank waited for it, so this run failed rather than hung.";
+        return;
+    }
+    // Many ranks failing in the same second is a job-wide problem, not one rank's.
+    if (initiating.size() > 3 && initiating.size() * 2 >= b.world.ranksSeen.size()) {
+        f.confidence = 0.4;
+        return;
+    }
+    f.confidence = initiating.size() == 1 ? 0.85 : 0.7;
+    out.propose(cls, initiating, f.confidence, initPhase ? 84 : 85,
+        (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed first ("
+            + what.substr(0, 160) + ")" + (initPhase ? " before the first collective" : "") + "; "
+            + std::to_string(waiting) + " other rank(s) only waited or were torn down.");
+}
+
+void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const DiagnosisFacts& facts = ctx.facts;
+    // /dev/shm exhausted on a whole node names no rank (§11 D).
+    std::map<StrId, std::vector<std::int32_t>> shmByHost;
+    for (std::uint32_t i : facts.shmEvents) {
+        const std::int32_t r = b.events[i].rank;
+        if (r >= 0) {
+            auto& v = shmByHost[b.ranks[r].host];
+            if (std::find(v.begin(), v.end(), r) == v.end())
+                v.push_back(r);
+        }
+    }
+    for (const auto& [host, ranks] : shmByHost) {
+        std::size_t onHost = 0;
+        for (const auto& info : b.ranks)
+            if (info.host == host)
+                ++onHost;
+        if (ranks.size() >= 2 && ranks.size() * 2 >= onHost) {
+            Placeholders values = ctx.placeholdersFor(ranks.front());
+            Finding& f = out.add(ctx, "resource.shm_node", RootCauseClass::ResourceExhaustion, values);
+            f.ranks = ranks;
+            if (f.title.empty())
+                f.title = "/dev/shm is exhausted on " + std::string(b.text(host));
+            f.evidence.push_back(evidenceOf(b, facts.ranks[ranks.front()].resourceEvents.front()));
+            f.confidence = 0.75;
+            f.explanation = std::to_string(ranks.size()) + " ranks on " + std::string(b.text(host))
+                + " failed to allocate NCCL's shared-memory segments in /dev/shm. The node's /dev/shm is too small"
+                  " (containers default to 64 MiB) or full; no single rank is at fault.";
+            out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, 88,
+                "/dev/shm is exhausted on " + std::string(b.text(host)) + ": NCCL could not create its shared-memory"
+                    " buffers, and the job hung setting up communication.");
+            return;
+        }
+    }
+    std::vector<const RankFacts*> exhausted;
+    for (const auto& rf : facts.ranks)
+        if (rf.failureIsResource && rf.failureDuringInit && rf.primaryFailure != kNoIndex)
+            exhausted.push_back(&rf);
+    if (exhausted.empty())
+        return;
+    std::stable_sort(exhausted.begin(), exhausted.end(), [](const RankFacts* x, const RankFacts* y) {
+        return earlierThan(x->primaryFailureTime, y->primaryFailureTime);
+    });
+    if (exhausted.size() * 2 >= std::max<std::size_t>(2, b.world.ranksSeen.size()))
+        return; // everyone out of memory: a job-wide sizing problem, said by the crash finding
+    const RankFacts& rf = *exhausted.front();
+    Placeholders values = ctx.placeholdersFor(rf.rank);
+    Finding& f = out.add(ctx, "resource.init_allocation", RootCauseClass::ResourceExhaustion, values);
+    f.ranks = { rf.rank };
+    const std::uint32_t evidence = rf.resourceEvents.empty() ? rf.primaryFailure : rf.resourceEvents.front();
+    if (f.title.empty())
+        f.title = ctx.rankLabel(rf.rank) + " ran out of memory while creating a communicator";
+    f.evidence.push_back(evidenceOf(b, evidence));
+    if (evidence != rf.primaryFailure)
+        f.evidence.push_back(evidenceOf(b, rf.primaryFailure));
+    f.confidence = 0.85;
+    f.explanation = ctx.rankLabel(rf.rank) + " could not allocate memory for NCCL (" + failureText(b, evidence)
+        + ") before any collective completed on it. NCCL needs GPU memory for its buffers when a communicator is"
+          " created; with the GPU full, that rank fails and its peers wait forever in the communicator setup or the"
+          " first collective.";
+    const std::size_t waiting = countWaiting(facts, { rf.rank });
+    out.propose(RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, 88,
+        ctx.rankLabel(rf.rank) + " ran out of memory creating an NCCL communicator (" + failureText(b, evidence).substr(0, 120)
+            + "); " + std::to_string(waiting) + " rank(s) waited for it.");
+}
+
+void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const DiagnosisFacts& facts = ctx.facts;
+    if (facts.anyCollectiveCompleted)
+        return;
+    std::vector<std::int32_t> started, notStarted, storeErrors;
+    std::vector<std::uint32_t> bootstrapErrors;
+    std::map<std::int32_t, int> askedRank;
+    for (const auto& rf : facts.ranks) {
+        if (rf.initStarted)
+            started.push_back(rf.rank);
+        else if (rf.hasLogs || rf.hasSourceFile)
+            notStarted.push_back(rf.rank);
+        for (std::uint32_t i : rf.storeErrors) {
+            storeErrors.push_back(rf.rank);
+            if (b.events[i].peerRank >= 0)
+                ++askedRank[b.events[i].peerRank];
+        }
+    }
+    for (std::uint32_t i = 0; i < b.events.size(); ++i)
+        if (b.events[i].kind == EventKind::NcclBootstrapError || b.events[i].kind == EventKind::LauncherRendezvousError)
+            bootstrapErrors.push_back(i);
+    const bool incomplete = facts.initIncomplete;
+    if (!incomplete && storeErrors.empty() && bootstrapErrors.empty())
+        return;
+
+    std::vector<std::int32_t> initiating;
+    std::string reason;
+    if (!askedRank.empty()) {
+        const std::int32_t asked = askedRank.begin()->first;
+        initiating = { asked };
+        reason = std::to_string(storeErrors.size()) + " rank(s) could not fetch NCCL's unique id from rank "
+            + std::to_string(asked) + " through the store: that rank never published it (crashed or stuck at startup).";
+    } else if (incomplete && !notStarted.empty() && notStarted.size() * 2 < started.size() + notStarted.size()) {
+        initiating = notStarted;
+        reason = std::to_string(started.size()) + " rank(s) started the world communicator's init and never completed it;"
+            " rank(s) " + formatRanks(notStarted) + " never started it: the others wait for them in bootstrap.";
+    } else if (!bootstrapErrors.empty()) {
+        reason = "NCCL/launcher bootstrap errors on " + std::to_string(bootstrapErrors.size())
+            + " line(s): ranks could not reach each other to set up communication (network interface, firewall, rendezvous).";
+    } else {
+        reason = std::to_string(started.size()) + " rank(s) started communicator init and none completed it.";
+    }
+    Placeholders values = initiating.empty() ? (started.empty() ? Placeholders {} : ctx.placeholdersFor(started.front()))
+                                             : ctx.placeholdersFor(initiating.front());
+    values["ranks"] = formatRanks(initiating);
+    if (!initiating.empty())
+        if (const RankInfo* info = b.rankInfo(initiating.front()); info && info->host != kNoStr)
+            values["master_host"] = std::string(b.text(info->host));
+    Finding& f = out.add(ctx, "init.no_collective_completed", RootCauseClass::InitBootstrap, values);
+    f.ranks = initiating;
+    if (f.title.empty())
+        f.title = "The job hung before its first collective";
+    for (std::uint32_t i : bootstrapErrors)
+        if (f.evidence.size() < 2)
+            f.evidence.push_back(evidenceOf(b, i));
+    for (std::int32_t r : storeErrors)
+        if (f.evidence.size() < 4) {
+            f.evidence.push_back(evidenceOf(b, facts.ranks[r].storeErrors.front()));
+            break;
+        }
+    for (const auto& e : b.events)
+        if (e.kind == EventKind::NcclInitStart && f.evidence.size() < 5) {
+            f.evidence.push_back({ e.evidence, std::string(b.text(e.text)) });
+            break;
+        }
+    f.confidence = initiating.empty() ? 0.6 : 0.75;
+    f.explanation = "No collective ever completed. " + reason
+        + " PyTorch's watchdog does not cover communicator initialisation, so such hangs often print no timeout at all.";
+    out.propose(RootCauseClass::InitBootstrap, initiating, f.confidence, 70,
+        "The job hung before its first collective: " + reason);
+}
+
+} // namespace rankscope::model

@@ -1,0 +1,187 @@
+// Hardware rules (log-formats §7.1, §9, §11 A): an Xid on the GPU a rank uses (PCI address
+// → NCCL init line busId → rank), an NVLink Xid between two GPUs of one host (a pair), and a
+// watchdog that died on a sticky CUDA error.
+
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rankscope::model {
+
+namespace {
+
+// Xids that stop a GPU from finishing kernels or kill its process (§7.1 table). 43 and 45
+// follow another error; 63/92 are warnings; they alone do not explain a hang.
+bool isHangRelevantXid(std::int32_t xid)
+{
+    switch (xid) {
+    case 13:
+    case 31:
+    case 32:
+    case 48:
+    case 61:
+    case 62:
+    case 64:
+    case 74:
+    case 79:
+    case 94:
+    case 95:
+    case 109:
+    case 119:
+    case 120:
+    case 140:
+        return true;
+    default:
+        return xid >= 144 && xid <= 150;
+    }
+}
+
+bool isNvlinkXid(std::int32_t xid)
+{
+    return xid == 74 || (xid >= 144 && xid <= 150);
+}
+
+} // namespace
+
+void ruleXid(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const DiagnosisFacts& facts = ctx.facts;
+    const PgFacts* pg = ctx.stuckPg();
+    std::vector<std::int32_t> faulty;
+    std::vector<std::int32_t> nvlink;
+    std::map<std::int32_t, std::uint32_t> firstXid;
+    for (const auto& rf : facts.ranks) {
+        for (std::uint32_t i : rf.xidEvents) {
+            const Event& e = b.events[i];
+            if (e.pgRank == 1 || !isHangRelevantXid(e.code)) // pgRank 1 marks an NVSwitch SXid
+                continue;
+            // An Xid long after the watchdog fired is teardown fallout, not the cause.
+            if (facts.firstTimeout.valid() && comparableTimes(e.time, facts.firstTimeout) && !e.time.inferred
+                && wholeSeconds(e.time) > wholeSeconds(facts.firstTimeout) + 60)
+                continue;
+            if (!firstXid.count(rf.rank)) {
+                firstXid[rf.rank] = i;
+                faulty.push_back(rf.rank);
+                if (isNvlinkXid(e.code))
+                    nvlink.push_back(rf.rank);
+            }
+        }
+    }
+    if (faulty.empty()) {
+        if (!facts.xidWithoutRank.empty()) {
+            const Event& e = b.events[facts.xidWithoutRank.front()];
+            Placeholders values;
+            values["bus_id"] = std::string(b.text(e.detail));
+            Finding& f = out.add(ctx, "hardware.xid_unmapped", RootCauseClass::HardwareFault, values);
+            if (f.title.empty())
+                f.title = "Xid " + std::to_string(e.code) + " on a GPU no rank could be tied to";
+            f.confidence = 0.4;
+            f.evidence.push_back(evidenceOf(b, facts.xidWithoutRank.front()));
+            f.explanation = "The kernel log reports Xid " + std::to_string(e.code) + " on PCI device "
+                + std::string(b.text(e.detail))
+                + ", but no NCCL init line in the bundle names that busId on that host, so it cannot be tied to a rank"
+                  " (run with NCCL_DEBUG=INFO to log busIds, and keep the host name with the dmesg output).";
+        }
+        return;
+    }
+    // Two GPUs of one host with NVLink Xids: the link between them.
+    std::optional<std::pair<std::int32_t, std::int32_t>> pair;
+    if (nvlink.size() == 2 && b.ranks[nvlink[0]].host == b.ranks[nvlink[1]].host)
+        pair = std::make_pair(std::min(nvlink[0], nvlink[1]), std::max(nvlink[0], nvlink[1]));
+
+    std::vector<std::int32_t> initiating = pair ? std::vector<std::int32_t> { pair->first, pair->second } : faulty;
+    if (!pair && initiating.size() > 2) {
+        // Many GPUs at once: keep the earliest, the rest are likely fallout of a node event.
+        std::sort(initiating.begin(), initiating.end(), [&](std::int32_t x, std::int32_t y) {
+            return earlierThan(b.events[firstXid[x]].time, b.events[firstXid[y]].time);
+        });
+        initiating.resize(1);
+    }
+    std::sort(initiating.begin(), initiating.end());
+    const std::int32_t r = initiating.front();
+    const Event& xid = b.events[firstXid[r]];
+    Placeholders values = ctx.placeholdersFor(r);
+    values["xid"] = std::to_string(xid.code);
+    if (pair)
+        values["peer_rank"] = std::to_string(pair->second);
+    Finding& f = out.add(ctx, pair ? "hardware.nvlink_pair" : "hardware.xid", RootCauseClass::HardwareFault, values);
+    f.ranks = initiating;
+    for (std::int32_t x : initiating)
+        f.evidence.push_back(evidenceOf(b, firstXid[x]));
+    // The rank's init line is the link from PCI address to rank: show it.
+    for (const auto& c : b.commInits)
+        if (b.rankOfIdentity(c.identity) == r && c.busId == b.ranks[r].busId) {
+            f.evidence.push_back(evidenceOf(b, c.evidence, "NCCL init: rank " + std::to_string(r) + " uses busId "
+                    + std::string(b.text(c.busId)) + " on " + std::string(b.text(c.host))));
+            break;
+        }
+    const std::string xidText = "Xid " + std::to_string(xid.code) + " (" + std::string(b.text(xid.text)) + ")";
+    double confidence = 0.9;
+    std::string explanation = "The kernel log of " + std::string(b.text(b.ranks[r].host)) + " reports " + xidText
+        + " on PCI device " + std::string(b.text(xid.detail)) + ", which NCCL's init line ties to "
+        + ctx.rankLabel(r) + ". ";
+    if (pg && pg->stuckSeq >= 0) {
+        const RankFacts& rf = ctx.facts.ranks[r];
+        if (!rf.anyTimeout)
+            explanation += "That rank printed no watchdog timeout: its process is stuck in a CUDA call or dead, while ";
+        else
+            explanation += "Its peers ";
+        explanation += std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting in collective #"
+            + std::to_string(pg->stuckSeq) + ". ";
+        // An Xid on a rank that behaves like everyone else while another rank is the odd one
+        // out is weaker evidence.
+        const bool odd = std::find(pg->neverEntered.begin(), pg->neverEntered.end(), r) != pg->neverEntered.end()
+            || std::find(pg->silent.begin(), pg->silent.end(), r) != pg->silent.end();
+        if (!odd && !pg->neverEntered.empty())
+            confidence = 0.5;
+    }
+    if (!comparableTimes(xid.time, ctx.facts.firstTimeout))
+        explanation += "(dmesg time is relative to boot, so its order against the timeouts is not known.) ";
+    if (pair)
+        explanation += "Both GPUs of the pair report NVLink errors: the NVLink connection between them is the fault.";
+    else
+        explanation += "A GPU fault stops that rank's kernels, and every collective it belongs to hangs.";
+    f.explanation = explanation;
+    f.confidence = confidence;
+    Proposal& p = out.propose(RootCauseClass::HardwareFault, initiating, confidence, confidence >= 0.8 ? 90 : 58,
+        (pair ? "The NVLink between " + ctx.rankLabel(pair->first) + " and " + ctx.rankLabel(pair->second) + " failed ("
+                  : ctx.rankLabel(r) + " lost its GPU (")
+            + xidText + ")"
+            + (pg && pg->stuckSeq >= 0 ? "; " + std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting" : "")
+            + ".");
+    p.pair = pair;
+}
+
+void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::int32_t> ranks;
+    for (const auto& rf : ctx.facts.ranks)
+        if (rf.cudaStickyError != kNoIndex)
+            ranks.push_back(rf.rank);
+    if (ranks.empty() || ranks.size() * 2 > std::max<std::size_t>(2, b.world.ranksSeen.size()))
+        return;
+    const std::int32_t r = ranks.front();
+    const std::uint32_t index = ctx.facts.ranks[r].cudaStickyError;
+    Placeholders values = ctx.placeholdersFor(r);
+    Finding& f = out.add(ctx, "hardware.cuda_error", RootCauseClass::HardwareFault, values);
+    f.ranks = ranks;
+    if (f.title.empty())
+        f.title = ctx.rankLabel(r) + " hit a sticky CUDA error";
+    f.evidence.push_back(evidenceOf(b, index));
+    if (ctx.facts.ranks[r].heartbeatStuck != kNoIndex)
+        f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[r].heartbeatStuck));
+    f.confidence = 0.75;
+    f.explanation = ctx.rankLabel(r) + " reported \"" + std::string(b.text(b.events[index].text))
+        + "\". A CUDA error that the watchdog itself hits while polling its work means the GPU context is broken"
+          " (a GPU fault, ECC error or fallen-off-the-bus device), not that a peer is late. Look for the matching Xid"
+          " in that host's kernel log.";
+    out.propose(RootCauseClass::HardwareFault, ranks, 0.75, 87,
+        ctx.rankLabel(r) + " hit a CUDA error in its watchdog (" + std::string(b.text(b.events[index].text))
+            + "), a GPU fault; the other ranks only waited for it.");
+}
+
+} // namespace rankscope::model

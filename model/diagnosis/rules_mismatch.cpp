@@ -1,0 +1,216 @@
+// Collective mismatch rules (log-formats §1.4 l, m; §1.5 rules 6–7; §11 C): ranks that
+// disagree on what collective #S is. The minority is the initiator; an even split is said
+// as such and no side is picked.
+
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rankscope::model {
+
+namespace {
+
+struct Signature {
+    OpType family = OpType::Unknown;
+    OpType op = OpType::Unknown;
+    std::uint64_t numelIn = 0;
+    std::uint64_t numelOut = 0;
+
+    bool operator<(const Signature& o) const
+    {
+        return std::tie(family, numelIn, numelOut) < std::tie(o.family, o.numelIn, o.numelOut);
+    }
+};
+
+// Coalesced work prints NumelIn=2^64-1 (§1.3): not a size.
+std::uint64_t usableNumel(std::uint64_t n)
+{
+    return n == ~0ull ? 0 : n;
+}
+
+std::string describe(const Signature& s)
+{
+    std::string out(torchName(s.op));
+    if (s.numelIn || s.numelOut)
+        out += " (NumelIn=" + std::to_string(s.numelIn) + ", NumelOut=" + std::to_string(s.numelOut) + ")";
+    return out;
+}
+
+} // namespace
+
+void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
+{
+    const PgFacts* pg = ctx.stuckPg();
+    if (!pg || pg->stuckSeq < 0)
+        return;
+    const Bundle& b = ctx.bundle;
+    // Compare only ranks that report the SAME SeqNum: ranks stuck at different numbers are
+    // at different places in the program (raced ahead), not voters on one collective.
+    std::map<Signature, std::vector<std::int32_t>> camps;
+    bool sizesKnown = true;
+    for (const auto* p : b.progressOf(pg->pg)) {
+        if (p->timeoutSeq != pg->stuckSeq || p->timeoutOp == OpType::Unknown)
+            continue;
+        Signature s { opFamily(p->timeoutOp), p->timeoutOp, usableNumel(p->timeoutNumelIn), usableNumel(p->timeoutNumelOut) };
+        if (!s.numelIn && !s.numelOut)
+            sizesKnown = false;
+        camps[s].push_back(p->rank);
+    }
+    if (!sizesKnown) {
+        // Without sizes on every line, compare op types only.
+        std::map<Signature, std::vector<std::int32_t>> byOp;
+        for (auto& [s, ranks] : camps) {
+            Signature opOnly { s.family, s.op, 0, 0 };
+            auto& v = byOp[opOnly];
+            v.insert(v.end(), ranks.begin(), ranks.end());
+        }
+        camps = std::move(byOp);
+    }
+    if (camps.size() < 2)
+        return;
+    std::vector<std::pair<Signature, std::vector<std::int32_t>>> sorted(camps.begin(), camps.end());
+    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
+        return x.second.size() != y.second.size() ? x.second.size() > y.second.size() : x.second < y.second;
+    });
+    const bool evenSplit = sorted[0].second.size() == sorted[1].second.size();
+    std::vector<std::int32_t> minority;
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+        minority.insert(minority.end(), sorted[i].second.begin(), sorted[i].second.end());
+    std::sort(minority.begin(), minority.end());
+    const bool opDiffers = sorted[0].first.family != sorted[1].first.family;
+
+    Placeholders values = ctx.placeholdersFor(evenSplit ? sorted[0].second.front() : minority.front());
+    values["ranks"] = formatRanks(minority);
+    Finding& f = out.add(ctx, opDiffers ? "mismatch.op_type" : "mismatch.size", RootCauseClass::CollectiveMismatch, values);
+    const std::string at = "collective #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    std::string campsText;
+    for (const auto& [sig, ranks] : sorted) {
+        campsText += (campsText.empty() ? "" : "; ") + std::string("ranks ") + formatRanks(ranks) + " run " + describe(sig);
+        const RankProgress* p = b.progressOf(pg->pg, ranks.front());
+        if (p && p->timeoutEvent != RankProgress::kNoEvent && f.evidence.size() < 6)
+            f.evidence.push_back(evidenceOf(b, p->timeoutEvent));
+    }
+    if (evenSplit) {
+        if (f.title.empty())
+            f.title = "Ranks disagree on " + at + " in an even split";
+        f.confidence = 0.6;
+        f.ranks = {};
+        f.explanation = "The ranks split into equally large camps on " + at + ": " + campsText
+            + ". With an even split the logs cannot say which side took the wrong code path, so no rank is named."
+              " Compare the code paths that issue this collective on both sides.";
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, 74,
+            "Ranks disagree on " + at + " (" + campsText + "); the split is even, so Rankscope does not pick a side.");
+        return;
+    }
+    if (f.title.empty())
+        f.title = (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority))
+            + " run a different collective at " + at;
+    f.ranks = minority;
+    f.confidence = 0.85;
+    f.explanation = "At the same sequence number the ranks issued different collectives: " + campsText
+        + ". The majority agrees, so the minority took a different code path (a skipped or extra collective, a"
+          " rank-dependent branch, a different tensor shape) and everyone deadlocked on the mismatched call.";
+    out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, 75,
+        (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority)) + " issued "
+            + describe(sorted[1].first) + " at " + at + " while " + std::to_string(sorted[0].second.size())
+            + " ranks issued " + describe(sorted[0].first) + ": a collective mismatch.");
+}
+
+void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    // "Rank a is running collective X, but Rank b is running Y" — reported by the checker a
+    // about b. The rank named most often is the one that differs.
+    std::map<std::int32_t, int> named;
+    std::vector<std::uint32_t> events;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind != EventKind::TorchFingerprintMismatch)
+            continue;
+        events.push_back(i);
+        if (e.peerRank >= 0)
+            ++named[e.peerRank];
+        if (e.pgRank >= 0)
+            named[e.pgRank] += 0; // present, not blamed
+    }
+    if (events.empty())
+        return;
+    std::int32_t culprit = -1;
+    int best = 0;
+    bool tie = false;
+    for (const auto& [rank, n] : named) {
+        if (n > best) {
+            best = n;
+            culprit = rank;
+            tie = false;
+        } else if (n == best && n > 0) {
+            tie = true;
+        }
+    }
+    Placeholders values = ctx.placeholdersFor(culprit >= 0 ? culprit : 0);
+    Finding& f = out.add(ctx, "mismatch.fingerprint", RootCauseClass::CollectiveMismatch, values);
+    for (std::size_t i = 0; i < events.size() && i < 4; ++i)
+        f.evidence.push_back(evidenceOf(b, events[i]));
+    if (culprit < 0 || tie) {
+        if (f.title.empty())
+            f.title = "TORCH_DISTRIBUTED_DEBUG=DETAIL detected a collective mismatch";
+        f.confidence = 0.7;
+        f.explanation = "The collective fingerprint check found ranks running different collectives, but the reports"
+                        " do not single out one rank.";
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.7, 94,
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL detected ranks running different collectives.");
+        return;
+    }
+    if (f.title.empty())
+        f.title = ctx.rankLabel(culprit) + " runs a different collective (fingerprint check)";
+    f.ranks = { culprit };
+    f.confidence = 0.9;
+    f.explanation = "With TORCH_DISTRIBUTED_DEBUG=DETAIL every collective's fingerprint is compared across ranks"
+                    " before it runs; the check names " + ctx.rankLabel(culprit)
+        + " as running a different collective than its peers. This is a direct observation, not an inference.";
+    out.propose(RootCauseClass::CollectiveMismatch, { culprit }, 0.9, 95,
+        ctx.rankLabel(culprit) + " ran a different collective than its peers (TORCH_DISTRIBUTED_DEBUG=DETAIL fingerprint check).");
+}
+
+void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::map<std::int32_t, int> lagging;
+    const DesyncReport* sample = nullptr;
+    for (const auto& d : b.desyncReports) {
+        for (std::int32_t r : d.laggingRanks)
+            ++lagging[r];
+        for (std::int32_t r : d.finishedNotJoined)
+            ++lagging[r];
+        if (!d.laggingRanks.empty() || !d.finishedNotJoined.empty())
+            sample = &d;
+    }
+    if (!sample)
+        return;
+    // PG ranks of the default group are global ranks; for other groups the report's ranks
+    // are only meaningful with the membership, which the report itself does not carry.
+    std::vector<std::int32_t> ranks;
+    for (const auto& [r, n] : lagging)
+        ranks.push_back(r);
+    Placeholders values = ctx.placeholdersFor(ranks.front());
+    values["ranks"] = formatRanks(ranks);
+    Finding& f = out.add(ctx, "straggler.desync_report", RootCauseClass::StragglerStall, values);
+    f.ranks = ranks;
+    if (f.title.empty())
+        f.title = "PyTorch's desync report names " + formatRanks(ranks) + " as lagging";
+    f.confidence = 0.85;
+    f.evidence.push_back(evidenceOf(b, sample->evidence,
+        "desync report: lagging ranks " + formatRanks(sample->laggingRanks) + ", finished but did not join "
+            + formatRanks(sample->finishedNotJoined)));
+    f.explanation = "TORCH_NCCL_DESYNC_DEBUG compares every rank's last started/finished collective through the store;"
+                    " it reports " + formatRanks(ranks)
+        + " as the lagging rank(s) that never joined the collective the others wait in.";
+    if (ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
+        out.propose(RootCauseClass::StragglerStall, ranks, 0.85, 62,
+            "PyTorch's desync report names " + (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "ranks " + formatRanks(ranks))
+                + " as never joining the collective the others wait in.");
+}
+
+} // namespace rankscope::model

@@ -1,0 +1,176 @@
+// Network rules (log-formats §3.7, §3.8, §11 B): the first IB/RoCE completion error that is
+// not a flush names the broken pair; the same signature on many hosts at once is a
+// configuration problem (MTU, GID index, ACS/GDR, timeouts), not one link.
+
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rankscope::model {
+
+namespace {
+
+// ibv_wc_status 5 (WR_FLUSH_ERR) is what every queued request gets once a QP is already in
+// error: fallout, never the first cause.
+bool isPrimaryStatus(std::int32_t status)
+{
+    return status != 5;
+}
+
+std::string hostText(const Bundle& b, StrId host)
+{
+    return host == kNoStr ? std::string("an unknown host") : std::string(b.text(host));
+}
+
+} // namespace
+
+void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<const LinkError*> primary;
+    std::set<StrId> localHosts;
+    std::set<std::string> peers;
+    for (const auto& le : ctx.facts.linkErrors) {
+        if (le.status < 0 || !isPrimaryStatus(le.status))
+            continue;
+        primary.push_back(&le);
+        localHosts.insert(le.localHost);
+        peers.insert(le.peerIp);
+    }
+    if (primary.empty())
+        return;
+
+    if (localHosts.size() >= 3 && peers.size() >= 3) {
+        // Same failure everywhere at once.
+        Placeholders values = ctx.placeholdersFor(primary.front()->localRank);
+        values["hosts"] = std::to_string(localHosts.size());
+        Finding& f = out.add(ctx, "network.many_hosts", RootCauseClass::Configuration, values);
+        if (f.title.empty())
+            f.title = "IB completion errors on " + std::to_string(localHosts.size()) + " hosts toward "
+                + std::to_string(peers.size()) + " peers";
+        for (std::size_t i = 0; i < primary.size() && i < 4; ++i)
+            f.evidence.push_back(evidenceOf(b, primary[i]->event));
+        f.confidence = 0.75;
+        f.explanation = "The same InfiniBand/RoCE completion error (status " + std::to_string(primary.front()->status)
+            + ") appears on " + std::to_string(localHosts.size()) + " hosts toward " + std::to_string(peers.size())
+            + " different peers. One bad cable or NIC breaks one pair; a signature everywhere at once points at the"
+              " fabric's configuration (MTU, GID index, ACS/GDR, IB timeout/retry settings) or a switch-wide event.";
+        out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
+            "InfiniBand completion errors hit " + std::to_string(localHosts.size())
+                + " hosts at once: a fabric configuration problem, not one broken link.");
+        return;
+    }
+
+    const LinkError& first = *primary.front();
+    const std::int32_t a = first.localRank;
+    std::int32_t peer = first.peerRanks.size() == 1 ? first.peerRanks.front() : -1;
+    // A mirrored error on the peer that names this side confirms the pair.
+    bool mirrored = false;
+    for (const auto* le : primary)
+        if (le->localRank == peer && std::find(le->peerRanks.begin(), le->peerRanks.end(), a) != le->peerRanks.end())
+            mirrored = true;
+    Placeholders values = ctx.placeholdersFor(a);
+    values["peer_ip"] = first.peerIp;
+    if (first.peerHost != kNoStr)
+        values["peer_host"] = std::string(b.text(first.peerHost));
+    if (peer >= 0)
+        values["peer_rank"] = std::to_string(peer);
+    const Event& e = b.events[first.event];
+    if (e.detail != kNoStr)
+        values["hca"] = std::string(b.text(e.detail));
+    Finding& f = out.add(ctx, "network.ib_pair", RootCauseClass::NetworkPair, values);
+    f.evidence.push_back(evidenceOf(b, first.event));
+    for (const auto* le : primary)
+        if (le != &first && f.evidence.size() < 4)
+            f.evidence.push_back(evidenceOf(b, le->event));
+    // Show the bootstrap line that ties the peer address to its host.
+    for (const auto& addr : b.bootstrapAddresses)
+        if (std::string(b.text(addr.ip)) == first.peerIp) {
+            f.evidence.push_back(evidenceOf(b, addr.evidence, "bootstrap address " + first.peerIp + " belongs to "
+                    + std::string(b.text(addr.host))));
+            break;
+        }
+    const std::string statusText = "status " + std::to_string(first.status)
+        + (first.status == 12 ? " (transport retries exhausted)" : first.status == 4 ? " (local protection error)" : "");
+    if (peer < 0) {
+        f.ranks = { a };
+        if (f.title.empty())
+            f.title = "IB completion error on " + ctx.rankLabel(a) + " toward " + hostText(b, first.peerHost);
+        f.confidence = 0.55;
+        f.explanation = ctx.rankLabel(a) + " got an InfiniBand completion error with " + statusText + " from peer "
+            + first.peerIp + " (" + hostText(b, first.peerHost) + "). "
+            + (first.peerRanks.empty() ? "No bootstrap line in the bundle maps that address to a rank."
+                                        : "That host runs ranks " + formatRanks(first.peerRanks)
+                       + "; the ring/channel lines do not say which one talks to it.");
+        out.propose(RootCauseClass::NetworkPair, { a }, 0.55, 78,
+            "The link from " + ctx.rankLabel(a) + " to " + hostText(b, first.peerHost) + " failed (IB " + statusText + ").");
+        return;
+    }
+    f.ranks = { std::min(a, peer), std::max(a, peer) };
+    if (f.title.empty())
+        f.title = "Link between " + ctx.rankLabel(a) + " and " + ctx.rankLabel(peer) + " failed";
+    f.confidence = mirrored ? 0.9 : 0.85;
+    f.explanation = "The first InfiniBand completion error that is not a flush (" + statusText + ") was logged by "
+        + ctx.rankLabel(a) + " about peer " + first.peerIp + ", the bootstrap address of " + hostText(b, first.peerHost)
+        + "; of that host's ranks, " + ctx.rankLabel(peer) + " is the one the NCCL ring/channel lines connect to it."
+        + (mirrored ? " The peer logged the mirror error toward this side." : "")
+        + " Later status-5 (flush) errors and the watchdog timeouts on the other ranks are fallout: every rank entered"
+          " the collective and waited on this link.";
+    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, f.confidence, 80,
+        "The network link between " + ctx.rankLabel(a) + " and " + ctx.rankLabel(peer) + " failed (IB " + statusText
+            + "); the other ranks timed out waiting on it.");
+    p.pair = std::make_pair(f.ranks[0], f.ranks[1]);
+}
+
+void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const LinkError* first = nullptr;
+    std::set<StrId> closedHosts;
+    for (const auto& le : ctx.facts.linkErrors)
+        if (le.status < 0) {
+            if (!first)
+                first = &le;
+            closedHosts.insert(le.peerHost);
+        }
+    if (!first)
+        return;
+    // The host named by "Connection closed by remote peer" is the side that went away. If a
+    // rank there failed on its own, this is the crash seen from outside.
+    std::vector<std::int32_t> crashedThere;
+    for (std::int32_t r : first->peerRanks)
+        if (ctx.facts.ranks[r].primaryFailure != kNoIndex)
+            crashedThere.push_back(r);
+    Placeholders values = ctx.placeholdersFor(first->localRank);
+    if (first->peerHost != kNoStr)
+        values["peer_host"] = std::string(b.text(first->peerHost));
+    values["peer_ip"] = first->peerIp;
+    Finding& f = out.add(ctx, "network.socket_closed", crashedThere.empty() ? std::optional(RootCauseClass::NetworkPair) : std::optional(RootCauseClass::RankCrashed), values);
+    f.evidence.push_back(evidenceOf(b, first->event));
+    if (!crashedThere.empty()) {
+        f.ranks = crashedThere;
+        if (f.title.empty())
+            f.title = "Peers saw " + hostText(b, first->peerHost) + " close its connections";
+        f.confidence = 0.6;
+        f.explanation = ctx.rankLabel(first->localRank) + " reports that " + hostText(b, first->peerHost)
+            + " closed the connection; rank(s) " + formatRanks(crashedThere)
+            + " on that host failed on their own first, so this is the failure seen from the other side.";
+        return;
+    }
+    if (first->peerRanks.size() != 1 || closedHosts.size() > 2)
+        return;
+    const std::int32_t peer = first->peerRanks.front();
+    f.ranks = { std::min(first->localRank, peer), std::max(first->localRank, peer) };
+    if (f.title.empty())
+        f.title = "Socket connection between " + ctx.rankLabel(first->localRank) + " and " + ctx.rankLabel(peer) + " broke";
+    f.confidence = 0.6;
+    f.explanation = ctx.rankLabel(first->localRank) + " lost its socket connection to " + first->peerIp + " ("
+        + ctx.rankLabel(peer) + ") although that rank did not fail on its own: the network path between the two broke.";
+    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, 0.6, 76,
+        "The socket connection between " + ctx.rankLabel(first->localRank) + " and " + ctx.rankLabel(peer) + " broke.");
+    p.pair = std::make_pair(f.ranks[0], f.ranks[1]);
+}
+
+} // namespace rankscope::model

@@ -1,0 +1,311 @@
+// Rules on where ranks stand on the stuck collective (log-formats §1.5, §11 F):
+// the odd rank out that never entered, the whole-job freeze, everyone inside, and the
+// rank that should have logged but did not.
+
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rankscope::model {
+
+namespace {
+
+bool isStragglerActivity(StackActivity a)
+{
+    return a == StackActivity::DataLoading || a == StackActivity::CheckpointIo || a == StackActivity::Sleeping
+        || a == StackActivity::Other;
+}
+
+std::string_view activityWords(StackActivity a)
+{
+    switch (a) {
+    case StackActivity::DataLoading:
+        return "loading data";
+    case StackActivity::CheckpointIo:
+        return "writing a checkpoint";
+    case StackActivity::Sleeping:
+        return "sleeping or waiting for input";
+    case StackActivity::Other:
+        return "running Python outside any collective";
+    case StackActivity::InCollective:
+        return "inside a collective call";
+    default:
+        return "in an unknown place";
+    }
+}
+
+// Frames of a stack dump as evidence text.
+std::string stackText(const Bundle& b, const StackDump& s)
+{
+    std::string out = "main thread:";
+    for (std::size_t i = 0; i < s.mainThread.size() && i < 4; ++i) {
+        const StackFrame& f = s.mainThread[i];
+        out += (i ? " <- " : " ") + std::string(b.text(f.function));
+        if (f.file != kNoStr)
+            out += " (" + std::string(b.text(f.file)) + (f.line >= 0 ? ":" + std::to_string(f.line) : "") + ")";
+    }
+    return out;
+}
+
+} // namespace
+
+void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
+{
+    const PgFacts* pg = ctx.stuckPg();
+    if (!pg || pg->stuckSeq < 0 || pg->timedOut.empty())
+        return;
+    const Bundle& b = ctx.bundle;
+    // Odd ones out: status says last enqueued < S, or (old PyTorch without status lines) the
+    // rank kept logging but printed no timeout for this group while its peers did.
+    std::vector<std::int32_t> odd = pg->neverEntered;
+    for (std::int32_t r : pg->silent)
+        if (static_cast<std::size_t>(r) < ctx.facts.ranks.size() && ctx.facts.ranks[r].hasLogs)
+            odd.push_back(r);
+    std::sort(odd.begin(), odd.end());
+    odd.erase(std::unique(odd.begin(), odd.end()), odd.end());
+    if (odd.empty())
+        return;
+    const std::size_t members = pg->members.size();
+    // Half the group "lagging" is no odd one out: a mismatch or a split, not a straggler.
+    if (odd.size() * 2 >= members)
+        return;
+
+    const std::int32_t first = odd.front();
+    Placeholders values = ctx.placeholdersFor(first);
+    values["ranks"] = formatRanks(odd);
+    Finding& f = out.add(ctx, "straggler.never_entered", RootCauseClass::StragglerStall, values);
+    f.ranks = odd;
+    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
+    const std::string where = op + " #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    if (f.title.empty())
+        f.title = (odd.size() == 1 ? ctx.rankLabel(first) + " never entered " : formatRanks(odd) + " never entered ") + where;
+
+    double confidence = 0.6;
+    std::string explanation;
+    std::size_t disambiguated = 0;
+    std::size_t insideNccl = 0;
+    std::int64_t peerOpCount = -1;
+    for (std::int32_t r : pg->entered)
+        peerOpCount = std::max(peerOpCount, ctx.facts.ranks[r].lastCollOpCount);
+    for (std::int32_t r : odd) {
+        const RankFacts& rf = ctx.facts.ranks[r];
+        const RankProgress* p = b.progressOf(pg->pg, r);
+        if (p && p->hasStatus) {
+            explanation += ctx.rankLabel(r) + " reports last enqueued " + std::to_string(p->lastEnqueued)
+                + " and last completed " + std::to_string(p->lastCompleted) + " while the stuck collective is #"
+                + std::to_string(pg->stuckSeq) + ". ";
+            if (p->statusEvent != RankProgress::kNoEvent)
+                f.evidence.push_back(evidenceOf(b, p->statusEvent));
+        } else {
+            explanation += ctx.rankLabel(r) + " kept logging but printed no watchdog timeout for "
+                + ctx.pgLabel(pg->pg) + ". ";
+            if (rf.lastEvent != kNoIndex)
+                f.evidence.push_back(evidenceOf(b, rf.lastEvent));
+        }
+        if (rf.stackDump != kNoIndex) {
+            const StackDump& s = b.stackDumps[rf.stackDump];
+            f.evidence.push_back(evidenceOf(b, s.evidence, stackText(b, s)));
+            explanation += "Its stack dump shows the main thread " + std::string(activityWords(rf.activity)) + ". ";
+            if (isStragglerActivity(rf.activity))
+                ++disambiguated;
+            else if (rf.activity == StackActivity::InCollective)
+                ++insideNccl;
+        } else if (rf.lastCollOpCount >= 0 && peerOpCount >= 0) {
+            if (rf.lastCollOpCount < peerOpCount) {
+                explanation += "Its last NCCL COLL line has opCount " + std::to_string(rf.lastCollOpCount)
+                    + " against " + std::to_string(peerOpCount) + " on the waiting ranks: it never called NCCL for this collective. ";
+                ++disambiguated;
+            } else {
+                explanation += "Its NCCL COLL lines reach the same opCount as its peers: it is inside the NCCL call. ";
+                ++insideNccl;
+            }
+        } else if (rf.lastUtilization >= 0 && rf.lastUtilization < 5) {
+            explanation += "Its GPU sits idle (" + std::to_string(static_cast<int>(rf.lastUtilization))
+                + "% utilisation) while the waiting GPUs spin. ";
+            ++disambiguated;
+        }
+    }
+    const std::size_t waiting = pg->entered.size() + pg->completed.size();
+    explanation += std::to_string(pg->timedOut.size()) + " other rank(s) timed out inside " + where
+        + " waiting for " + (odd.size() == 1 ? "it" : "them") + " (" + std::to_string(waiting)
+        + " entered it). The watchdog fires on the healthy side; the rank that is missing is the cause.";
+    if (disambiguated == odd.size()) {
+        confidence = 0.85;
+    } else if (insideNccl > 0) {
+        confidence = 0.45;
+        explanation += " Caveat: PyTorch bumps \"last enqueued\" only after the NCCL call returns, and the evidence"
+                       " shows the rank inside NCCL: it may be stuck in the collective (GPU, link or NCCL) rather than late.";
+    } else {
+        confidence = 0.65;
+        explanation += " Caveat: PyTorch bumps \"last enqueued\" only after the NCCL call returns, so a rank stuck inside"
+                       " the call looks the same; no stack dump, Flight Recorder or COLL line settles it here.";
+    }
+    if (pg->neverEntered.empty())
+        confidence -= 0.1; // only the absence of a timeout line (PyTorch ≤2.1 prints no status)
+    f.confidence = confidence;
+    f.explanation = explanation;
+    for (std::int32_t r : pg->timedOut) {
+        if (f.evidence.size() >= 6)
+            break;
+        const RankProgress* p = b.progressOf(pg->pg, r);
+        if (p && p->timeoutEvent != RankProgress::kNoEvent) {
+            f.evidence.push_back(evidenceOf(b, p->timeoutEvent));
+            break;
+        }
+    }
+    std::string summary = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " never entered "
+        + where + "; " + std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting";
+    if (disambiguated && ctx.facts.ranks[first].activity != StackActivity::Unknown
+        && isStragglerActivity(ctx.facts.ranks[first].activity))
+        summary += " while it was " + std::string(activityWords(ctx.facts.ranks[first].activity));
+    summary += ".";
+    out.propose(RootCauseClass::StragglerStall, odd, confidence, 60, summary);
+}
+
+void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::int32_t> frozen;
+    std::vector<std::int32_t> heartbeat;
+    for (const auto& rf : ctx.facts.ranks) {
+        if (rf.frozen)
+            frozen.push_back(rf.rank);
+        if (rf.heartbeatStuck != kNoIndex)
+            heartbeat.push_back(rf.rank);
+    }
+    const std::size_t seen = b.world.ranksSeen.size();
+    if (seen == 0 || frozen.size() * 2 < seen || heartbeat.empty())
+        return;
+    Placeholders values = ctx.placeholdersFor(frozen.front());
+    values["ranks"] = formatRanks(frozen);
+    Finding& f = out.add(ctx, "straggler.frozen_job", RootCauseClass::StragglerStall, values);
+    f.ranks = frozen;
+    if (f.title.empty())
+        f.title = "The whole job froze with no collective in flight";
+    f.confidence = 0.7;
+    f.explanation = std::to_string(frozen.size()) + " of " + std::to_string(seen)
+        + " ranks report \"last enqueued NCCL work: -1\" and the heartbeat monitor fired on "
+        + std::to_string(heartbeat.size())
+        + ": no collective was in flight, so the processes themselves stopped (shared filesystem stall, GIL deadlock,"
+          " a blocking call) — this is not a communication fault and no single rank caused it.";
+    for (std::size_t i = 0; i < heartbeat.size() && i < 2; ++i)
+        f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[heartbeat[i]].heartbeatStuck));
+    for (const auto& p : b.progress)
+        if (p.hasStatus && p.lastEnqueued == -1 && p.statusEvent != RankProgress::kNoEvent) {
+            f.evidence.push_back(evidenceOf(b, p.statusEvent));
+            break;
+        }
+    out.propose(RootCauseClass::StragglerStall, {}, 0.7, 55,
+        "The whole job froze with no collective in flight (all ranks at last enqueued -1, heartbeat monitor fired); "
+        "a process-wide stall such as a filesystem hang, not a communication fault.");
+}
+
+void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
+{
+    const PgFacts* pg = ctx.stuckPg();
+    if (!pg || pg->stuckSeq < 0 || !pg->neverEntered.empty())
+        return;
+    for (std::int32_t r : pg->silent)
+        if (ctx.facts.ranks[r].hasLogs || !pg->membersKnown)
+            return;
+    if (pg->entered.size() < 2 || pg->entered.size() + pg->completed.size() < pg->members.size())
+        return;
+    const Bundle& b = ctx.bundle;
+    Placeholders values = ctx.placeholdersFor(pg->entered.front());
+    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
+    const std::string where = op + " #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    if (!ctx.facts.algorithmOverrides.empty()) {
+        Finding& f = out.add(ctx, "mismatch.algorithm_deadlock", RootCauseClass::CollectiveMismatch, values);
+        if (f.title.empty())
+            f.title = "Every rank is inside " + where + " with an NCCL algorithm/protocol override";
+        f.confidence = 0.5;
+        std::string settings;
+        for (std::uint32_t i : ctx.facts.algorithmOverrides) {
+            const EnvSetting& s = b.envSettings[i];
+            const std::string item = std::string(b.text(s.name)) + "=" + std::string(b.text(s.value));
+            if (settings.find(item) == std::string::npos)
+                settings += (settings.empty() ? "" : ", ") + item;
+            if (f.evidence.size() < 3)
+                f.evidence.push_back(evidenceOf(b, s.evidence, std::string(b.text(s.name)) + " set by environment to "
+                        + std::string(b.text(s.value))));
+        }
+        f.explanation = "All " + std::to_string(pg->entered.size()) + " ranks entered " + where
+            + " and none completed it; no rank is missing, no transport error, no Xid. The job forces " + settings
+            + ": a hang inside NCCL with a forced algorithm or protocol is the known signature of an algorithm/protocol"
+              " deadlock (no single rank is to blame). Rerun without the override to confirm.";
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.5, 40,
+            "Every rank entered " + where + " and none finished it, with " + settings
+                + " forced: an NCCL algorithm/protocol deadlock, not one bad rank.");
+        return;
+    }
+    Finding& f = out.add(ctx, "hang.all_entered", std::nullopt, values);
+    if (f.title.empty())
+        f.title = "Every rank is inside " + where + "; the logs do not say why";
+    f.confidence = 0.3;
+    f.explanation = "All " + std::to_string(pg->entered.size()) + " ranks entered " + where
+        + " and none completed it, so no rank is missing at the PyTorch level: the hang is inside NCCL, the transport or a"
+          " GPU. These logs carry no NCCL warning, Xid or stack dump that points at one rank or link.";
+    for (std::int32_t r : pg->entered) {
+        const RankProgress* p = b.progressOf(pg->pg, r);
+        if (p && p->timeoutEvent != RankProgress::kNoEvent) {
+            f.evidence.push_back(evidenceOf(b, p->timeoutEvent));
+            break;
+        }
+    }
+    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, 5,
+        "Every rank entered " + where + " and timed out; the logs do not show which rank, GPU or link is stuck.");
+    p.status = DiagnosisStatus::Inconclusive;
+}
+
+void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
+{
+    const PgFacts* pg = ctx.stuckPg();
+    const Bundle& b = ctx.bundle;
+    if (!pg || pg->timedOut.empty() || !b.world.worldSize)
+        return;
+    // Only a bundle that shows the rank should have logged makes its silence evidence: its
+    // own file is present, or most of the world is here. A pasted excerpt that stops is not.
+    const bool mostOfWorld = b.world.ranksSeen.size() * 2 > static_cast<std::size_t>(*b.world.worldSize);
+    std::vector<std::int32_t> silent;
+    for (std::int32_t r : pg->silent) {
+        const RankFacts& rf = ctx.facts.ranks[r];
+        if (rf.primaryFailure != kNoIndex || rf.anyTimeout)
+            continue;
+        const bool noUsefulLines = !rf.hasLogs || rf.lastEvent == kNoIndex;
+        if (noUsefulLines && (rf.hasSourceFile || mostOfWorld))
+            silent.push_back(r);
+    }
+    // Ranks that logged nothing at all for the PG, although the world says they exist.
+    if (silent.empty() || silent.size() * 2 >= pg->members.size())
+        return;
+    Placeholders values = ctx.placeholdersFor(silent.front());
+    values["ranks"] = formatRanks(silent);
+    Finding& f = out.add(ctx, "silent.missing_rank", RootCauseClass::Unknown, values);
+    f.ranks = silent;
+    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
+    if (f.title.empty())
+        f.title = (silent.size() == 1 ? ctx.rankLabel(silent.front()) : "Ranks " + formatRanks(silent))
+            + " logged nothing while the others timed out";
+    f.confidence = 0.55;
+    std::string files;
+    for (std::int32_t r : silent) {
+        const RankInfo* info = b.rankInfo(r);
+        if (info && !info->sources.empty())
+            files += (files.empty() ? "" : ", ") + b.sources[info->sources.front()].path;
+    }
+    f.explanation = std::to_string(pg->timedOut.size()) + " rank(s) timed out in " + op + " #"
+        + std::to_string(pg->stuckSeq) + " while " + (silent.size() == 1 ? "this rank" : "these ranks")
+        + " wrote no timeout, no error and no status"
+        + (files.empty() ? std::string(" (no log at all in a bundle that holds most ranks)") : " (its log " + files + " is present but silent)")
+        + ". A process that died without output (SIGKILL, OOM killer, node loss) or hung before logging looks like"
+          " this; the logs cannot tell which.";
+    out.propose(RootCauseClass::Unknown, silent, 0.55, 50,
+        (silent.size() == 1 ? ctx.rankLabel(silent.front()) : "Ranks " + formatRanks(silent))
+            + " went silent while " + std::to_string(pg->timedOut.size())
+            + " rank(s) timed out waiting in " + op + " #" + std::to_string(pg->stuckSeq)
+            + "; whether it died or hung is not in the logs.");
+}
+
+} // namespace rankscope::model
