@@ -1,16 +1,13 @@
 #include "parsers/inputreader.h"
 
 #include "parsers/contentsniff.h"
+#include "parsers/mappedfile.h"
 #include "parsers/sourcebuilder.h"
 #include "parsers/textscan.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <memory>
@@ -47,54 +44,6 @@ model::Source makeSource(std::string path, std::string container, std::string me
     s.compressed = compressed;
     return s;
 }
-
-// RAII for a read-only mapping.
-class MappedFile {
-public:
-    explicit MappedFile(const std::string& path)
-    {
-        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (m_fd < 0) {
-            m_error = std::strerror(errno);
-            return;
-        }
-        struct stat st {};
-        if (::fstat(m_fd, &st) != 0) {
-            m_error = std::strerror(errno);
-            return;
-        }
-        m_size = static_cast<std::size_t>(st.st_size);
-        if (m_size == 0)
-            return;
-        void* p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, m_fd, 0);
-        if (p == MAP_FAILED) {
-            m_error = std::strerror(errno);
-            m_size = 0;
-            return;
-        }
-        ::madvise(p, m_size, MADV_SEQUENTIAL);
-        m_data = static_cast<const char*>(p);
-    }
-    ~MappedFile()
-    {
-        if (m_data)
-            ::munmap(const_cast<char*>(m_data), m_size);
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-
-    bool ok() const { return m_error.empty(); }
-    const std::string& error() const { return m_error; }
-    std::string_view bytes() const { return { m_data ? m_data : "", m_size }; }
-
-private:
-    int m_fd = -1;
-    const char* m_data = nullptr;
-    std::size_t m_size = 0;
-    std::string m_error;
-};
 
 struct ArchiveDeleter {
     void operator()(archive* a) const { archive_read_free(a); }
@@ -157,7 +106,7 @@ public:
 
     // Reads every entry of `a`. `display` is the archive's display path. Returns false
     // when the archive was refused (the reason is an import issue already).
-    bool walk(archive* a, const std::string& display, int depth)
+    bool walk(archive* a, const std::string& display, int depth, const std::string& memberPrefix = {})
     {
         archive_entry* entry = nullptr;
         std::uint64_t entries = 0;
@@ -204,7 +153,7 @@ public:
                     return false;
                 }
             }
-            if (!readEntry(a, display, memberDisplay, member, depth, isRaw))
+            if (!readEntry(a, display, memberDisplay, member, depth, isRaw, memberPrefix))
                 return false;
         }
         return true;
@@ -267,7 +216,7 @@ private:
     }
 
     bool readEntry(archive* a, const std::string& display, const std::string& memberDisplay,
-        const std::string& member, int depth, bool isRaw)
+        const std::string& member, int depth, bool isRaw, const std::string& memberPrefix)
     {
         const void* buf = nullptr;
         size_t size = 0;
@@ -284,9 +233,11 @@ private:
         std::string_view first(static_cast<const char*>(buf), r == ARCHIVE_EOF ? 0 : size);
         const ContentKind kind = sniffContent(first.substr(0, 8192));
         if (!isRaw && isArchiveOrCompressed(kind))
-            return readNested(a, display, memberDisplay, member, depth, first);
+            return readNested(a, display, memberDisplay, member, depth, first, memberPrefix + member + "!");
 
-        SourceBuilder builder(makeSource(memberDisplay, m_container, isRaw ? std::string() : member, true), m_limits);
+        // memberPath is the chain inside the file on disk ("node1.tgz!rank2.log"), so the
+        // log viewer can read the member again later.
+        SourceBuilder builder(makeSource(memberDisplay, m_container, isRaw ? memberPrefix : memberPrefix + member, true), m_limits);
         bool ok = true;
         while (r != ARCHIVE_EOF) {
             std::string_view chunk(static_cast<const char*>(buf), size);
@@ -317,7 +268,7 @@ private:
     }
 
     bool readNested(archive* a, const std::string& display, const std::string& memberDisplay,
-        const std::string& member, int depth, std::string_view first)
+        const std::string& member, int depth, std::string_view first, const std::string& nestedPrefix)
     {
         if (depth + 1 >= m_limits.maxArchiveDepth) {
             m_result.issues.add("nested_archive_skipped",
@@ -350,7 +301,7 @@ private:
             return true;
         }
         // A refused nested archive does not stop the outer one.
-        walk(inner.get(), memberDisplay, depth + 1);
+        walk(inner.get(), memberDisplay, depth + 1, nestedPrefix);
         return true;
     }
 
@@ -381,7 +332,7 @@ TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits, cons
         result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
         return result;
     }
-    ArchiveWalker walker(limits, control, result, task.displayPath);
+    ArchiveWalker walker(limits, control, result, task.diskPath);
     walker.walk(a.get(), task.displayPath, 0);
     return result;
 }
@@ -405,7 +356,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
                 + " is over the " + humanBytes(limits.maxEntryBytes) + " limit per file; not read");
         return result;
     }
-    SourceBuilder builder(makeSource(task.displayPath, task.displayPath, {}, false), limits);
+    SourceBuilder builder(makeSource(task.displayPath, task.diskPath, {}, false), limits);
     for (std::size_t pos = 0; pos < bytes.size(); pos += kSliceBytes) {
         const std::string_view slice = bytes.substr(pos, kSliceBytes);
         builder.feed(slice);

@@ -1,6 +1,7 @@
 #include "archivewriter.h"
 #include "parsers/inputplan.h"
 #include "parsers/inputreader.h"
+#include "parsers/sourcecontent.h"
 
 #include <catch2/catch.hpp>
 
@@ -226,4 +227,30 @@ TEST_CASE("a plain file on disk is mapped and read", "[parsers][input]")
     REQUIRE(r.sources.size() == 1);
     CHECK(r.sources[0].source.lines == 2);
     CHECK(bytes == kLog.size());
+}
+
+TEST_CASE("sources can be reopened after loading: plain, archive member, nested member", "[parsers][input]")
+{
+    const auto dir = scratchDir("reopen");
+    std::ofstream(dir / "rank0.log") << kLog;
+    const auto inner = makeArchive({ { "rank2.log", kLog + "nested\n", {} } }, "tar", "gzip");
+    const auto outer = makeArchive({ { "node1.tgz", inner, {} }, { "logs/rank1.log", kLog + "member\n", {} } }, "tar", "gzip");
+    std::ofstream(dir / "bundle.tgz", std::ios::binary) << outer;
+
+    auto plain = parsers::readInput({ (dir / "rank0.log").string(), "rank0.log", kLog.size() }, {}, {});
+    auto archived = parsers::readInput({ (dir / "bundle.tgz").string(), "bundle.tgz", outer.size() }, {}, {});
+    REQUIRE(plain.sources.size() == 1);
+    REQUIRE(archived.sources.size() == 2);
+    auto p = parsers::openSourceContent(plain.sources[0].source, {});
+    REQUIRE(p.ok());
+    CHECK(p.value()->bytes() == kLog);
+    for (const auto& s : archived.sources) {
+        auto c = parsers::openSourceContent(s.source, {});
+        REQUIRE(c.ok());
+        CHECK(c.value()->bytes().size() == s.source.bytes);
+        if (s.source.path == "bundle.tgz!node1.tgz!rank2.log")
+            CHECK(c.value()->bytes() == kLog + "nested\n");
+        else
+            CHECK(c.value()->bytes() == kLog + "member\n");
+    }
 }

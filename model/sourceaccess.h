@@ -1,0 +1,27 @@
+#pragma once
+// Reading a source's text again after loading (the log viewer, evidence context in
+// reports). The model only knows this interface; the application implements it with the
+// parsers' file mapping and archive reading, so views never parse or touch archives.
+
+#include "model/error.h"
+#include "model/evidence.h"
+
+#include <memory>
+#include <string_view>
+
+namespace rankscope::model {
+
+// Bytes of one source, alive as long as the object (a mapping or a decompressed buffer).
+class SourceBytes {
+public:
+    virtual ~SourceBytes() = default;
+    virtual std::string_view bytes() const = 0;
+};
+
+class SourceAccess {
+public:
+    virtual ~SourceAccess() = default;
+    virtual Result<std::shared_ptr<const SourceBytes>> open(SourceId source) const = 0;
+};
+
+} // namespace rankscope::model

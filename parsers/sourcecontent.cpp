@@ -1,0 +1,142 @@
+#include "parsers/sourcecontent.h"
+
+#include "parsers/mappedfile.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <memory>
+#include <string>
+
+namespace rankscope::parsers {
+
+namespace {
+
+class MappedBytes final : public model::SourceBytes {
+public:
+    explicit MappedBytes(const std::string& path)
+        : m_file(path)
+    {
+    }
+    bool ok() const { return m_file.ok(); }
+    const std::string& error() const { return m_file.error(); }
+    std::string_view bytes() const override { return m_file.bytes(); }
+
+private:
+    MappedFile m_file;
+};
+
+class OwnedBytes final : public model::SourceBytes {
+public:
+    explicit OwnedBytes(std::string data)
+        : m_data(std::move(data))
+    {
+    }
+    std::string_view bytes() const override { return m_data; }
+
+private:
+    std::string m_data;
+};
+
+struct ArchiveDeleter {
+    void operator()(archive* a) const { archive_read_free(a); }
+};
+
+std::unique_ptr<archive, ArchiveDeleter> newReader()
+{
+    std::unique_ptr<archive, ArchiveDeleter> a(archive_read_new());
+    archive_read_support_filter_all(a.get());
+    archive_read_support_format_tar(a.get());
+    archive_read_support_format_gnutar(a.get());
+    archive_read_support_format_zip(a.get());
+    archive_read_support_format_cpio(a.get());
+    archive_read_support_format_raw(a.get());
+    return a;
+}
+
+// Reads the entry named `name` (or the raw stream when `name` is empty) fully.
+model::Result<std::string> readEntry(archive* a, const std::string& name, const LoadLimits& limits)
+{
+    archive_entry* entry = nullptr;
+    for (;;) {
+        const int r = archive_read_next_header(a, &entry);
+        if (r == ARCHIVE_EOF)
+            return model::Error { "'" + name + "' is no longer in the archive" };
+        if (r < ARCHIVE_WARN) {
+            const char* e = archive_error_string(a);
+            return model::Error { std::string("archive read failed: ") + (e ? e : "unknown error") };
+        }
+        std::string path = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+        while (path.starts_with("./"))
+            path.erase(0, 2);
+        if (!name.empty() && path != name)
+            continue;
+        std::string out;
+        char buf[1 << 16];
+        for (;;) {
+            const la_ssize_t n = archive_read_data(a, buf, sizeof buf);
+            if (n == 0)
+                break;
+            if (n < 0) {
+                const char* e = archive_error_string(a);
+                if (out.empty())
+                    return model::Error { std::string("archive read failed: ") + (e ? e : "unknown error") };
+                break; // keep what was read, as loading did
+            }
+            out.append(buf, static_cast<std::size_t>(n));
+            if (out.size() > limits.maxEntryBytes)
+                return model::Error { "'" + name + "' is larger than the per-file limit" };
+        }
+        return out;
+    }
+}
+
+} // namespace
+
+model::Result<std::shared_ptr<const model::SourceBytes>> openSourceContent(const model::Source& source,
+    const LoadLimits& limits)
+{
+    if (!source.compressed) {
+        auto mapped = std::make_shared<MappedBytes>(source.containerPath);
+        if (!mapped->ok())
+            return model::Error { "cannot read '" + source.containerPath + "': " + mapped->error() };
+        return std::shared_ptr<const model::SourceBytes>(std::move(mapped));
+    }
+    // Walk the member chain "outer!inner!file" from the file on disk.
+    std::vector<std::string> chain;
+    std::size_t start = 0;
+    const std::string& m = source.memberPath;
+    for (std::size_t i = 0; i <= m.size(); ++i)
+        if (i == m.size() || m[i] == '!') {
+            chain.push_back(m.substr(start, i - start));
+            start = i + 1;
+        }
+    auto a = newReader();
+    if (archive_read_open_filename(a.get(), source.containerPath.c_str(), 1 << 20) != ARCHIVE_OK)
+        return model::Error { "cannot open '" + source.containerPath + "'" };
+    std::string bytes;
+    for (std::size_t level = 0; level < chain.size(); ++level) {
+        auto entry = readEntry(a.get(), chain[level], limits);
+        if (!entry)
+            return entry.error();
+        if (level + 1 == chain.size()) {
+            bytes = std::move(entry.value());
+            break;
+        }
+        // A nested archive: read the next member from it in memory.
+        const std::string outer = std::move(entry.value());
+        auto inner = newReader();
+        if (archive_read_open_memory(inner.get(), outer.data(), outer.size()) != ARCHIVE_OK)
+            return model::Error { "cannot open nested archive '" + chain[level] + "'" };
+        auto next = readEntry(inner.get(), chain[level + 1], limits);
+        if (!next)
+            return next.error();
+        if (level + 2 < chain.size())
+            return model::Error { "archives nested more than two levels are not re-read" };
+        bytes = std::move(next.value());
+        break;
+    }
+    return std::shared_ptr<const model::SourceBytes>(std::make_shared<OwnedBytes>(std::move(bytes)));
+}
+
+} // namespace rankscope::parsers
