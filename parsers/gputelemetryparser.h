@@ -16,11 +16,14 @@
 //   whose values do not parse, counts as import issue "bad_gpu_sample".
 //
 // dcgmi dmon -e 203,252,1001,… [-d ms]
-//   #Entity   GPUTL   FBUSD   SMACT   POWER          → the columns (re-printed headers replace them)
-//   ID                        W                       → unit line, skipped
-//   GPU 0     56      500     0.005   70.1           → sample of GPU index 0: GPUTL is the
-//         utilization %, POWER the watts; no time column, so the time is the line's own or
-//         the stream's latest (LineContext::bestTime). Other entities (GPU-I, Switch) are skipped.
+//   #Entity   GPUTL   FBUSD   SMACT   POWER
+//       → the columns (a re-printed header replaces them)
+//   ID                        W
+//       → the unit line, skipped
+//   GPU 0     56      500     0.005   70.1
+//       → sample of GPU index 0: GPUTL is the utilization % (GRACT × 100 when GPUTL is absent),
+//         POWER the watts; no time column, so the time is the line's own or the stream's
+//         latest (LineContext::bestTime). Other entities (GPU-I, Switch, …) are skipped.
 //
 // One GpuUtilSummary per (stream identity, GPU) — the GPU keyed by bus id, else index, else
 // uuid — written in finish(): samples = rows, min/max utilization over the numeric values,
@@ -36,6 +39,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace rankscope::parsers {
@@ -100,12 +104,14 @@ private:
     std::unordered_map<std::uint32_t, Columns> m_columns;
     Columns m_lastColumns;
     bool m_haveColumns = false;
-    // Set by a dcgmi header: the next line may be its unit line ("ID  W  C").
-    std::unordered_map<std::uint32_t, bool> m_expectUnitLine;
+    // Streams whose dcgmi header was their latest line: the next may be its unit line ("ID  W").
+    std::unordered_set<std::uint32_t> m_expectUnitLine;
 
     std::vector<GpuSeries> m_series;
     // (identity, GPU key) → index in m_series. Key: "b:<busId>", "i:<index>" or "u:<uuid>".
     std::unordered_map<std::string, std::size_t> m_seriesIndex;
+    // Reused split buffer: rows arrive by the hundred thousand.
+    std::vector<std::string_view> m_fields;
 };
 
 } // namespace rankscope::parsers

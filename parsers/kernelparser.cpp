@@ -3,7 +3,9 @@
 #include "parsers/textscan.h"
 
 #include <cinttypes>
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace rankscope::parsers {
@@ -27,18 +29,18 @@ struct XidSeverityRange {
 };
 
 constexpr XidSeverityRange kXidSeverities[] = {
-    { 13, 13, Severity::Error },   // graphics engine exception
-    { 31, 31, Severity::Error },   // MMU page fault
-    { 32, 32, Severity::Error },   // corrupted push buffer (PCIe/DMA)
-    { 43, 43, Severity::Error },   // GPU stopped processing
+    { 13, 13, Severity::Error }, // graphics engine exception
+    { 31, 31, Severity::Error }, // MMU page fault
+    { 32, 32, Severity::Error }, // corrupted push buffer (PCIe/DMA)
+    { 43, 43, Severity::Error }, // GPU stopped processing
     { 45, 45, Severity::Warning }, // preemptive cleanup: a follow-on, the root is another Xid
-    { 48, 48, Severity::Error },   // double-bit ECC
-    { 61, 62, Severity::Error },   // micro-controller breakpoint / halt: GPU wedged
+    { 48, 48, Severity::Error }, // double-bit ECC
+    { 61, 62, Severity::Error }, // micro-controller breakpoint / halt: GPU wedged
     { 63, 64, Severity::Warning }, // page retirement / row remap recorded or failed
-    { 74, 74, Severity::Error },   // NVLink error
-    { 79, 79, Severity::Error },   // fallen off the bus
+    { 74, 74, Severity::Error }, // NVLink error
+    { 79, 79, Severity::Error }, // fallen off the bus
     { 92, 92, Severity::Warning }, // high single-bit ECC rate
-    { 94, 95, Severity::Error },   // contained / uncontained ECC
+    { 94, 95, Severity::Error }, // contained / uncontained ECC
     { 109, 109, Severity::Error }, // context switch timeout
     { 119, 120, Severity::Error }, // GSP RPC timeout / GSP error
     { 140, 140, Severity::Error }, // unrecovered ECC
@@ -75,8 +77,8 @@ std::string_view syslogHost(std::string_view body)
 }
 
 // The first PCI address at or after `from`: "0000:10:1c", "(PCI:0000:aa:00.0)", …
-std::optional<std::pair<std::size_t, std::string>> findPciAddress(std::string_view s,
-    std::size_t from = 0)
+std::optional<std::pair<std::size_t, std::string>> findPciAddress(
+    std::string_view s, std::size_t from = 0)
 {
     std::size_t colon = from;
     while ((colon = s.find(':', colon)) != std::string_view::npos) {
@@ -124,6 +126,60 @@ std::optional<Severity> aerSeverity(std::string_view text)
     if (contains(text, "Correct"))
         return Severity::Warning;
     return std::nullopt;
+}
+
+// Which grammars a line may hold. Kernel lines are rare in a training log, so this runs on
+// nearly every line for nothing: each signal word is looked for by memchr on one of its
+// rarer bytes (SIMD in glibc) and confirmed with memcmp — several times cheaper than memmem,
+// which sets up a shift table on every call, or a byte-by-byte loop.
+enum Signal : unsigned {
+    kSignalXid = 1u << 0, // "Xid ("
+    kSignalNvrm = 1u << 1, // "NVRM"
+    kSignalLink = 1u << 2, // "Link "
+    kSignalAer = 1u << 3, // "AER", "PCIe Bus Error"
+    kSignalOom = 1u << 4, // "Kill", "oom-kill:"
+};
+
+struct SignalWord {
+    std::string_view word;
+    std::size_t anchor; // index of the byte memchr looks for
+    unsigned signal;
+};
+
+constexpr SignalWord kSignalWords[] = {
+    { "Xid (", 0, kSignalXid },
+    { "NVRM", 1, kSignalNvrm },
+    { "Link ", 0, kSignalLink },
+    { "AER", 0, kSignalAer },
+    { "Bus Error", 0, kSignalAer },
+    { "Kill", 0, kSignalOom },
+    { "oom-kill:", 3, kSignalOom },
+};
+
+unsigned scanSignals(std::string_view s)
+{
+    unsigned found = 0;
+    const char* const begin = s.data();
+    const char* const end = begin + s.size();
+    for (const SignalWord& w : kSignalWords) {
+        if (found & w.signal)
+            continue;
+        const char anchor = w.word[w.anchor];
+        for (const char* p = static_cast<const char*>(std::memchr(begin, anchor, s.size())); p;
+             p = static_cast<const char*>(
+                 std::memchr(p + 1, anchor, static_cast<std::size_t>(end - p - 1)))) {
+            const char* start = p - w.anchor;
+            if (p - begin >= static_cast<std::ptrdiff_t>(w.anchor)
+                && static_cast<std::size_t>(end - start) >= w.word.size()
+                && std::memcmp(start, w.word.data(), w.word.size()) == 0) {
+                found |= w.signal;
+                break;
+            }
+            if (p + 1 >= end)
+                break;
+        }
+    }
+    return found;
 }
 
 std::optional<std::int32_t> toPid(std::uint64_t value)
@@ -176,25 +232,31 @@ std::optional<std::string> normalisePciAddress(std::string_view s, std::size_t* 
     return std::string(buffer, static_cast<std::size_t>(n));
 }
 
-bool KernelParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+bool KernelParser::parseLine(
+    const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     if (!m_pendingFallenOff.empty() && continueFallenOff(ctx, body, out))
         return true;
 
-    for (std::size_t at = findLiteral(body, "Xid ("); at != std::string_view::npos;
-         at = findLiteral(body, "Xid (", at + 1)) {
-        const bool sxid = at > 0 && body[at - 1] == 'S';
-        const bool nvrm = at >= 6 && body.substr(at - 6, 6) == "NVRM: ";
-        if ((sxid || nvrm) && parseXid(ctx, body, at, out))
-            return true;
+    const unsigned signals = scanSignals(body);
+    if (signals == 0)
+        return false;
+    if (signals & kSignalXid) {
+        for (std::size_t at = findLiteral(body, "Xid ("); at != std::string_view::npos;
+             at = findLiteral(body, "Xid (", at + 1)) {
+            const bool sxid = at > 0 && body[at - 1] == 'S';
+            const bool nvrm = at >= 6 && body.substr(at - 6, 6) == "NVRM: ";
+            if ((sxid || nvrm) && parseXid(ctx, body, at, out))
+                return true;
+        }
     }
-    if (contains(body, "NVRM") && parseFallenOff(ctx, body, out))
+    if ((signals & kSignalNvrm) && parseFallenOff(ctx, body, out))
         return true;
-    if (contains(body, "Link ") && parseLinkState(ctx, body, out))
+    if ((signals & kSignalLink) && parseLinkState(ctx, body, out))
         return true;
-    if ((contains(body, "AER") || contains(body, "PCIe Bus Error")) && parseAer(ctx, body, out))
+    if ((signals & kSignalAer) && parseAer(ctx, body, out))
         return true;
-    if ((contains(body, "Kill") || contains(body, "oom-kill:")) && parseOom(ctx, body, out))
+    if ((signals & kSignalOom) && parseOom(ctx, body, out))
         return true;
     return false;
 }
@@ -210,8 +272,8 @@ model::Event& KernelParser::emit(model::ParsedSource& out, const LineContext& ct
     std::string_view body, EventKind kind, Severity severity, std::string_view text)
 {
     const std::string_view host = syslogHost(body);
-    const std::uint32_t identity = host.empty() ? ctx.identity
-                                                : identityWithProcess(out, ctx, host, -1);
+    const std::uint32_t identity
+        = host.empty() ? ctx.identity : identityWithProcess(out, ctx, host, -1);
     model::Event& e = addEvent(out, ctx, kind, severity, text);
     e.identity = identity;
     return e;
@@ -219,8 +281,8 @@ model::Event& KernelParser::emit(model::ParsedSource& out, const LineContext& ct
 
 // "NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, name=python3, text" and
 // "nvidia-nvswitch1: SXid (PCI:0000:aa:00.0): 24007, text"; `at` points at "Xid (".
-bool KernelParser::parseXid(const LineContext& ctx, std::string_view body, std::size_t at,
-    model::ParsedSource& out)
+bool KernelParser::parseXid(
+    const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out)
 {
     const bool sxid = at > 0 && body[at - 1] == 'S';
     std::size_t i = at + 5;
@@ -256,8 +318,8 @@ bool KernelParser::parseXid(const LineContext& ctx, std::string_view body, std::
     const std::string_view description = trim(body.substr(i));
 
     const std::string text = sxid ? "SXid: " + std::string(description) : std::string(description);
-    model::Event& e = emit(out, ctx, body, EventKind::GpuXid,
-        sxid ? Severity::Error : xidSeverity(*code), text);
+    model::Event& e = emit(
+        out, ctx, body, EventKind::GpuXid, sxid ? Severity::Error : xidSeverity(*code), text);
     e.code = static_cast<std::int32_t>(*code);
     e.detail = out.intern(*busId);
     e.pid = pid;
@@ -270,8 +332,8 @@ bool KernelParser::parseXid(const LineContext& ctx, std::string_view body, std::
 
 // "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus." or the first line of the three-line
 // "NVRM: The NVIDIA GPU 0000:b3:00.0" message.
-bool KernelParser::parseFallenOff(const LineContext& ctx, std::string_view body,
-    model::ParsedSource& out)
+bool KernelParser::parseFallenOff(
+    const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     const std::size_t nvrm = findLiteral(body, "NVRM: ");
     if (nvrm == std::string_view::npos)
@@ -281,8 +343,8 @@ bool KernelParser::parseFallenOff(const LineContext& ctx, std::string_view body,
     if (!pci)
         return false;
     const std::string_view host = syslogHost(body);
-    const std::uint32_t identity = host.empty() ? ctx.identity
-                                                : identityWithProcess(out, ctx, host, -1);
+    const std::uint32_t identity
+        = host.empty() ? ctx.identity : identityWithProcess(out, ctx, host, -1);
     if (contains(message, "fallen off the bus")) {
         reportFallenOff(out, ctx.evidence(), ctx.bestTime(), identity, pci->second);
         return true;
@@ -299,8 +361,8 @@ bool KernelParser::parseFallenOff(const LineContext& ctx, std::string_view body,
 }
 
 // The second and third lines of the three-line message; they carry no time in dmesg.
-bool KernelParser::continueFallenOff(const LineContext& ctx, std::string_view body,
-    model::ParsedSource& out)
+bool KernelParser::continueFallenOff(
+    const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     auto it = m_pendingFallenOff.find(ctx.identity);
     if (it == m_pendingFallenOff.end())
@@ -340,8 +402,8 @@ void KernelParser::reportFallenOff(model::ParsedSource& out, const model::Eviden
 
 // "mlx5_core 0000:ab:00.0 mlx5_5: Port: 1 Link DOWN" (IB core port state, any driver) and
 // "mlx5_core 0000:53:00.0 enp83s0f0np0: Link down" (the port's netdev).
-bool KernelParser::parseLinkState(const LineContext& ctx, std::string_view body,
-    model::ParsedSource& out)
+bool KernelParser::parseLinkState(
+    const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     std::size_t colon = findLiteral(body, ": Port: ");
     std::string state;
@@ -375,8 +437,8 @@ bool KernelParser::parseLinkState(const LineContext& ctx, std::string_view body,
     if (device.empty())
         return false;
     const bool up = state == "ACTIVE" || state == "UP";
-    model::Event& e
-        = emit(out, ctx, body, EventKind::NicLinkState, up ? Severity::Info : Severity::Warning, state);
+    model::Event& e = emit(
+        out, ctx, body, EventKind::NicLinkState, up ? Severity::Info : Severity::Warning, state);
     e.detail = out.intern(device);
     if (!pci.empty())
         e.peer = out.intern(pci);
@@ -387,7 +449,8 @@ bool KernelParser::parseLinkState(const LineContext& ctx, std::string_view body,
 // "pcieport 0000:00:03.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (…)".
 bool KernelParser::parseAer(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
-    if (const std::size_t bus = findLiteral(body, "PCIe Bus Error: "); bus != std::string_view::npos) {
+    if (const std::size_t bus = findLiteral(body, "PCIe Bus Error: ");
+        bus != std::string_view::npos) {
         const std::size_t sevAt = findLiteral(body, "severity=", bus);
         if (sevAt == std::string_view::npos)
             return false;
@@ -465,22 +528,25 @@ bool KernelParser::parseOom(const LineContext& ctx, std::string_view body, model
         command = body.substr(i + 2, close - i - 2);
         start = at;
     };
-    if (const std::size_t killed = findLiteral(body, "Killed process "); killed != std::string_view::npos) {
+    if (const std::size_t killed = findLiteral(body, "Killed process ");
+        killed != std::string_view::npos) {
         readKilled(killed, 15);
     } else if (const std::size_t kill = findLiteral(body, "Kill process ");
                kill != std::string_view::npos && phrase != std::string_view::npos) {
         readKilled(kill, 13);
-    } else if (const std::size_t oomKill = findLiteral(body, "oom-kill:"); oomKill != std::string_view::npos) {
+    } else if (const std::size_t oomKill = findLiteral(body, "oom-kill:");
+               oomKill != std::string_view::npos) {
         const std::size_t pidAt = findLiteral(body, ",pid=", oomKill);
         if (pidAt == std::string_view::npos)
             return false;
         std::size_t i = pidAt + 5;
         if (const auto value = readUnsigned(body, i))
             pid = toPid(*value).value_or(-1);
-        if (const std::size_t task = findLiteral(body, ",task=", oomKill); task != std::string_view::npos) {
+        if (const std::size_t task = findLiteral(body, ",task=", oomKill);
+            task != std::string_view::npos) {
             const std::size_t end = body.find(',', task + 6);
-            command = body.substr(task + 6,
-                end == std::string_view::npos ? std::string_view::npos : end - task - 6);
+            command = body.substr(
+                task + 6, end == std::string_view::npos ? std::string_view::npos : end - task - 6);
         }
         start = oomKill;
     }
@@ -496,8 +562,8 @@ bool KernelParser::parseOom(const LineContext& ctx, std::string_view body, model
         return true;
     }
     recent = { pid, ctx.lineNo };
-    model::Event& e
-        = emit(out, ctx, body, EventKind::HostOutOfMemory, Severity::Error, trim(body.substr(start)));
+    model::Event& e = emit(
+        out, ctx, body, EventKind::HostOutOfMemory, Severity::Error, trim(body.substr(start)));
     e.pid = pid;
     if (!command.empty())
         e.detail = out.intern(command);

@@ -10,9 +10,9 @@
 //       → GpuXid code=63, detail="0000:10:1c.0", pid=1896, text="Row Remapper: New row …", Warning
 //   NVRM: Xid (PCI:0000:61:00): 119, pid=123417, name=nv-hostengine, Timeout after 6s of …
 //       → GpuXid code=119, detail="0000:61:00.0", pid=123417, text="Timeout after 6s of …", Error
-//   NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149
+//   NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous …
 //       → GpuXid code=45, Warning (a follow-on; the text names the root Xid)
-//   NVRM: Xid (0000:01:00): 32, Channel ID 00000009 intr 00800000       (old drivers: no pid, no PCI:)
+//   NVRM: Xid (0000:01:00): 32, Channel ID 00000009 intr 00800000   (old drivers: no pid, no PCI:)
 //       → GpuXid code=32, pid=-1, Error. pid='<unknown>' and pid=0 (no process) also give pid=-1.
 //   NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.
 //   NVRM: The NVIDIA GPU 0000:b3:00.0                                   (three dmesg lines, the
@@ -29,7 +29,7 @@
 //   mlx5_core 0000:53:00.0 enp83s0f0np0: Link down                      (the port's netdev)
 //       → NicLinkState text="DOWN" (or "UP"), detail="enp83s0f0np0", peer="0000:53:00.0"
 //   pcieport 0000:00:03.0: AER: Corrected error received: 0000:00:03.0
-//   pcieport 0000:00:03.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)
+//   pcieport 0000:00:03.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (…)
 //       → PcieError detail="0000:00:03.0", Warning (Error for Uncorrected/Uncorrectable/Fatal).
 //         The kernel prints both lines for one error: a Bus Error line right after a "received"
 //         line for the same device updates that event (text, severity) instead of adding one.
@@ -86,8 +86,8 @@ private:
         std::uint64_t lineNo = 0;
     };
 
-    bool parseXid(const LineContext& ctx, std::string_view body, std::size_t at,
-        model::ParsedSource& out);
+    bool parseXid(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
     bool parseFallenOff(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool continueFallenOff(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool parseLinkState(const LineContext& ctx, std::string_view body, model::ParsedSource& out);

@@ -8,7 +8,8 @@
 // "[PG 0 (default_pg) Rank 1] ", "[PG ID 2 PG GUID 3(desc) Rank 3] ", doubled) fills
 // Event::pg (GUID, else PG ID) and Event::pgRank on every event. <W> = WorkNCCL(…) of any
 // era (TensorShape=[…], SeqNum=…, NumelIn=18446744073709551615, …) fills seq, op,
-// numelIn/numelOut, timeoutMs.
+// numelIn/numelOut, timeoutMs; one cut before its ')' keeps what was read and adds the import
+// issue "pytorch_truncated_work".
 //
 // One input line → what it yields:
 // (a) "[Rank 0] Watchdog caught collective operation timeout: <W> ran for 600081 milliseconds
@@ -121,18 +122,20 @@ public:
     void finish(model::ParsedSource& out);
 
 private:
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
     struct Message; // where a message sits in its line: prefix, envelope (pytorchparser.cpp)
 
     enum class BlockKind : std::uint8_t {
         FailedStack, // (c) "#0 f from file:line" frames
         ErrorDetail, // (e)-(g) "ncclRemoteError: …", "Last error:", C++ backtrace lines
-        Desync,      // (l) "\t - …" items
+        Desync, // (l) "\t - …" items
     };
 
     struct Block {
         BlockKind kind = BlockKind::ErrorDetail;
         std::uint32_t identity = 0;
-        std::size_t event = 0; // index into out.events, kNoEvent when the block has none
+        std::size_t event = kNone; // index into out.events, kNone when the block has none
         std::uint64_t lastLine = 0;
         bool afterLastError = false; // the next line is ncclGetLastError()'s text
         std::string frames;
@@ -162,45 +165,62 @@ private:
         std::uint32_t identity = 0;
         std::uint64_t lineNo = 0;
         model::StrId exceptionClass = model::kNoStr;
-        std::size_t placeholder = 0; // event created for a class with no earlier event
+        std::size_t placeholder = kNone; // event created for a class with no earlier event
         bool valid = false;
     };
 
-    bool parseStartAnchored(const LineContext& ctx, std::string_view body,
-        model::ParsedSource& out, bool& handled);
-    bool parseMessage(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
+    struct Anchor; // one grammar's literal and what it starts (pytorchparser.cpp)
+    class AnchorSearch; // finds the leftmost anchor of a line in one pass, built once
+    static const AnchorSearch& anchorSearch();
 
-    bool parseWatchdogTimeout(const LineContext&, std::string_view, std::size_t,
-        model::ParsedSource&);
-    bool parseWatchdogStatus(const LineContext&, std::string_view, std::size_t, std::size_t,
-        model::ParsedSource&);
-    bool parseFailedStack(const LineContext&, std::string_view, std::size_t,
-        model::ParsedSource&);
-    bool parseTeardown(const LineContext&, std::string_view, std::size_t, bool,
-        model::ParsedSource&);
-    bool parseWatchdogException(const LineContext&, std::string_view, std::size_t,
-        model::ParsedSource&);
-    bool parseWhat(const LineContext&, std::string_view, std::size_t, model::ParsedSource&);
-    bool parseTerminate(const LineContext&, std::string_view, model::ParsedSource&);
-    bool parseAsyncError(const LineContext&, std::string_view, std::size_t,
-        model::ParsedSource&);
-    bool parseApiError(const LineContext&, std::string_view, std::size_t, model::ParsedSource&);
-    bool parseCommAborted(const LineContext&, std::string_view, std::size_t,
-        model::ParsedSource&);
-    bool parseHeartbeat(const LineContext&, std::string_view, model::ParsedSource&);
-    bool parseDump(const LineContext&, std::string_view, model::ParsedSource&);
-    bool parseBlockingWait(const LineContext&, std::string_view, std::size_t,
-        model::ParsedSource&);
-    bool parseDesyncFailure(const LineContext&, std::string_view, std::size_t,
-        model::ParsedSource&);
-    bool parseDesyncStart(const LineContext&, std::string_view, std::string_view,
-        model::ParsedSource&);
-    bool parseMismatch(const LineContext&, std::string_view, std::size_t, model::ParsedSource&);
-    bool parseInfo(const LineContext&, std::string_view, model::ParsedSource&);
-    bool parseOptions(const LineContext&, std::string_view, std::size_t, model::ParsedSource&);
-    bool parseEnvironment(const LineContext&, std::string_view, std::size_t, std::size_t,
-        model::ParsedSource&);
-    bool parseBareHeader(const LineContext&, std::string_view, model::ParsedSource&);
+    bool parseStartAnchored(
+        const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool& handled);
+    bool parseMessage(
+        const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool rankSeen);
+    bool parseAnchored(const LineContext& ctx, std::string_view body, std::size_t at,
+        const Anchor& anchor, model::ParsedSource& out);
+
+    // One per grammar of §1.4; `at` is where the grammar's anchor literal starts.
+    bool parseWatchdogTimeout(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseWatchdogStatus(const LineContext& ctx, std::string_view body, std::size_t at,
+        std::size_t afterAnchor, model::ParsedSource& out);
+    bool parseFailedStack(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseTeardown(const LineContext& ctx, std::string_view body, std::size_t at, bool first,
+        model::ParsedSource& out);
+    bool parseWatchdogException(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool recordWatchdogException(
+        const LineContext& ctx, const Message& m, std::string_view what, model::ParsedSource& out);
+    bool parseWhat(const LineContext& ctx, std::string_view body, std::size_t afterWhat,
+        model::ParsedSource& out);
+    bool parseTerminate(const LineContext& ctx, std::string_view line, model::ParsedSource& out);
+    bool parseAsyncError(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseApiError(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseCommAborted(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseDumpSignal(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseBlockingWait(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseDesyncStart(const LineContext& ctx, std::string_view body, std::string_view line,
+        model::ParsedSource& out);
+    bool parseDesyncFailure(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseMismatch(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseOptions(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseEnvironment(const LineContext& ctx, std::string_view body, std::size_t at,
+        std::size_t listStart, model::ParsedSource& out);
+    bool parseCommCreated(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseStoreError(
+        const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    bool parseBareHeader(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
 
     // Locates the message whose text starts at (or, with up to `maxLead` words of lead, just
     // before) `anchor`: its PG prefix chain, its envelope and its writer.
@@ -208,19 +228,25 @@ private:
         std::size_t maxLead, model::ParsedSource& out) const;
     model::Event& emit(const LineContext& ctx, const Message& m, model::ParsedSource& out,
         model::EventKind kind, model::Severity severity, std::string_view text);
+    // locate() + emit() with the text from the message start to the end of the line.
+    model::Event& emitAt(const LineContext& ctx, std::string_view body, std::size_t start,
+        model::ParsedSource& out, model::EventKind kind, model::Severity severity);
     void applyPrefix(model::Event& e, const Message& m, model::ParsedSource& out);
 
     // De-duplication of repeated failures.
     std::size_t findRecent(model::EventKind kind, std::string_view text, std::uint32_t identity,
         const model::ParsedSource& out) const;
     void remember(model::EventKind kind, std::size_t event, const model::ParsedSource& out);
-    PendingTerminate takePending(const LineContext& ctx, std::uint32_t identity,
-        const model::ParsedSource& out);
+    PendingTerminate takePending(
+        const LineContext& ctx, std::uint32_t identity, const model::ParsedSource& out);
+    // The PG prefix the writer printed within the last few lines, if any.
+    const PrefixMark* recentMark(
+        std::uint32_t identity, std::uint64_t lineNo, const model::ParsedSource& out) const;
 
     // Multi-line blocks.
     enum class Continuation : std::uint8_t { Consumed, NotMine };
-    Continuation continueBlock(const LineContext& ctx, std::string_view body,
-        model::ParsedSource& out);
+    Continuation continueBlock(
+        const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool continueErrorDetail(Block& block, std::string_view line, model::ParsedSource& out);
     void openBlock(BlockKind kind, std::uint32_t identity, std::size_t event,
         const LineContext& ctx, model::ParsedSource& out);
@@ -228,7 +254,8 @@ private:
 
     std::vector<Block> m_blocks;
     std::vector<RecentEvent> m_recent;
-    std::vector<PrefixMark> m_prefixMarks;
+    std::vector<PrefixMark> m_prefixMarks; // indexed by identity
+    PrefixMark m_lastMark;
     PendingTerminate m_pending;
     std::size_t m_lastTeardown = 0; // index + 1 of the latest (d) event, 0 = none
     std::uint64_t m_lastTeardownLine = 0;

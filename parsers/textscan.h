@@ -73,9 +73,9 @@ inline std::optional<std::uint64_t> toUnsigned(std::string_view s)
     return v && i == s.size() ? v : std::nullopt;
 }
 
-// memmem-based search: the cheap literal prefilter run before any regular expression.
-// Out of line on purpose: inlined into callers, GCC 12 mis-derives the length bound and
-// warns (-Wstringop-overflow) although the range is checked.
+// Literal search: the cheap prefilter run before any regular expression. Out of line on
+// purpose: inlined into callers, GCC 12 mis-derives length bounds and warns
+// (-Wstringop-overflow) although the range is checked.
 std::size_t findLiteral(std::string_view hay, std::string_view needle, std::size_t from = 0);
 
 inline bool contains(std::string_view hay, std::string_view needle)

@@ -110,13 +110,19 @@ TimePoint parseTorchEnvelopeTime(std::string_view s)
         bracket = true;
         pos = 1;
     }
-    // SMMDD HH:MM:SS.frac
-    if (pos + 15 > s.size() || !isSeverityLetter(s[pos]) || !digitsAt(s, pos + 1, 4)
-        || s[pos + 5] != ' ' || !clockAt(s, pos + 6))
+    // SMMDD HH:MM:SS.frac. PyTorch ≥2.4 does not pad the month ("[E709 17:05:38.…" is 9 July),
+    // glog does ("I0527 …"): accept three or four digits before the space.
+    if (pos + 14 > s.size() || !isSeverityLetter(s[pos]))
         return {};
-    const unsigned month = num(s, pos + 1, 2);
-    const unsigned day = num(s, pos + 3, 2);
-    const std::size_t clock = pos + 6;
+    std::size_t dateDigits = 0;
+    while (dateDigits < 5 && pos + 1 + dateDigits < s.size() && isDigit(s[pos + 1 + dateDigits]))
+        ++dateDigits;
+    if ((dateDigits != 3 && dateDigits != 4) || s[pos + 1 + dateDigits] != ' ' || !clockAt(s, pos + 2 + dateDigits))
+        return {};
+    const std::size_t monthDigits = dateDigits - 2;
+    const unsigned month = num(s, pos + 1, monthDigits);
+    const unsigned day = num(s, pos + 1 + monthDigits, 2);
+    const std::size_t clock = pos + 2 + dateDigits;
     std::size_t digits = 0;
     std::int64_t frac = 0;
     if (clock + 8 < s.size() && s[clock + 8] == '.')
@@ -181,7 +187,8 @@ SniffedTime sniffLeadingTime(std::string_view line)
             ++p;
         std::size_t q = p;
         const auto secs = readUnsigned(line, q);
-        if (secs && q < line.size() && line[q] == '.') {
+        // Beyond ~285 years of uptime the nanoseconds overflow: not a dmesg time.
+        if (secs && *secs < 9'000'000'000ull && q < line.size() && line[q] == '.') {
             std::size_t digits = 0;
             const std::int64_t frac = readFraction(line, q + 1, digits);
             std::size_t r = q + 1 + digits;

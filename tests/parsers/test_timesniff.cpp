@@ -52,3 +52,18 @@ TEST_CASE("torn or impossible dates are rejected", "[parsers][time]")
     CHECK_FALSE(sniffLeadingTime("2024-02-30 10:00:00 x").time.valid());
     CHECK_FALSE(sniffLeadingTime("[80746] [rank0]:").time.valid());
 }
+
+TEST_CASE("PyTorch 2.4+ envelopes do not pad the month", "[parsers][time]")
+{
+    auto s = sniffLeadingTime("[E709 17:05:38.123456789 ProcessGroupNCCL.cpp:607] [Rank 3] x");
+    REQUIRE(s.time.valid());
+    CHECK(model::formatTime(s.time) == "07-09 17:05:38");
+    auto j = sniffLeadingTime("[E129 16:38:47.1 ProcessGroupNCCL.cpp:1] y");
+    CHECK(model::formatTime(j.time) == "01-29 16:38:47");
+    CHECK_FALSE(sniffLeadingTime("[E12 16:38:47.1 x").time.valid());
+}
+
+TEST_CASE("absurd dmesg uptimes are not times", "[parsers][time]")
+{
+    CHECK_FALSE(sniffLeadingTime("[99999999999999.123456] NVRM: Xid").time.valid());
+}

@@ -1,0 +1,1 @@
+# Main window, background loading, docks, export wiring (appended to RANKSCOPE_GUI_SOURCES).

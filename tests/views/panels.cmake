@@ -1,0 +1,1 @@
+# Panels / app tests (appended to RANKSCOPE_VIEW_TEST_SOURCES).

@@ -1,0 +1,1 @@
+# Timeline / heatmap tests (appended to RANKSCOPE_VIEW_TEST_SOURCES).
