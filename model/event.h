@@ -64,11 +64,13 @@ enum class EventKind : std::uint16_t {
     LauncherSignalSent,   // closing signal to a sibling: pid = target, code = signal number
     LauncherFailureRecord, // ChildFailedError record (see LauncherFailure table)
     LauncherErrorFile,    // error.json
-    LauncherExit,         // DeepSpeed / MPI exit lines: code = exit code (-signal), peerRank = rank named, pid
-    LauncherRendezvousError, // rendezvous / store timeouts, worker-count mismatch
+    LauncherExit,         // DeepSpeed / MPI exit lines: code = exit code (-signal), pid, detail = "deepspeed" | "mpi";
+                          // peerRank = local rank (DeepSpeed --local_rank=N) or world rank (MPI)
+    LauncherRendezvousError, // rendezvous / store failures: detail = exception class, peer = address,
+                             // code = clients joined, seq = clients expected, durationMs = timeout
     // Python and CUDA (§8, §9)
     PythonException,      // detail = exception type, text = message
-    CudaOutOfMemory,      // code = local CUDA ordinal
+    CudaOutOfMemory,      // code = local CUDA ordinal (-1 when not printed)
     CudaError,            // illegal memory access, unknown error, ECC
     FatalSignal,          // code = signal number
     StackDump,            // py-spy / faulthandler dump (see StackDump table)
@@ -80,7 +82,8 @@ enum class EventKind : std::uint16_t {
     GpuUtilization,       // summarised in GpuSample table
     // Progress and frameworks
     TrainingProgress,     // iteration/step lines: seq = step when known
-    FrameworkInfo,        // a rank stating who it is (Lightning GLOBAL_RANK): peerRank = global rank, code = world size
+    FrameworkInfo,        // a rank stating who it is (Lightning GLOBAL_RANK): peerRank = global rank,
+                          // code = world size (-1 when not printed)
     // Flight Recorder and RAS (§2, §4)
     FlightRecorderDump,
     RasReport,

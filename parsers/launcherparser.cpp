@@ -1,14 +1,871 @@
 #include "parsers/launcherparser.h"
 
+#include "parsers/textscan.h"
+#include "parsers/timesniff.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <vector>
+
 namespace rankscope::parsers {
 
-bool LauncherParser::parseLine(const LineContext&, std::string_view, model::ParsedSource&)
+using model::EventKind;
+using model::Severity;
+
+namespace {
+
+// Keywords of the one-pass prefilter. Every keyword is at least 4 bytes long because the
+// filter hashes 4-byte windows.
+enum Keyword : unsigned {
+    kwAgentFailed,
+    kwClosingSignal,
+    kwRdzvComplete,
+    kwRdzvTimeout,
+    kwRdzvClosed,
+    kwRdzvConnection,
+    kwDistStore,
+    kwDistNetwork,
+    kwWaitingClients,
+    kwListenFailed,
+    kwClientTimedOut,
+    kwClientFailed,
+    kwConnectTimedOut,
+    kwConnRefused,
+    kwSocketTimeout,
+    kwDsExit,
+    kwDsKilling,
+    kwDsSuccess,
+    kwMpiNoticed,
+    kwMpiProcessName,
+    kwMpiExitCode,
+    kwLightning,
+    kwDeepSpeedInit,
+    kwFailures,
+    kwRootCause,
+    kwChildFailed,
+    kwCount
+};
+
+constexpr std::array<std::string_view, kwCount> kKeywords = {
+    "failed (exitcode: ",
+    " closing signal ",
+    "Rendezvous complete for workers. Result:",
+    "RendezvousTimeoutError",
+    "RendezvousClosedError",
+    "RendezvousConnectionError",
+    "DistStoreError",
+    "DistNetworkError",
+    "waiting for clients.",
+    "failed to listen on any local network address",
+    "The client socket has timed out",
+    "The client socket has failed to connect",
+    "connect() timed out",
+    "Connection refused",
+    "Socket Timeout",
+    "exits with return code",
+    "Killing subprocess ",
+    "exits successfully",
+    "noticed that process rank ",
+    "Process name: [[",
+    "Exit code:",
+    "Initializing distributed: GLOBAL_RANK: ",
+    "Initializing TorchBackend in DeepSpeed",
+    "Failures:",
+    "Root Cause (first observed failure):",
+    "ChildFailedError",
+};
+
+constexpr std::uint64_t bit(Keyword k)
 {
+    return std::uint64_t { 1 } << k;
+}
+
+constexpr std::uint64_t kDeepSpeedBits = bit(kwDsExit) | bit(kwDsKilling) | bit(kwDsSuccess);
+constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | bit(kwMpiExitCode);
+constexpr std::uint64_t kFrameworkBits = bit(kwLightning) | bit(kwDeepSpeedInit);
+constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
+    | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
+constexpr std::uint64_t kRendezvousErrorBits = kExceptionBits | bit(kwWaitingClients)
+    | bit(kwListenFailed) | bit(kwClientTimedOut) | bit(kwClientFailed) | bit(kwConnectTimedOut)
+    | bit(kwConnRefused) | bit(kwSocketTimeout);
+constexpr std::uint64_t kBlockStartBits
+    = bit(kwRdzvComplete) | bit(kwFailures) | bit(kwRootCause) | bit(kwChildFailed);
+
+// LauncherExit's detail: DeepSpeed names a local rank, MPI a world rank.
+constexpr std::string_view kDeepSpeed = "deepspeed";
+constexpr std::string_view kMpi = "mpi";
+constexpr std::string_view kRootCauseTitle = "Root Cause (first observed failure):";
+// The whole traceback of a table record is kept up to this size (its tail, where the
+// exception is); Python tracebacks of a worker are rarely longer.
+constexpr std::size_t kMaxTracebackBytes = 64 * 1024;
+constexpr std::size_t kMaxListEntries = 4096;
+constexpr unsigned kMaxMpiGap = 3; // lines between "Process name:" and "Exit code:"
+
+std::uint32_t windowHash(const char* p)
+{
+    std::uint32_t v = 0;
+    std::memcpy(&v, p, sizeof v);
+    return (v * 0x9E3779B1u) >> 16;
+}
+
+std::optional<std::int32_t> toInt32(std::optional<std::int64_t> v)
+{
+    if (!v || *v < INT32_MIN || *v > INT32_MAX)
+        return std::nullopt;
+    return static_cast<std::int32_t>(*v);
+}
+
+std::optional<std::int32_t> readInt32(std::string_view s, std::size_t& i)
+{
+    std::size_t j = i;
+    const auto v = toInt32(readSigned(s, j));
+    if (v)
+        i = j;
+    return v;
+}
+
+// Non-negative only: pids, ranks, world sizes.
+std::optional<std::int32_t> readCount(std::string_view s, std::size_t& i)
+{
+    std::size_t j = i;
+    const auto v = readUnsigned(s, j);
+    if (!v || *v > static_cast<std::uint64_t>(INT32_MAX))
+        return std::nullopt;
+    i = j;
+    return static_cast<std::int32_t>(*v);
+}
+
+bool skip(std::string_view s, std::size_t& i, std::string_view literal)
+{
+    if (i > s.size() || !s.substr(i).starts_with(literal))
+        return false;
+    i += literal.size();
+    return true;
+}
+
+std::size_t find(std::string_view s, std::string_view literal, std::size_t from = 0)
+{
+    return findLiteral(s, literal, from);
+}
+
+// The text from `pos` on; empty for npos (substr would throw).
+std::string_view from(std::string_view s, std::size_t pos)
+{
+    return pos <= s.size() ? s.substr(pos) : std::string_view {};
+}
+
+bool isRule(std::string_view s)
+{
+    if (s.size() < 3 || (s[0] != '=' && s[0] != '-'))
+        return false;
+    return std::all_of(s.begin(), s.end(), [c = s[0]](char x) { return x == c; });
+}
+
+std::int32_t signalNumber(std::string_view name)
+{
+    struct Named {
+        std::string_view name;
+        std::int32_t number;
+    };
+    static constexpr std::array<Named, 10> kSignals = { {
+        { "SIGHUP", 1 },
+        { "SIGINT", 2 },
+        { "SIGQUIT", 3 },
+        { "SIGABRT", 6 },
+        { "SIGKILL", 9 },
+        { "SIGUSR1", 10 },
+        { "SIGSEGV", 11 },
+        { "SIGUSR2", 12 },
+        { "SIGTERM", 15 },
+        { "SIGCONT", 18 },
+    } };
+    for (const auto& s : kSignals)
+        if (s.name == name)
+            return s.number;
+    return -1;
+}
+
+// Removes the envelope torch._logging repeats on every line of a multi-line message, so the
+// rendezvous result's "  group_rank=0" lines read the same in every dialect:
+//   2.1–2.2 "[2024-07-25 06:36:18,293] torch.distributed.elastic.agent.server.api: [INFO] "
+//   ≥2.3    "I0618 15:59:02.634000 139633870123008 torch/distributed/…/api.py:525] "
+std::string_view stripLoggerEnvelope(std::string_view s)
+{
+    if (s.size() > 20 && s[0] == '[' && isDigit(s[1])) {
+        std::size_t consumed = 0;
+        if (!parseIsoTime(s.substr(1), &consumed).valid()
+            || !from(s, consumed + 1).starts_with("] "))
+            return s;
+        const std::string_view rest = s.substr(consumed + 3);
+        const std::size_t level
+            = find(rest.substr(0, std::min<std::size_t>(rest.size(), 200)), ": [");
+        if (level == std::string_view::npos)
+            return s;
+        const std::size_t close = find(rest, "] ", level + 3);
+        return close == std::string_view::npos ? s : rest.substr(close + 2);
+    }
+    if (!s.empty() && s[0] != '[' && parseTorchEnvelopeTime(s).valid()) {
+        const std::size_t close = find(s.substr(0, std::min<std::size_t>(s.size(), 300)), "] ");
+        if (close != std::string_view::npos)
+            return s.substr(close + 2);
+        if (s.back() == ']')
+            return {};
+    }
+    return s;
+}
+
+// "[0, 1, 2]" → {0, 1, 2}; nullopt when malformed.
+std::optional<std::vector<std::int32_t>> parseIntList(std::string_view s)
+{
+    s = trim(s);
+    if (s.size() < 2 || s.front() != '[' || s.back() != ']')
+        return std::nullopt;
+    std::vector<std::int32_t> values;
+    std::size_t i = 1;
+    const std::size_t end = s.size() - 1;
+    while (i < end) {
+        while (i < end && (s[i] == ' ' || s[i] == ','))
+            ++i;
+        if (i >= end)
+            break;
+        const auto v = readInt32(s, i);
+        if (!v || values.size() >= kMaxListEntries)
+            return std::nullopt;
+        values.push_back(*v);
+        if (i < end && s[i] != ',' && s[i] != ' ')
+            return std::nullopt;
+    }
+    return values;
+}
+
+// True when the exception class named at `pos` starts an exception line ("torch.distributed.
+// DistStoreError: …", "…rendezvous.api.RendezvousTimeoutError"), not a source line
+// ("raise RendezvousTimeoutError()", "except RendezvousClosedError:"). `start` receives where
+// the qualified name begins.
+bool exceptionLineAt(std::string_view s, std::size_t pos, std::size_t length, std::size_t& start)
+{
+    const std::string_view after = trim(from(s, pos + length));
+    if (!after.empty() && after.front() != ':')
+        return false;
+    std::size_t q = pos;
+    while (q > 0 && (isAlnum(s[q - 1]) || s[q - 1] == '_' || s[q - 1] == '.'))
+        --q;
+    const std::string_view before = trim(s.substr(0, q));
+    if (!before.empty() && before.back() != ']' && before.back() != ':' && before.back() != '"')
+        return false;
+    start = q;
+    return true;
+}
+
+// The address a c10d client socket message names: "… to connect to (host, 29400)." or
+// "… to connect to [host]:29500 (errno: 111 - Connection refused)."
+std::string_view connectTarget(std::string_view s)
+{
+    std::size_t pos = find(s, "connect to ");
+    if (pos == std::string_view::npos)
+        return {};
+    std::string_view t = s.substr(pos + 11);
+    if (t.starts_with("any network address of "))
+        t.remove_prefix(23);
+    std::size_t end = t.starts_with("(") ? t.find(')') : t.find(' ');
+    if (t.starts_with("(") && end != std::string_view::npos)
+        ++end;
+    t = t.substr(0, std::min(end, t.size()));
+    while (!t.empty() && (t.back() == '.' || t.back() == ','))
+        t.remove_suffix(1);
+    return t;
+}
+
+std::string_view lastLine(std::string_view s)
+{
+    s = trim(s);
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.remove_suffix(1);
+    const std::size_t nl = s.rfind('\n');
+    return trim(nl == std::string_view::npos ? s : s.substr(nl + 1));
+}
+
+} // namespace
+
+LauncherParser::LauncherParser()
+{
+    for (std::string_view word : kKeywords) {
+        const std::uint32_t h = windowHash(word.data());
+        m_keywordHashes[h >> 6] |= std::uint64_t { 1 } << (h & 63);
+    }
+}
+
+std::uint64_t LauncherParser::findKeywords(std::string_view text) const
+{
+    std::uint64_t found = 0;
+    if (text.size() < 4)
+        return found;
+    const char* p = text.data();
+    const std::size_t last = text.size() - 4;
+    for (std::size_t i = 0; i <= last; ++i) {
+        const std::uint32_t h = windowHash(p + i);
+        if (!((m_keywordHashes[h >> 6] >> (h & 63)) & 1))
+            continue;
+        for (unsigned k = 0; k < kwCount; ++k) {
+            const std::string_view word = kKeywords[k];
+            if (text.size() - i >= word.size() && std::memcmp(p + i, word.data(), word.size()) == 0)
+                found |= std::uint64_t { 1 } << k;
+        }
+    }
+    return found;
+}
+
+bool LauncherParser::parseLine(
+    const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    if (m_openBlocks > 0 || m_pendingMpi > 0) {
+        auto it = m_streams.find(ctx.identity);
+        if (it != m_streams.end()) {
+            Stream& stream = it->second;
+            if (stream.block != Block::None && feedBlock(stream, ctx, body, out))
+                return true;
+            if (stream.mpiRank >= 0 && ++stream.mpiLinesSince > kMaxMpiGap) {
+                stream.mpiRank = -1;
+                --m_pendingMpi;
+            }
+        }
+    }
+
+    const std::uint64_t found = findKeywords(body);
+    if (found == 0)
+        return false;
+    bool recognised = false;
+    if (found & bit(kwAgentFailed))
+        recognised |= parseAgentFailed(ctx, body, out);
+    if (found & bit(kwClosingSignal))
+        recognised |= parseClosingSignal(ctx, body, out);
+    if (found & kDeepSpeedBits)
+        recognised |= parseDeepSpeed(ctx, body, found, out);
+    if (found & kMpiBits)
+        recognised |= parseMpi(ctx, body, found, out);
+    if (found & kFrameworkBits)
+        recognised |= parseFramework(ctx, body, found, out);
+    if (found & kRendezvousErrorBits)
+        recognised |= parseRendezvousError(ctx, body, found, out);
+    if (found & kBlockStartBits)
+        recognised |= startBlocks(ctx, body, found, out);
+    return recognised;
+}
+
+void LauncherParser::finish(model::ParsedSource& out)
+{
+    // Close in file order so the output does not depend on hash-map iteration.
+    std::vector<Stream*> open;
+    for (auto& [identity, stream] : m_streams)
+        if (stream.block != Block::None)
+            open.push_back(&stream);
+    std::sort(open.begin(), open.end(),
+        [](const Stream* a, const Stream* b) { return a->blockOffset < b->blockOffset; });
+    for (Stream* stream : open)
+        closeBlock(*stream, out);
+    m_streams.clear();
+    m_pendingMpi = 0;
+}
+
+// ---- multi-line blocks ------------------------------------------------------------------
+
+bool LauncherParser::startBlocks(
+    const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
+{
+    const std::string_view trimmed = trim(text);
+    Block block = Block::None;
+    bool rootCause = false;
+    if (found & bit(kwRdzvComplete)) {
+        block = Block::RendezvousResult;
+    } else if ((found & bit(kwChildFailed)) && trimmed.ends_with("ChildFailedError:")) {
+        block = Block::FailureTable;
+    } else if (trimmed == "Failures:") {
+        block = Block::FailureTable;
+    } else if (trimmed == kRootCauseTitle) {
+        block = Block::FailureTable;
+        rootCause = true;
+    }
+    if (block == Block::None)
+        return false;
+
+    Stream& stream = m_streams[ctx.identity];
+    if (stream.block != Block::None)
+        closeBlock(stream, out);
+    openBlock(stream, block);
+    stream.rootCauseSection = rootCause;
+    stream.blockOffset = ctx.offset;
+    if (block == Block::RendezvousResult) {
+        model::WorkerGroupLayout& layout = stream.layout;
+        layout = {};
+        layout.identity = ctx.identity;
+        layout.evidence = ctx.evidence();
+        // The agent's own host: a pdsh prefix, else what the file path says.
+        layout.host = !ctx.prefix.host.empty() ? out.intern(ctx.prefix.host)
+                                               : out.intern(out.source.pathIdentity.host);
+    }
+    return true;
+}
+
+void LauncherParser::openBlock(Stream& stream, Block block)
+{
+    stream.block = block;
+    stream.haveFailure = false;
+    stream.rootCauseSection = false;
+    ++m_openBlocks;
+}
+
+void LauncherParser::closeBlock(Stream& stream, model::ParsedSource& out)
+{
+    if (stream.block == Block::FailureTable) {
+        closeFailure(stream, out);
+    } else if (stream.block == Block::RendezvousResult) {
+        model::WorkerGroupLayout& layout = stream.layout;
+        if (layout.groupRank >= 0 || !layout.globalRanks.empty())
+            out.workerGroups.push_back(std::move(layout));
+        layout = {};
+    }
+    stream.block = Block::None;
+    --m_openBlocks;
+}
+
+bool LauncherParser::feedBlock(
+    Stream& stream, const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    const bool consumed = stream.block == Block::FailureTable
+        ? feedFailureTable(stream, ctx, body, out)
+        : feedRendezvousResult(stream, body);
+    if (!consumed)
+        closeBlock(stream, out);
+    return consumed;
+}
+
+bool LauncherParser::feedFailureTable(
+    Stream& stream, const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    PendingFailure& f = stream.failure;
+    // py_callstack lines, re-indented by two spaces (errors/__init__.py `_format_failure`).
+    if (stream.haveFailure && f.inTraceback && body.starts_with("  ")) {
+        std::string_view line = body.substr(2);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.remove_suffix(1);
+        if (f.traceback.size() + line.size() < kMaxTracebackBytes) {
+            f.traceback += '\n';
+            f.traceback.append(line);
+        }
+        return true;
+    }
+    const std::string_view t = trim(body);
+    if (isRule(t)) {
+        const bool end = t[0] == '=' && stream.rootCauseSection;
+        closeFailure(stream, out);
+        if (end)
+            closeBlock(stream, out);
+        return true;
+    }
+    if (t == "Failures:" || t == kRootCauseTitle) {
+        closeFailure(stream, out);
+        stream.rootCauseSection = t == kRootCauseTitle;
+        return true;
+    }
+    if (t == "<NO_OTHER_FAILURES>")
+        return true;
+    if (t.size() >= 4 && t.front() == '[' && t.back() == ':' && t[t.size() - 2] == ']') {
+        std::size_t i = 1;
+        if (readCount(t, i) && i == t.size() - 2) {
+            closeFailure(stream, out);
+            stream.haveFailure = true;
+            f = {};
+            f.identity = ctx.identity;
+            f.lineTime = ctx.bestTime();
+            f.record.evidence = ctx.evidence();
+            f.record.reportedAsRootCause = stream.rootCauseSection;
+            return true;
+        }
+    }
+    const std::size_t colon = t.find(':');
+    if (stream.haveFailure && body.starts_with("  ") && colon != std::string_view::npos) {
+        const std::string_view key = trim(t.substr(0, colon));
+        const std::string_view value = trim(t.substr(colon + 1));
+        std::size_t i = 0;
+        if (key == "time") {
+            f.record.time = parseIsoTime(value);
+        } else if (key == "host") {
+            f.record.host = out.intern(value);
+        } else if (key == "rank") {
+            f.record.globalRank = readCount(value, i).value_or(-1);
+            if (const std::size_t p = find(value, "(local_rank: "); p != std::string_view::npos) {
+                i = p + 13;
+                f.record.localRank = readCount(value, i).value_or(-1);
+            }
+        } else if (key == "exitcode") {
+            f.record.exitCode = readInt32(value, i).value_or(0);
+            if (const std::size_t p = find(value, "(pid: "); p != std::string_view::npos) {
+                i = p + 6;
+                f.record.pid = readCount(value, i).value_or(-1);
+            }
+        } else if (key == "error_file") {
+            if (value != "<N/A>")
+                f.record.errorFile = out.intern(value);
+        } else if (key == "traceback") {
+            f.traceback.assign(value.substr(0, kMaxTracebackBytes));
+            f.inTraceback = true;
+        } else {
+            return false;
+        }
+        return true;
+    }
+    // The title "tools/train.py FAILED" between the top border and "Failures:".
+    return !stream.haveFailure && t.ends_with(" FAILED");
+}
+
+void LauncherParser::closeFailure(Stream& stream, model::ParsedSource& out)
+{
+    if (!stream.haveFailure)
+        return;
+    stream.haveFailure = false;
+    PendingFailure& f = stream.failure;
+    std::string_view traceback = f.traceback;
+    if (traceback.size() > kMaxEventText) {
+        // Keep the end, where the exception is, starting at a line boundary.
+        traceback = traceback.substr(traceback.size() - kMaxEventText);
+        if (const std::size_t nl = traceback.find('\n'); nl != std::string_view::npos)
+            traceback.remove_prefix(nl + 1);
+    }
+    model::LauncherFailure& record = out.launcherFailures.emplace_back(f.record);
+    record.traceback = out.intern(traceback);
+
+    model::Event& e = out.events.emplace_back();
+    e.kind = EventKind::LauncherFailureRecord;
+    e.severity = Severity::Error;
+    e.evidence = record.evidence;
+    e.identity = f.identity;
+    e.time = record.time.valid() ? record.time : f.lineTime;
+    e.code = record.exitCode;
+    e.peerRank = record.globalRank;
+    e.pid = record.pid;
+    e.peer = record.host;
+    e.text = out.intern(lastLine(traceback));
+    f = {};
+}
+
+bool LauncherParser::feedRendezvousResult(Stream& stream, std::string_view body)
+{
+    const std::string_view s = trim(stripLoggerEnvelope(body));
+    const std::size_t eq = s.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        return false;
+    const std::string_view key = s.substr(0, eq);
+    const std::string_view value = s.substr(eq + 1);
+    model::WorkerGroupLayout& layout = stream.layout;
+    std::size_t i = 0;
+    if (key == "group_rank") {
+        layout.groupRank = readCount(value, i).value_or(-1);
+    } else if (key == "group_world_size") {
+        layout.groupWorldSize = readCount(value, i).value_or(-1);
+    } else if (key == "local_ranks") {
+        layout.localRanks = parseIntList(value).value_or(std::vector<std::int32_t> {});
+    } else if (key == "global_ranks") {
+        layout.globalRanks = parseIntList(value).value_or(std::vector<std::int32_t> {});
+    } else if (key == "global_world_sizes") {
+        const auto sizes = parseIntList(value);
+        layout.worldSize = sizes && !sizes->empty() ? sizes->front() : -1;
+    } else if (key != "restart_count" && key != "master_addr" && key != "master_port"
+        && key != "role_ranks" && key != "role_world_sizes") {
+        return false;
+    }
+    return true;
+}
+
+// ---- one-line grammars --------------------------------------------------------------------
+
+bool LauncherParser::parseAgentFailed(
+    const LineContext& ctx, std::string_view text, model::ParsedSource& out)
+{
+    // "failed (exitcode: -6) local_rank: 0 (pid: 218624) of binary: /home/…/bin/python"
+    const std::size_t pos = find(text, "failed (exitcode: ");
+    std::size_t i = pos + 18;
+    const auto code = readInt32(text, i);
+    if (!code)
+        return false;
+    std::int32_t localRank = -1;
+    std::int32_t pid = -1;
+    if (skip(text, i, ") local_rank: ")) {
+        localRank = readCount(text, i).value_or(-1);
+        if (skip(text, i, " (pid: "))
+            pid = readCount(text, i).value_or(-1);
+    }
+    model::Event& e = addEvent(
+        out, ctx, EventKind::LauncherWorkerFailed, Severity::Error, trim(text.substr(pos)));
+    e.code = *code;
+    e.peerRank = localRank;
+    e.pid = pid;
+    return true;
+}
+
+bool LauncherParser::parseClosingSignal(
+    const LineContext& ctx, std::string_view text, model::ParsedSource& out)
+{
+    // "Sending process 153929 closing signal SIGTERM"
+    const std::size_t pos = find(text, "Sending process ");
+    if (pos == std::string_view::npos)
+        return false;
+    std::size_t i = pos + 16;
+    const auto pid = readCount(text, i);
+    if (!pid || !skip(text, i, " closing signal "))
+        return false;
+    const std::size_t nameStart = i;
+    while (i < text.size() && (isUpper(text[i]) || isDigit(text[i])))
+        ++i;
+    model::Event& e = addEvent(
+        out, ctx, EventKind::LauncherSignalSent, Severity::Warning, trim(text.substr(pos)));
+    e.pid = *pid;
+    e.code = signalNumber(text.substr(nameStart, i - nameStart));
+    return true;
+}
+
+bool LauncherParser::parseDeepSpeed(
+    const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
+{
+    bool recognised = false;
+    if (found & bit(kwDsExit)) {
+        // "['…/python3.9', '-u', 'x.py', '--local_rank=1', …] exits with return code = -6"
+        const std::size_t pos = find(text, "exits with return code");
+        std::size_t i = pos + 22;
+        skip(text, i, " =");
+        skip(text, i, " ");
+        if (const auto code = readInt32(text, i)) {
+            std::int32_t localRank = -1;
+            const std::size_t arg = find(text.substr(0, pos), "--local_rank=");
+            if (arg != std::string_view::npos) {
+                std::size_t j = arg + 13;
+                localRank = readCount(text, j).value_or(-1);
+            }
+            model::Event& e = addEvent(out, ctx, EventKind::LauncherExit,
+                *code == 0 ? Severity::Info : Severity::Error, trim(text));
+            e.code = *code;
+            e.peerRank = localRank;
+            e.detail = out.intern(kDeepSpeed);
+            recognised = true;
+        }
+    }
+    if (found & bit(kwDsKilling)) {
+        // "Killing subprocess 748089": DeepSpeed terminates the process tree (SIGTERM first).
+        const std::size_t pos = find(text, "Killing subprocess ");
+        std::size_t i = pos + 19;
+        if (const auto pid = readCount(text, i)) {
+            model::Event& e = addEvent(
+                out, ctx, EventKind::LauncherSignalSent, Severity::Warning, trim(text.substr(pos)));
+            e.pid = *pid;
+            e.code = 15;
+            recognised = true;
+        }
+    }
+    if (found & bit(kwDsSuccess)) {
+        // "Process 748090 exits successfully."
+        const std::size_t pos = find(text, "exits successfully");
+        const std::size_t proc = find(text.substr(0, pos), "Process ");
+        if (proc != std::string_view::npos) {
+            std::size_t i = proc + 8;
+            const auto pid = readCount(text, i);
+            if (pid && i + 1 == pos && text[i] == ' ') {
+                model::Event& e = addEvent(
+                    out, ctx, EventKind::LauncherExit, Severity::Info, trim(text.substr(proc)));
+                e.code = 0;
+                e.pid = *pid;
+                e.detail = out.intern(kDeepSpeed);
+                recognised = true;
+            }
+        }
+    }
+    return recognised;
+}
+
+bool LauncherParser::parseMpi(
+    const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
+{
+    if (found & bit(kwMpiNoticed)) {
+        // "prterun noticed that process rank 7 with PID 0 on node gpu0304 exited on signal 6
+        // (Aborted)."
+        const std::size_t pos = find(text, "noticed that process rank ");
+        std::size_t i = pos + 26;
+        const auto rank = readCount(text, i);
+        if (!rank || !skip(text, i, " with PID "))
+            return false;
+        const auto pid = readCount(text, i);
+        if (!pid || !skip(text, i, " on node "))
+            return false;
+        const std::size_t nodeStart = i;
+        while (i < text.size() && text[i] != ' ')
+            ++i;
+        const std::string_view node = text.substr(nodeStart, i - nodeStart);
+        if (!skip(text, i, " exited on signal "))
+            return false;
+        const auto signal = readCount(text, i);
+        if (!signal)
+            return false;
+        model::Event& e = addEvent(out, ctx, EventKind::LauncherExit, Severity::Error, trim(text));
+        e.code = -*signal;
+        e.peerRank = *rank;
+        e.pid = *pid > 0 ? *pid : -1; // PRRTE prints "PID 0" when it does not know
+        e.peer = out.intern(node);
+        e.detail = out.intern(kMpi);
+        return true;
+    }
+    if (found & bit(kwMpiProcessName)) {
+        // Open MPI 4 abort summary: "  Process name: [[11192,1],8]" (jobid, step, rank)
+        std::size_t i = find(text, "Process name: [[") + 16;
+        if (!readCount(text, i) || !skip(text, i, ","))
+            return false;
+        if (!readCount(text, i) || !skip(text, i, "],"))
+            return false;
+        const auto rank = readCount(text, i);
+        if (!rank || !skip(text, i, "]"))
+            return false;
+        Stream& stream = m_streams[ctx.identity];
+        if (stream.mpiRank < 0)
+            ++m_pendingMpi;
+        stream.mpiRank = *rank;
+        stream.mpiLinesSince = 0;
+        return true;
+    }
+    if (found & bit(kwMpiExitCode)) {
+        // "  Exit code:    3", right after the "Process name:" line.
+        auto it = m_streams.find(ctx.identity);
+        if (it == m_streams.end() || it->second.mpiRank < 0)
+            return false;
+        std::size_t i = find(text, "Exit code:") + 10;
+        while (i < text.size() && text[i] == ' ')
+            ++i;
+        const auto code = readInt32(text, i);
+        if (!code)
+            return false;
+        model::Event& e = addEvent(out, ctx, EventKind::LauncherExit,
+            *code == 0 ? Severity::Info : Severity::Error, trim(text));
+        e.code = *code;
+        e.peerRank = it->second.mpiRank;
+        e.detail = out.intern(kMpi);
+        it->second.mpiRank = -1;
+        --m_pendingMpi;
+        return true;
+    }
     return false;
 }
 
-void LauncherParser::finish(model::ParsedSource&)
+bool LauncherParser::parseFramework(
+    const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
 {
+    if (found & bit(kwLightning)) {
+        // "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8"
+        const std::size_t pos = find(text, "Initializing distributed: GLOBAL_RANK: ");
+        std::size_t i = pos + 39;
+        const auto rank = readCount(text, i);
+        if (!rank || !skip(text, i, ", MEMBER: ") || !readCount(text, i) || !skip(text, i, "/"))
+            return false;
+        const auto worldSize = readCount(text, i);
+        if (!worldSize)
+            return false;
+        model::Event& e
+            = addEvent(out, ctx, EventKind::FrameworkInfo, Severity::Info, trim(text.substr(pos)));
+        e.peerRank = *rank;
+        e.code = *worldSize;
+        return true;
+    }
+    // "Initializing TorchBackend in DeepSpeed with backend nccl": who the rank is comes later.
+    const std::size_t pos = find(text, "Initializing TorchBackend in DeepSpeed");
+    model::Event& e
+        = addEvent(out, ctx, EventKind::FrameworkInfo, Severity::Info, trim(text.substr(pos)));
+    e.code = -1;
+    return true;
+}
+
+bool LauncherParser::parseRendezvousError(
+    const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
+{
+    std::string_view message;
+    std::string_view exceptionClass;
+    std::string_view peer;
+    std::int32_t code = 0;
+    std::int64_t seq = -1;
+    std::int64_t durationMs = -1;
+
+    if (found & kExceptionBits) {
+        for (const Keyword k :
+            { kwDistStore, kwDistNetwork, kwRdzvTimeout, kwRdzvClosed, kwRdzvConnection }) {
+            if (!(found & bit(k)))
+                continue;
+            const std::size_t pos = find(text, kKeywords[k]);
+            std::size_t start = 0;
+            if (exceptionLineAt(text, pos, kKeywords[k].size(), start)) {
+                message = text.substr(start);
+                exceptionClass = kKeywords[k];
+                break;
+            }
+        }
+    }
+    if (found & bit(kwWaitingClients)) {
+        // pt:c10d/TCPStore.cpp waitForWorkers: "Timed out after {} seconds waiting for
+        // clients. {}/{} clients joined."
+        const std::size_t pos = find(text, "Timed out after ");
+        std::size_t i = pos + 16;
+        if (pos != std::string_view::npos) {
+            const auto seconds = readCount(text, i);
+            if (seconds && skip(text, i, " seconds waiting for clients. ")) {
+                const auto joined = readCount(text, i);
+                if (joined && skip(text, i, "/")) {
+                    const auto expected = readCount(text, i);
+                    if (expected && skip(text, i, " clients joined")) {
+                        code = *joined;
+                        seq = *expected;
+                        durationMs = std::int64_t { *seconds } * 1000;
+                        if (message.empty())
+                            message = text.substr(pos);
+                    }
+                }
+            }
+        }
+    }
+    if (message.empty()) {
+        // c10d socket.cpp and older TCPStore messages, logged or thrown.
+        static constexpr std::array<Keyword, 5> kPhrases = { kwListenFailed, kwClientTimedOut,
+            kwClientFailed, kwConnectTimedOut, kwSocketTimeout };
+        for (const Keyword k : kPhrases) {
+            if (!(found & bit(k)))
+                continue;
+            std::size_t pos = find(text, kKeywords[k]);
+            if (k == kwListenFailed) {
+                const std::size_t server = find(text, "The server socket has ");
+                if (server != std::string_view::npos && server < pos)
+                    pos = server;
+            }
+            message = text.substr(pos);
+            break;
+        }
+    }
+    if (message.empty() && (found & bit(kwConnRefused))
+        && (contains(text, "TCPStore") || contains(text, "c10d") || contains(text, "store")))
+        message = text;
+    message = trim(message);
+    if (message.empty())
+        return false;
+    if (found & (bit(kwClientTimedOut) | bit(kwClientFailed)))
+        peer = connectTarget(message);
+
+    // Connect retries repeat the same line; one event per writer and text is enough.
+    Stream& stream = m_streams[ctx.identity];
+    const model::StrId textId = out.intern(message.substr(0, kMaxEventText));
+    if (stream.lastRendezvousText == textId)
+        return true;
+    stream.lastRendezvousText = textId;
+
+    model::Event& e
+        = addEvent(out, ctx, EventKind::LauncherRendezvousError, Severity::Error, message);
+    e.detail = out.intern(exceptionClass);
+    e.peer = out.intern(peer);
+    e.code = code;
+    e.seq = seq;
+    e.durationMs = durationMs;
+    return true;
 }
 
 } // namespace rankscope::parsers

@@ -51,7 +51,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <vector>
 
 namespace rankscope::parsers {
 
@@ -75,9 +74,9 @@ private:
     enum class Stage : std::uint8_t { Frames, Message };
 
     struct Block {
-        model::PythonTraceback record;
-        std::string truncationSample;
-        std::string lead;         // text before the marker, when there was any
+        model::PythonTraceback record; // frames are added as they come
+        std::string truncationSample; // "path:line: Traceback …" for the import issue
+        std::string lead; // text before the marker, when there was any
         std::size_t leadIndent = 0; // its leading spaces
         bool leadRepeats = false; // the lead was seen again on a later line
         Stage stage = Stage::Frames;
@@ -89,24 +88,32 @@ private:
     };
 
     enum class BlockLine : std::uint8_t {
-        Frame,     // part of the traceback, nothing else to look for
-        Text,      // exception or message line: also look for CUDA errors and signals
-        NotMine,   // the block is closed (or skipped the line): treat it as a fresh line
+        Frame, // part of the traceback, nothing else to look for
+        Text, // exception or message line: also look for CUDA errors and signals
+        NotMine, // not part of the block: treat it as a fresh line
     };
 
     BlockLine feedBlock(Block& block, const LineContext& ctx, std::string_view body,
-        std::string_view& text, bool& closeNow);
-    void openBlock(const LineContext& ctx, std::string_view body, std::size_t markerPos,
+        std::string_view& text, bool& closeNow, model::ParsedSource& out);
+    void addFrame(Block& block, std::string_view rest, model::ParsedSource& out);
+    void openBlock(const LineContext& ctx, std::string_view text, std::size_t markerPos,
         model::ParsedSource& out);
     void closeBlock(Block& block, model::ParsedSource& out);
-    bool scanErrors(const LineContext& ctx, std::string_view text, model::ParsedSource& out);
 
-    // Bit i set when keyword i occurs in the text (see the .cpp for the list).
+    bool scanErrors(const LineContext& ctx, std::string_view text, std::uint64_t found,
+        model::ParsedSource& out);
+    bool emitOutOfMemory(const LineContext& ctx, std::string_view text, model::ParsedSource& out);
+    bool emitCudaError(const LineContext& ctx, std::string_view text, std::uint64_t found,
+        model::ParsedSource& out);
+    bool emitFatalSignal(const LineContext& ctx, std::string_view text, std::uint64_t found,
+        model::ParsedSource& out);
+
+    // Bit i set when keyword i occurs in the text (the list is in the .cpp).
     std::uint64_t findKeywords(std::string_view text) const;
 
     std::unordered_map<std::uint32_t, Block> m_blocks; // open tracebacks by writer identity
-    // One-pass multi-keyword prefilter: a bitmap over a hash of every 4-byte window,
-    // set for the first 4 bytes of each keyword. Built once in the constructor.
+    // One-pass multi-keyword prefilter: a bitmap over a hash of every 4-byte window, set for
+    // the first 4 bytes of each keyword. Built once in the constructor, never changed.
     std::array<std::uint64_t, 1024> m_keywordHashes {};
 };
 

@@ -291,14 +291,15 @@ private:
         if (e.kind == EventKind::LauncherFailureRecord || e.kind == EventKind::LauncherExit) {
             if (e.kind == EventKind::LauncherFailureRecord && e.peerRank >= 0)
                 return e.peerRank;
-            if (e.kind == EventKind::LauncherExit && e.peerRank >= 0 && e.pid >= 0)
+            // MPI names the world rank; DeepSpeed's "--local_rank=N" is a local rank.
+            if (e.kind == EventKind::LauncherExit && e.peerRank >= 0 && m_b.text(e.detail) == "mpi")
                 return e.peerRank;
         }
         if (e.pid >= 0)
             if (std::int32_t r = rankByPid(e.pid, host); r >= 0)
                 return r;
         if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherExit) {
-            if (e.peerRank >= 0 && !host.empty()) {
+            if (e.peerRank >= 0 && !host.empty() && m_b.text(e.detail) != "mpi") {
                 auto it = m_byHostLocal.find({ host, e.peerRank });
                 if (it != m_byHostLocal.end())
                     return it->second;

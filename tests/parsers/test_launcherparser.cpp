@@ -1,4 +1,523 @@
-// STUB: tests for parsers/launcherparser to be written with the parser.
+// Launcher lines (log-formats §5, §6) run through the real LogScanner, so prefixes and
+// times reach the parser as in production.
 #include "scanhelpers.h"
 
 #include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace rankscope;
+using rankscope::model::EventKind;
+using rankscope::model::Severity;
+using rankscope::model::TimeDomain;
+using rankscope::testing::eventsOf;
+using rankscope::testing::firstOf;
+using rankscope::testing::identityOf;
+using rankscope::testing::scan;
+using rankscope::testing::str;
+
+namespace {
+
+// https://github.com/open-mmlab/mmsegmentation/issues/3106, both records shown in full.
+const char* const kMmsegTable = R"(Traceback (most recent call last):
+  File "/usr/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+========================================================
+tools/train.py FAILED
+--------------------------------------------------------
+Failures:
+[1]:
+  time      : 2023-06-14_22:36:10
+  host      : neptun.informatik.uni-kl.de
+  rank      : 1 (local_rank: 1)
+  exitcode  : -6 (pid: 2385923)
+  error_file: <N/A>
+  traceback : Signal 6 (SIGABRT) received by PID 2385923
+--------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2023-06-14_22:36:10
+  host      : neptun.informatik.uni-kl.de
+  rank      : 0 (local_rank: 0)
+  exitcode  : -6 (pid: 2385922)
+  error_file: <N/A>
+  traceback : Signal 6 (SIGABRT) received by PID 2385922
+========================================================
+)";
+
+std::string prefixed(const std::string& prefix, const std::string& text)
+{
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t nl = text.find('\n', start);
+        const std::size_t end = nl == std::string::npos ? text.size() : nl;
+        out += prefix + text.substr(start, end - start) + "\n";
+        start = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("torchrun 2.0 agent line yields worker failure with exit code, local rank and pid",
+    "[parsers][launcher]")
+{
+    const auto p = scan("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) "
+                        "local_rank: 0 (pid: 218624) of binary: /home/user/miniconda3/bin/python\n"
+                        "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process "
+                        "153929 closing signal SIGTERM\n");
+    const auto* failed = firstOf(p, EventKind::LauncherWorkerFailed);
+    REQUIRE(failed);
+    CHECK(failed->code == -6);
+    CHECK(failed->peerRank == 0);
+    CHECK(failed->pid == 218624);
+    CHECK(failed->severity == Severity::Error);
+    CHECK(str(p, failed->text).starts_with("failed (exitcode: -6) local_rank: 0"));
+    const auto* sig = firstOf(p, EventKind::LauncherSignalSent);
+    REQUIRE(sig);
+    CHECK(sig->pid == 153929);
+    CHECK(sig->code == 15);
+    CHECK(sig->evidence.line == 2);
+}
+
+TEST_CASE("torchrun 2.1-2.2 bracketed-time dialect", "[parsers][launcher]")
+{
+    const auto p = scan("[2024-07-25 06:36:18,293] torch.distributed.elastic.multiprocessing.api: "
+                        "[WARNING] Sending process 179 closing signal SIGTERM\n"
+                        "[2024-07-25 06:36:18,508] torch.distributed.elastic.multiprocessing.api: "
+                        "[ERROR] failed (exitcode: 1) local_rank: 1 (pid: 178) of binary: "
+                        "/usr/bin/python3\n");
+    const auto* sig = firstOf(p, EventKind::LauncherSignalSent);
+    REQUIRE(sig);
+    CHECK(sig->pid == 179);
+    CHECK(sig->code == 15);
+    CHECK(sig->time.domain == TimeDomain::LocalWall);
+    const auto* failed = firstOf(p, EventKind::LauncherWorkerFailed);
+    REQUIRE(failed);
+    CHECK(failed->code == 1);
+    CHECK(failed->peerRank == 1);
+    CHECK(failed->pid == 178);
+    CHECK(failed->time.valid());
+}
+
+TEST_CASE("torchrun 2.3+ glog dialect, with and without the thread id", "[parsers][launcher]")
+{
+    // https://github.com/lmzpai/roboMamba/issues/10 and pytorch/pytorch#126544
+    const auto p = scan(
+        "E0325 20:57:27.620000 2606 site-packages/torch/distributed/elastic/multiprocessing/"
+        "api.py:869] failed (exitcode: -9) local_rank: 5 (pid: 2630) of binary: "
+        "/root/miniconda3/bin/python\n"
+        "E0517 08:24:03.805000 140617718325696 torch/distributed/elastic/multiprocessing/"
+        "api.py:826] failed (exitcode: -6) local_rank: 0 (pid: 77) of fn: main (start_method: "
+        "spawn)\n"
+        "W0517 08:24:03.804000 140617718325696 torch/distributed/elastic/multiprocessing/"
+        "api.py:851] Sending process 78 closing signal SIGKILL\n");
+    const auto failed = eventsOf(p, EventKind::LauncherWorkerFailed);
+    REQUIRE(failed.size() == 2);
+    CHECK(failed[0]->code == -9);
+    CHECK(failed[0]->peerRank == 5);
+    CHECK(failed[0]->pid == 2630);
+    CHECK(failed[0]->time.domain == TimeDomain::LocalWallNoYear);
+    CHECK(failed[1]->code == -6);
+    CHECK(failed[1]->peerRank == 0);
+    CHECK(failed[1]->pid == 77);
+    const auto* sig = firstOf(p, EventKind::LauncherSignalSent);
+    REQUIRE(sig);
+    CHECK(sig->pid == 78);
+    CHECK(sig->code == 9);
+}
+
+TEST_CASE("ChildFailedError table yields one record per failure with the root cause marked",
+    "[parsers][launcher]")
+{
+    const auto p = scan(kMmsegTable);
+    REQUIRE(p.launcherFailures.size() == 2);
+    const auto& other = p.launcherFailures[0];
+    CHECK_FALSE(other.reportedAsRootCause);
+    CHECK(other.globalRank == 1);
+    CHECK(other.localRank == 1);
+    CHECK(other.exitCode == -6);
+    CHECK(other.pid == 2385923);
+    CHECK(other.errorFile == model::kNoStr);
+    CHECK(str(p, other.host) == "neptun.informatik.uni-kl.de");
+    CHECK(str(p, other.traceback) == "Signal 6 (SIGABRT) received by PID 2385923");
+    CHECK(other.time.domain == TimeDomain::LocalWall);
+    CHECK(model::formatTime(other.time) == "2023-06-14 22:36:10");
+    CHECK(other.evidence.line == 9);
+    const auto& root = p.launcherFailures[1];
+    CHECK(root.reportedAsRootCause);
+    CHECK(root.globalRank == 0);
+    CHECK(root.pid == 2385922);
+
+    const auto records = eventsOf(p, EventKind::LauncherFailureRecord);
+    REQUIRE(records.size() == 2);
+    CHECK(records[0]->code == -6);
+    CHECK(records[0]->peerRank == 1);
+    CHECK(records[0]->pid == 2385923);
+    CHECK(str(p, records[0]->peer) == "neptun.informatik.uni-kl.de");
+    CHECK(str(p, records[0]->text) == "Signal 6 (SIGABRT) received by PID 2385923");
+    CHECK(records[0]->severity == Severity::Error);
+    CHECK(model::formatTime(records[0]->time) == "2023-06-14 22:36:10");
+    CHECK(records[1]->peerRank == 0);
+}
+
+TEST_CASE("a single-failure table with <NO_OTHER_FAILURES> and a multi-line traceback",
+    "[parsers][launcher]")
+{
+    const auto p = scan(R"(torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2024-03-01_10:00:00
+  host      : gpu-node-07.cluster
+  rank      : 12 (local_rank: 4)
+  exitcode  : 1 (pid: 4242)
+  error_file: /tmp/torchelastic_ab/1_x/attempt_0/4/error.json
+  traceback : Traceback (most recent call last):
+    File "/w/train.py", line 30, in main
+      loss.backward()
+  RuntimeError: CUDA error: unknown error
+  
+============================================================
+after the table
+)");
+    REQUIRE(p.launcherFailures.size() == 1);
+    const auto& f = p.launcherFailures[0];
+    CHECK(f.reportedAsRootCause);
+    CHECK(f.globalRank == 12);
+    CHECK(f.localRank == 4);
+    CHECK(f.exitCode == 1);
+    CHECK(str(p, f.errorFile) == "/tmp/torchelastic_ab/1_x/attempt_0/4/error.json");
+    CHECK(str(p, f.traceback)
+        == "Traceback (most recent call last):\n  File \"/w/train.py\", line 30, in main\n"
+           "    loss.backward()\nRuntimeError: CUDA error: unknown error\n");
+    const auto* e = firstOf(p, EventKind::LauncherFailureRecord);
+    REQUIRE(e);
+    CHECK(str(p, e->text) == "RuntimeError: CUDA error: unknown error");
+    CHECK(e->peerRank == 12);
+}
+
+TEST_CASE("tables of two nodes behind pdsh prefixes keep their own records", "[parsers][launcher]")
+{
+    const std::string text = prefixed("node1: ", kMmsegTable) + prefixed("node2: ", kMmsegTable);
+    const auto p = scan(text, "deepspeed.log");
+    REQUIRE(p.launcherFailures.size() == 4);
+    int roots = 0;
+    for (const auto& f : p.launcherFailures)
+        roots += f.reportedAsRootCause ? 1 : 0;
+    CHECK(roots == 2);
+    const auto records = eventsOf(p, EventKind::LauncherFailureRecord);
+    REQUIRE(records.size() == 4);
+    CHECK(str(p, identityOf(p, *records[0]).host) == "node1");
+    CHECK(str(p, identityOf(p, *records[3]).host) == "node2");
+}
+
+TEST_CASE("srun-labelled table interleaved with another task's output", "[parsers][launcher]")
+{
+    std::string text;
+    const std::string table = prefixed("0: ", kMmsegTable);
+    std::size_t start = 0;
+    int n = 0;
+    while (start < table.size()) {
+        const std::size_t nl = table.find('\n', start);
+        text += table.substr(start, nl - start + 1);
+        if (++n % 3 == 0)
+            text += "1: [default0]:step 100 loss 0.25\n";
+        start = nl + 1;
+    }
+    const auto p = scan(text, "slurm-99.out");
+    REQUIRE(p.launcherFailures.size() == 2);
+    CHECK(p.launcherFailures[0].pid == 2385923);
+    CHECK(p.launcherFailures[1].pid == 2385922);
+    CHECK(p.launcherFailures[1].reportedAsRootCause);
+}
+
+TEST_CASE("a table cut off at the end of the file still yields its records", "[parsers][launcher]")
+{
+    const auto p = scan("Failures:\n[3]:\n  time      : 2023-06-14_22:36:10\n"
+                        "  host      : n1\n  rank      : 3 (local_rank: 3)\n"
+                        "  exitcode  : -9 (pid: 11)");
+    REQUIRE(p.launcherFailures.size() == 1);
+    CHECK(p.launcherFailures[0].exitCode == -9);
+    CHECK(p.launcherFailures[0].pid == 11);
+    CHECK(p.launcherFailures[0].globalRank == 3);
+}
+
+TEST_CASE(
+    "rendezvous result gives the worker-group layout in the 2.0 dialect", "[parsers][launcher]")
+{
+    const auto p = scan(
+        R"(INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous complete for workers. Result:
+  restart_count=0
+  master_addr=ip-10-4-198-29.ec2.internal
+  master_port=58353
+  group_rank=1
+  group_world_size=2
+  local_ranks=[0, 1, 2, 3]
+  role_ranks=[4, 5, 6, 7]
+  global_ranks=[4, 5, 6, 7]
+  role_world_sizes=[8, 8, 8, 8]
+  global_world_sizes=[8, 8, 8, 8]
+
+INFO:torch.distributed.elastic.agent.server.api:[default] Starting worker group
+)",
+        "node-07/agent.log");
+    REQUIRE(p.workerGroups.size() == 1);
+    const auto& g = p.workerGroups[0];
+    CHECK(g.groupRank == 1);
+    CHECK(g.groupWorldSize == 2);
+    CHECK(g.localRanks == std::vector<std::int32_t> { 0, 1, 2, 3 });
+    CHECK(g.globalRanks == std::vector<std::int32_t> { 4, 5, 6, 7 });
+    CHECK(g.worldSize == 8);
+    CHECK(g.evidence.line == 1);
+}
+
+TEST_CASE("rendezvous result in the 2.1-2.2 and 2.3+ dialects repeats the envelope per line",
+    "[parsers][launcher]")
+{
+    const auto p = scan(
+        R"([2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO] [default] Rendezvous complete for workers. Result:
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   restart_count=0
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   master_addr=n0
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   master_port=29500
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   group_rank=0
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   group_world_size=2
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   local_ranks=[0, 1]
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   role_ranks=[0, 1]
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   global_ranks=[0, 1]
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   role_world_sizes=[4, 4]
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO]   global_world_sizes=[4, 4]
+[2024-07-25 06:36:10,001] torch.distributed.elastic.agent.server.api: [INFO] 
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous complete for workers. Result:
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   restart_count=0
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   master_addr=maindumbmachine
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   master_port=29400
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   group_rank=1
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   group_world_size=2
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   local_ranks=[0]
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   role_ranks=[1]
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   global_ranks=[1]
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   role_world_sizes=[2]
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525]   global_world_sizes=[2]
+I0618 15:59:02.634000 139633870123008 torch/distributed/elastic/agent/server/api.py:525] 
+)");
+    REQUIRE(p.workerGroups.size() == 2);
+    CHECK(p.workerGroups[0].groupRank == 0);
+    CHECK(p.workerGroups[0].globalRanks == std::vector<std::int32_t> { 0, 1 });
+    CHECK(p.workerGroups[0].worldSize == 4);
+    CHECK(p.workerGroups[1].groupRank == 1);
+    CHECK(p.workerGroups[1].localRanks == std::vector<std::int32_t> { 0 });
+    CHECK(p.workerGroups[1].globalRanks == std::vector<std::int32_t> { 1 });
+    CHECK(p.workerGroups[1].worldSize == 2);
+    CHECK(p.workerGroups[1].evidence.line == 13);
+}
+
+TEST_CASE("rendezvous result behind a pdsh prefix takes the host from it", "[parsers][launcher]")
+{
+    const auto p = scan("node3: INFO:torch.distributed.elastic.agent.server.api:[default] "
+                        "Rendezvous complete for workers. Result:\n"
+                        "node3:   group_rank=3\n"
+                        "node3:   global_ranks=[6, 7]\n"
+                        "node3:   global_world_sizes=[8, 8]\n");
+    REQUIRE(p.workerGroups.size() == 1);
+    CHECK(str(p, p.workerGroups[0].host) == "node3");
+    CHECK(p.workerGroups[0].groupRank == 3);
+    CHECK(p.workerGroups[0].globalRanks == std::vector<std::int32_t> { 6, 7 });
+}
+
+TEST_CASE("DeepSpeed launcher exit, kill and success lines", "[parsers][launcher]")
+{
+    const auto p = scan(
+        "[2025-12-18 20:27:22,100] [INFO] [launch.py:319:sigkill_handler] Killing subprocess "
+        "748089\n"
+        "[2025-12-18 20:27:23,533] [ERROR] [launch.py:325:sigkill_handler] "
+        "['/home/u/miniconda3/envs/uie/bin/python3.9', '-u', 'src/run_uie_lora.py', "
+        "'--local_rank=1', '--model_name_or_path', 'x'] exits with return code = -6\n"
+        "[2025-12-18 20:27:24,000] [INFO] [launch.py:351:main] Process 748090 exits "
+        "successfully.\n"
+        "[2025-12-18 20:27:25,000] [ERROR] [launch.py:325:sigkill_handler] ['python', 'x.py'] "
+        "exits with return code = 1\n");
+    const auto exits = eventsOf(p, EventKind::LauncherExit);
+    REQUIRE(exits.size() == 3);
+    CHECK(exits[0]->code == -6);
+    CHECK(exits[0]->peerRank == 1);
+    CHECK(str(p, exits[0]->detail) == "deepspeed");
+    CHECK(exits[0]->severity == Severity::Error);
+    CHECK(exits[0]->time.domain == TimeDomain::LocalWall);
+    CHECK(exits[1]->code == 0);
+    CHECK(exits[1]->pid == 748090);
+    CHECK(exits[1]->severity == Severity::Info);
+    CHECK(exits[2]->code == 1);
+    CHECK(exits[2]->peerRank == -1);
+    const auto* kill = firstOf(p, EventKind::LauncherSignalSent);
+    REQUIRE(kill);
+    CHECK(kill->pid == 748089);
+    CHECK(kill->code == 15);
+}
+
+TEST_CASE("Open MPI 5 / PRRTE and mpirun signal lines", "[parsers][launcher]")
+{
+    const auto p = scan("prterun noticed that process rank 7 with PID 0 on node gpu0304 exited on "
+                        "signal 6 (Aborted).\n"
+                        "mpirun noticed that process rank 3 with PID 1234 on node n1 exited on "
+                        "signal 9 (Killed).\n");
+    const auto exits = eventsOf(p, EventKind::LauncherExit);
+    REQUIRE(exits.size() == 2);
+    CHECK(exits[0]->code == -6);
+    CHECK(exits[0]->peerRank == 7);
+    CHECK(exits[0]->pid == -1);
+    CHECK(str(p, exits[0]->peer) == "gpu0304");
+    CHECK(str(p, exits[0]->detail) == "mpi");
+    CHECK(exits[1]->code == -9);
+    CHECK(exits[1]->peerRank == 3);
+    CHECK(exits[1]->pid == 1234);
+    CHECK(str(p, exits[1]->peer) == "n1");
+}
+
+TEST_CASE(
+    "Open MPI 4 abort summary pairs the process name with its exit code", "[parsers][launcher]")
+{
+    const auto p
+        = scan(R"(--------------------------------------------------------------------------
+mpirun detected that one or more processes exited with non-zero status, thus causing
+the job to be terminated. The first process to do so was:
+
+  Process name: [[11192,1],8]
+  Exit code:    3
+--------------------------------------------------------------------------
+  Exit code:    5
+)");
+    const auto exits = eventsOf(p, EventKind::LauncherExit);
+    REQUIRE(exits.size() == 1);
+    CHECK(exits[0]->peerRank == 8);
+    CHECK(exits[0]->code == 3);
+    CHECK(str(p, exits[0]->detail) == "mpi");
+    CHECK(exits[0]->evidence.line == 6);
+}
+
+TEST_CASE(
+    "Lightning and DeepSpeed initialisation lines state who the rank is", "[parsers][launcher]")
+{
+    const auto p = scan("[rank: 3] Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8\n"
+                        "[2024-01-01 00:00:00,000] [INFO] [comm.py:633:init_distributed] "
+                        "Initializing TorchBackend in DeepSpeed with backend nccl\n");
+    const auto infos = eventsOf(p, EventKind::FrameworkInfo);
+    REQUIRE(infos.size() == 2);
+    CHECK(infos[0]->peerRank == 3);
+    CHECK(infos[0]->code == 8);
+    CHECK(identityOf(p, *infos[0]).globalRank == 3);
+    CHECK(infos[0]->severity == Severity::Info);
+    CHECK(infos[1]->peerRank == -1);
+    CHECK(infos[1]->code == -1);
+    CHECK(str(p, infos[1]->text) == "Initializing TorchBackend in DeepSpeed with backend nccl");
+}
+
+TEST_CASE(
+    "store timeout waiting for clients gives joined and expected counts", "[parsers][launcher]")
+{
+    const auto p = scan("torch.distributed.DistStoreError: Timed out after 1201 seconds waiting "
+                        "for clients. 511/512 clients joined.\n");
+    const auto* e = firstOf(p, EventKind::LauncherRendezvousError);
+    REQUIRE(e);
+    CHECK(e->code == 511);
+    CHECK(e->seq == 512);
+    CHECK(e->durationMs == 1201000);
+    CHECK(str(p, e->detail) == "DistStoreError");
+    CHECK(str(p, e->text).starts_with("torch.distributed.DistStoreError: Timed out after 1201"));
+    CHECK(e->severity == Severity::Error);
+}
+
+TEST_CASE("rendezvous and store failures of every wording", "[parsers][launcher]")
+{
+    const auto p = scan(
+        "torch.distributed.DistStoreError: Socket Timeout\n"
+        "torch.distributed.DistStoreError: wait timeout after 600000ms, keys: "
+        "/default_pg/0//cuda//0\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to "
+        "the C10d store has failed. See inner exception for details.\n"
+        "[E socket.cpp:462] [c10d] The server socket has failed to listen on any local network "
+        "address.\n"
+        "[E socket.cpp:860] [c10d] The client socket has timed out after 60s while trying to "
+        "connect to 192.0.0.1:1234\n"
+        "torch.distributed.DistNetworkError: The client socket has timed out after 10000ms while "
+        "trying to connect to (localhost, 44557).\n"
+        "[W socket.cpp:601] [c10d] The client socket has failed to connect to [n0]:29500 (errno: "
+        "111 - Connection refused).\n"
+        "RuntimeError: connect() timed out. Original timeout was 60000 ms.\n"
+        "RuntimeError: Connection refused while talking to the TCPStore\n");
+    const auto errors = eventsOf(p, EventKind::LauncherRendezvousError);
+    REQUIRE(errors.size() == 11);
+    CHECK(str(p, errors[0]->text) == "torch.distributed.DistStoreError: Socket Timeout");
+    CHECK(str(p, errors[1]->detail) == "DistStoreError");
+    CHECK(str(p, errors[2]->detail) == "RendezvousTimeoutError");
+    CHECK(str(p, errors[3]->detail) == "RendezvousClosedError");
+    CHECK(str(p, errors[4]->detail) == "RendezvousConnectionError");
+    CHECK(str(p, errors[5]->text)
+        == "The server socket has failed to listen on any local network address.");
+    CHECK(str(p, errors[6]->peer) == "192.0.0.1:1234");
+    CHECK(str(p, errors[7]->detail) == "DistNetworkError");
+    CHECK(str(p, errors[7]->peer) == "(localhost, 44557)");
+    CHECK(str(p, errors[8]->peer) == "[n0]:29500");
+    CHECK(str(p, errors[9]->text) == "connect() timed out. Original timeout was 60000 ms.");
+    CHECK(str(p, errors[10]->text)
+        == "RuntimeError: Connection refused while talking to the TCPStore");
+}
+
+TEST_CASE("source lines naming rendezvous errors are not errors", "[parsers][launcher]")
+{
+    const auto p = scan("    raise RendezvousTimeoutError()\n"
+                        "    except RendezvousClosedError:\n"
+                        "    from torch.distributed import DistStoreError\n"
+                        "Connection refused by the web proxy\n");
+    CHECK(eventsOf(p, EventKind::LauncherRendezvousError).empty());
+}
+
+TEST_CASE(
+    "connect retries repeating the same text give one event per writer", "[parsers][launcher]")
+{
+    std::string text;
+    for (int i = 0; i < 50; ++i)
+        text += "[W socket.cpp:601] [c10d] The client socket has failed to connect to [n0]:29500 "
+                "(errno: 111 - Connection refused).\n";
+    text += "[rank1]:[W socket.cpp:601] [c10d] The client socket has failed to connect to "
+            "[n0]:29500 (errno: 111 - Connection refused).\n";
+    const auto p = scan(text);
+    CHECK(eventsOf(p, EventKind::LauncherRendezvousError).size() == 2);
+}
+
+TEST_CASE("torn, garbage and absurd launcher lines neither crash nor invent events",
+    "[parsers][launcher]")
+{
+    std::string text;
+    text += "failed (exitcode: 99999999999999999999) local_rank: 0 (pid: 1) of binary: x\n";
+    text += "failed (exitcode: -6) local_rank: 99999999999999999999 (pid: 99999999999999999999)\n";
+    text += "Sending process abc closing signal SIGTERM\n";
+    text += "prterun noticed that process rank x with PID 0 on node n exited on signal 6\n";
+    text += "  Exit code:    3\n"; // no "Process name:" before it
+    text += "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4\n";
+    text += std::string("\x01\x02\xff failed (exit", 16) + "\n";
+    text += "Process name: [[1,2],99999999999999999999]\n";
+    text += "[0]:\n  time      : not-a-time\n";
+    text += "Rendezvous complete for workers. Result:\n  local_ranks=[0, x]\n  group_rank=-3\n";
+    text += std::string(3000, '[') + "\n";
+    const auto p = scan(text);
+    const auto failed = eventsOf(p, EventKind::LauncherWorkerFailed);
+    REQUIRE(failed.size() == 1); // the second line: exit code known, the rest not
+    CHECK(failed[0]->code == -6);
+    CHECK(failed[0]->peerRank == -1);
+    CHECK(failed[0]->pid == -1);
+    CHECK(eventsOf(p, EventKind::LauncherSignalSent).empty());
+    CHECK(eventsOf(p, EventKind::LauncherExit).empty());
+    CHECK(eventsOf(p, EventKind::FrameworkInfo).empty());
+    CHECK(p.launcherFailures.empty());
+    CHECK(p.workerGroups.empty());
+}
