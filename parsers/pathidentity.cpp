@@ -84,8 +84,18 @@ bool looksLikeHostFolder(std::string_view part)
     if (part.empty() || allDigits(part) || part.starts_with("attempt_") || part.size() > 64)
         return false;
     const std::string low = lower(part);
-    for (std::string_view word : { "node", "host", "gpu", "worker", "compute", "server" })
+    for (std::string_view word : { "node", "host", "gpu", "worker", "compute", "server", "ip-", "dgx", "nid",
+             "cn", "hgx", "a100", "h100", "h200", "b200", "trn", "p4d", "p5" })
         if (low.starts_with(word))
+            return true;
+    return false;
+}
+
+bool isArchiveName(std::string_view name)
+{
+    const std::string low = lower(name);
+    for (std::string_view ext : { ".tgz", ".tar", ".zip", ".gz", ".zst", ".tar.gz", ".tar.zst", ".bz2", ".xz" })
+        if (low.ends_with(ext))
             return true;
     return false;
 }
@@ -135,6 +145,14 @@ model::PathIdentity identityFromPath(std::string_view path)
             if (allDigits(parts[i + 1]) && i + 2 == parts.size() - 1) {
                 std::size_t k2 = 0;
                 id.localRank = static_cast<int>(*readUnsigned(parts[i + 1], k2));
+            }
+            // <node>/<run_id>/attempt_N/<local_rank>/: the folder above the run folder is the
+            // node when the logs were collected per node, whatever its name.
+            if (i >= 2 && id.host.empty() && !isArchiveName(parts[i - 2]) && !parts[i - 2].starts_with("attempt_")) {
+                const std::string_view candidate = parts[i - 2];
+                const bool hasDigit = std::any_of(candidate.begin(), candidate.end(), isDigit);
+                if (hasDigit || looksLikeHostFolder(candidate))
+                    id.host = std::string(candidate);
             }
         }
     }

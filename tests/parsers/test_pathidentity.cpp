@@ -36,3 +36,12 @@ TEST_CASE("node folders and NCCL_DEBUG_FILE names give hosts", "[parsers][path]"
     CHECK(nccl.pid == 4242);
     CHECK(identityFromPath("logs/node-12.log").host == "node-12");
 }
+
+TEST_CASE("the folder above a torchrun run folder is the node", "[parsers][path]")
+{
+    auto id = identityFromPath("bundle/ip-10-0-3-17/job_abc123xy/attempt_0/5/stderr.log");
+    CHECK(id.host == "ip-10-0-3-17");
+    CHECK(id.localRank == 5);
+    CHECK(identityFromPath("dgx12/stderr.log").host == "dgx12");
+    CHECK(identityFromPath("logs-2024.tgz!run_1/attempt_0/1/stderr.log").host.empty());
+}
