@@ -198,6 +198,13 @@ int main(int argc, char** argv)
                     std::string line = name + ":";
                     for (const auto& p : out.score.problems)
                         line += " " + p + ";";
+                    // The command that regenerates this bundle, to debug it.
+                    line += "\n      rankscope-simulate --scenario " + scenario + " --variant " + generated.expected.variant
+                        + " --torch " + o.torch + " --nccl " + o.nccl + " --layout " + std::string(simulator::layoutName(o.layout))
+                        + " --ranks " + std::to_string(o.ranks) + " --ranks-per-node " + std::to_string(o.ranksPerNode)
+                        + " --seed " + std::to_string(o.seed) + " --nccl-debug " + std::string(simulator::ncclDebugName(o.ncclDebug))
+                        + (o.dmesg ? " --dmesg" : "") + (o.pyspy ? " --pyspy" : "") + (o.torchrunSummary ? " --torchrun-summary" : "")
+                        + (o.tee ? " --tee" : "") + " --out /tmp/case";
                     failures.push_back(line);
                 }
                 fs::remove_all(dir);

@@ -46,7 +46,15 @@ void buildProgress(Bundle& b)
     for (const auto& o : b.pgOptions)
         if (o.pg != kNoStr)
             pgKeys.insert(o.pg);
-    // ≤2.1 logs name no PG at all; with a single PG in sight, that is the one.
+    // ≤2.1 logs name no PG at all: with a single PG in sight, that is the one; with none,
+    // the timeouts are on the default group "0" (the only group most jobs have).
+    if (pgKeys.empty()) {
+        bool anyProgress = false;
+        for (const Event& e : b.events)
+            anyProgress = anyProgress || (e.rank >= 0 && carriesProgress(e.kind));
+        if (anyProgress)
+            pgKeys.insert(b.strings.intern("0"));
+    }
     const StrId onlyPg = pgKeys.size() == 1 ? *pgKeys.begin() : kNoStr;
 
     std::map<std::pair<StrId, std::int32_t>, RankProgress> progress;

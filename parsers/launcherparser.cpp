@@ -102,13 +102,6 @@ constexpr std::size_t kMaxTracebackBytes = 64 * 1024;
 constexpr std::size_t kMaxListEntries = 4096;
 constexpr unsigned kMaxMpiGap = 3; // lines between "Process name:" and "Exit code:"
 
-std::uint32_t windowHash(const char* p)
-{
-    std::uint32_t v = 0;
-    std::memcpy(&v, p, sizeof v);
-    return (v * 0x9E3779B1u) >> 16;
-}
-
 std::optional<std::int32_t> toInt32(std::optional<std::int64_t> v)
 {
     if (!v || *v < INT32_MIN || *v > INT32_MAX)
@@ -289,31 +282,8 @@ std::string_view lastLine(std::string_view s)
 } // namespace
 
 LauncherParser::LauncherParser()
+    : m_keywords(std::vector<std::string_view>(kKeywords.begin(), kKeywords.end()))
 {
-    for (std::string_view word : kKeywords) {
-        const std::uint32_t h = windowHash(word.data());
-        m_keywordHashes[h >> 6] |= std::uint64_t { 1 } << (h & 63);
-    }
-}
-
-std::uint64_t LauncherParser::findKeywords(std::string_view text) const
-{
-    std::uint64_t found = 0;
-    if (text.size() < 4)
-        return found;
-    const char* p = text.data();
-    const std::size_t last = text.size() - 4;
-    for (std::size_t i = 0; i <= last; ++i) {
-        const std::uint32_t h = windowHash(p + i);
-        if (!((m_keywordHashes[h >> 6] >> (h & 63)) & 1))
-            continue;
-        for (unsigned k = 0; k < kwCount; ++k) {
-            const std::string_view word = kKeywords[k];
-            if (text.size() - i >= word.size() && std::memcmp(p + i, word.data(), word.size()) == 0)
-                found |= std::uint64_t { 1 } << k;
-        }
-    }
-    return found;
 }
 
 bool LauncherParser::parseLine(

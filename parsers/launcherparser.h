@@ -75,6 +75,7 @@
 // exception lines and yield nothing.
 
 #include "model/parsedsource.h"
+#include "parsers/keywordset.h"
 #include "parsers/linecontext.h"
 
 #include <array>
@@ -145,14 +146,12 @@ private:
         model::ParsedSource& out);
 
     // Bit i set when keyword i occurs in the text (the list is in the .cpp).
-    std::uint64_t findKeywords(std::string_view text) const;
+    std::uint64_t findKeywords(std::string_view text) const { return m_keywords.find(text); }
 
     std::unordered_map<std::uint32_t, Stream> m_streams;
     std::size_t m_openBlocks = 0; // streams with a table or rendezvous result open
     std::size_t m_pendingMpi = 0; // streams waiting for an Open MPI "Exit code:" line
-    // One-pass multi-keyword prefilter: a bitmap over a hash of every 4-byte window, set for
-    // the first 4 bytes of each keyword. Built once in the constructor, never changed.
-    std::array<std::uint64_t, 1024> m_keywordHashes {};
+    KeywordSet m_keywords; // one-pass prefilter over the keyword list in the .cpp
 };
 
 } // namespace rankscope::parsers

@@ -57,7 +57,17 @@ void LogScanner::onSegment(const LineSegment& segment)
     ctx.offset = segment.offset;
     ctx.line = segment.text;
     std::string_view body = stripPrefixes(segment.text, ctx.prefix);
-    ctx.identity = prefixIdentity(ctx.prefix);
+    // A launcher labels a whole \n-terminated line; the pieces after a \r (a progress bar
+    // redrawn, then a log line glued to it) belong to the same writer.
+    if (segment.lineNo == m_currentLine && ctx.prefix.empty()) {
+        ctx.identity = m_currentLineIdentity;
+    } else {
+        ctx.identity = prefixIdentity(ctx.prefix);
+        if (segment.lineNo != m_currentLine) {
+            m_currentLine = segment.lineNo;
+            m_currentLineIdentity = ctx.identity;
+        }
+    }
 
     const SniffedTime sniffed = sniffLeadingTime(body);
     if (ctx.identity >= m_streamTime.size())
@@ -81,6 +91,8 @@ void LogScanner::onSegment(const LineSegment& segment)
     offer(m_kernel);
     offer(m_stacks);
     offer(m_gpu);
+    if (!recognised)
+        recognised = m_activity.parseLine(ctx, body, m_out);
     if (recognised)
         ++m_recognised;
 }

@@ -5,6 +5,7 @@
 // of large bundles, stop there unless another parser has a multi-line block open.
 
 #include "model/parsedsource.h"
+#include "parsers/activityparser.h"
 #include "parsers/gputelemetryparser.h"
 #include "parsers/kernelparser.h"
 #include "parsers/launcherparser.h"
@@ -42,6 +43,7 @@ private:
     KernelParser m_kernel;
     StackDumpParser m_stacks;
     GpuTelemetryParser m_gpu;
+    ActivityParser m_activity;
 
     // Latest timestamp per prefix identity: lines without a time of their own inherit it.
     // Indexed by identity index (dense, small).
@@ -51,6 +53,9 @@ private:
     std::uint32_t m_lastPrefixIdentity = 0;
     bool m_haveLastPrefix = false;
     std::uint64_t m_recognised = 0;
+    // Identity of the current physical line's first segment (see onSegment).
+    std::uint64_t m_currentLine = 0;
+    std::uint32_t m_currentLineIdentity = 0;
 };
 
 // Convenience for tests and small inputs: scans `text` completely into `out`.

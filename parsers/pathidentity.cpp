@@ -41,7 +41,7 @@ std::string_view stem(std::string_view name)
         if (dot == std::string_view::npos || dot == 0)
             return name;
         const std::string ext = lower(name.substr(dot + 1));
-        static const char* kExts[] = { "log", "txt", "out", "err", "gz", "zst", "json", "stdout",
+        static const char* kExts[] = { "log", "txt", "out", "err", "gz", "zst", "json", "stdout", "dmesg", "csv", "kmsg", "syslog",
             "stderr", "pkl", "pickle" };
         if (std::find_if(std::begin(kExts), std::end(kExts), [&](const char* e) { return ext == e; })
             == std::end(kExts))
@@ -89,6 +89,28 @@ bool looksLikeHostFolder(std::string_view part)
         if (low.starts_with(word))
             return true;
     return false;
+}
+
+// The host part of a per-node capture's name, with the capture word removed.
+std::string hostFromCaptureName(std::string_view base)
+{
+    const std::string low = lower(base);
+    for (std::string_view word : { "dmesg", "kern", "kernel", "syslog", "journal", "messages", "nvidia-smi", "nvidia_smi",
+             "nvsmi", "dcgm", "dcgmi", "gpu-util", "gpu_util", "ibstat", "console", "agent", "torchrun" }) {
+        std::size_t pos = low.find(word);
+        if (pos == std::string::npos)
+            continue;
+        std::string rest = std::string(base.substr(0, pos)) + std::string(base.substr(pos + word.size()));
+        while (!rest.empty() && (rest.front() == '-' || rest.front() == '_' || rest.front() == '.'))
+            rest.erase(0, 1);
+        while (!rest.empty() && (rest.back() == '-' || rest.back() == '_' || rest.back() == '.'))
+            rest.pop_back();
+        const bool hasDigit = std::any_of(rest.begin(), rest.end(), isDigit);
+        const bool hasAlpha = std::any_of(rest.begin(), rest.end(), isAlpha);
+        if (!rest.empty() && rest.size() <= 64 && ((hasDigit && hasAlpha) || looksLikeHostFolder(rest)))
+            return rest;
+    }
+    return {};
 }
 
 bool isArchiveName(std::string_view name)
@@ -198,6 +220,12 @@ model::PathIdentity identityFromPath(std::string_view path)
     }
     if (id.host.empty() && id.globalRank < 0 && looksLikeHostFolder(base))
         id.host = std::string(base);
+    // Per-node captures named after the node: "dmesg-node07.log", "node07.dmesg", "kern_gpu3.log".
+    if (id.host.empty() && id.globalRank < 0) {
+        const std::string host = hostFromCaptureName(base);
+        if (!host.empty())
+            id.host = host;
+    }
 
     if (lowBase.starts_with("slurm") || lowBase.starts_with("job") || lowBase == "console"
         || lowBase == "combined" || lowBase == "all")

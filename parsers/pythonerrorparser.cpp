@@ -91,13 +91,6 @@ std::string_view tailFrom(std::string_view text, std::string_view word)
     return pos == std::string_view::npos ? std::string_view {} : text.substr(pos);
 }
 
-std::uint32_t windowHash(const char* p)
-{
-    std::uint32_t v = 0;
-    std::memcpy(&v, p, sizeof v);
-    return (v * 0x9E3779B1u) >> 16;
-}
-
 std::size_t leadingSpaces(std::string_view s)
 {
     std::size_t i = 0;
@@ -316,31 +309,8 @@ model::Event& addEventAt(model::ParsedSource& out, const LineContext& ctx, Event
 } // namespace
 
 PythonErrorParser::PythonErrorParser()
+    : m_keywords(std::vector<std::string_view>(kKeywords.begin(), kKeywords.end()))
 {
-    for (std::string_view word : kKeywords) {
-        const std::uint32_t h = windowHash(word.data());
-        m_keywordHashes[h >> 6] |= std::uint64_t { 1 } << (h & 63);
-    }
-}
-
-std::uint64_t PythonErrorParser::findKeywords(std::string_view text) const
-{
-    std::uint64_t found = 0;
-    if (text.size() < 4)
-        return found;
-    const char* p = text.data();
-    const std::size_t last = text.size() - 4;
-    for (std::size_t i = 0; i <= last; ++i) {
-        const std::uint32_t h = windowHash(p + i);
-        if (!((m_keywordHashes[h >> 6] >> (h & 63)) & 1))
-            continue;
-        for (unsigned k = 0; k < kwCount; ++k) {
-            const std::string_view word = kKeywords[k];
-            if (text.size() - i >= word.size() && std::memcmp(p + i, word.data(), word.size()) == 0)
-                found |= std::uint64_t { 1 } << k;
-        }
-    }
-    return found;
 }
 
 bool PythonErrorParser::splitExceptionLine(

@@ -44,6 +44,7 @@
 // Host OOM ("Out of memory: Killed process …") belongs to the kernel parser and is not matched.
 
 #include "model/parsedsource.h"
+#include "parsers/keywordset.h"
 #include "parsers/linecontext.h"
 
 #include <array>
@@ -109,12 +110,10 @@ private:
         model::ParsedSource& out);
 
     // Bit i set when keyword i occurs in the text (the list is in the .cpp).
-    std::uint64_t findKeywords(std::string_view text) const;
+    std::uint64_t findKeywords(std::string_view text) const { return m_keywords.find(text); }
 
     std::unordered_map<std::uint32_t, Block> m_blocks; // open tracebacks by writer identity
-    // One-pass multi-keyword prefilter: a bitmap over a hash of every 4-byte window, set for
-    // the first 4 bytes of each keyword. Built once in the constructor, never changed.
-    std::array<std::uint64_t, 1024> m_keywordHashes {};
+    KeywordSet m_keywords; // one-pass prefilter over the keyword list in the .cpp
 };
 
 } // namespace rankscope::parsers

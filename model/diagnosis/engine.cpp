@@ -33,10 +33,7 @@ std::vector<std::int32_t> oddRanks(const DiagnosisFacts& facts)
     if (!facts.stuckPg)
         return odd;
     const PgFacts& pg = facts.pgs[*facts.stuckPg];
-    odd = pg.neverEntered;
-    for (std::int32_t r : pg.silent)
-        if (facts.ranks[r].hasLogs)
-            odd.push_back(r);
+    odd = oddRanksOf(facts, pg);
     if (odd.size() * 2 >= pg.members.size())
         odd.clear();
     return odd;

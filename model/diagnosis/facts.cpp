@@ -271,6 +271,12 @@ private:
                 if (e.peerRank >= 0)
                     m_f.dumpSignals.push_back(i);
                 break;
+            case EventKind::TrainingProgress:
+                // Only the latest progress line counts: a checkpoint save followed by more
+                // training steps is history, not what the rank is stuck in.
+                rf.lastActivity = static_cast<StackActivity>(e.code);
+                rf.lastActivityEvent = rf.lastActivity == StackActivity::Unknown ? kNoIndex : i;
+                break;
             case EventKind::LauncherWorkerFailed:
             case EventKind::LauncherExit:
             case EventKind::LauncherFailureRecord:
@@ -408,8 +414,10 @@ private:
                 m_f.initIncomplete = true;
             anyStarted = anyStarted || rf.initStarted;
         }
+        // A timeout on SeqNum S > 1 means collectives 1..S-1 completed, even in logs without
+        // status lines (PyTorch ≤2.1).
         for (const auto& p : m_b.progress)
-            if (p.hasStatus && p.lastCompleted >= 0)
+            if ((p.hasStatus && p.lastCompleted >= 0) || p.timeoutSeq > 1)
                 m_f.anyCollectiveCompleted = true;
         for (const auto& t : m_b.collTraces)
             if (t.calls > 1)
@@ -420,7 +428,7 @@ private:
                 continue;
             bool completedHere = false;
             for (const auto& p : m_b.progress)
-                if (p.rank == rf.rank && p.hasStatus && p.lastCompleted >= 0)
+                if (p.rank == rf.rank && ((p.hasStatus && p.lastCompleted >= 0) || p.timeoutSeq > 1))
                     completedHere = true;
             rf.failureDuringInit = !completedHere && (!rf.initCompleted || !m_f.anyCollectiveCompleted);
         }

@@ -69,6 +69,11 @@ struct RankFacts {
     std::uint32_t stackDump = kNoIndex; // index into Bundle::stackDumps
     StackActivity activity = StackActivity::Unknown;
 
+    // The last thing the rank's own script said it was doing (TrainingProgress with an
+    // activity), when that was its last progress line (§11 F).
+    StackActivity lastActivity = StackActivity::Unknown;
+    std::uint32_t lastActivityEvent = kNoIndex;
+
     // GPU utilisation summary of this rank's GPU, when sampled.
     float lastUtilization = -1.f;
 

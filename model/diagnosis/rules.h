@@ -54,6 +54,9 @@ public:
         std::string summary);
 };
 
+// The odd ones out on a process group's stuck collective (rules_progress.cpp).
+std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts& pg);
+
 // Evidence helpers.
 EvidenceLine evidenceOf(const Bundle& b, std::uint32_t eventIndex);
 EvidenceLine evidenceOf(const Bundle& b, const EvidenceRef& ref, std::string text);

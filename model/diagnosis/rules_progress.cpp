@@ -18,6 +18,32 @@ bool isStragglerActivity(StackActivity a)
         || a == StackActivity::Other;
 }
 
+} // namespace
+
+// Ranks that never entered, plus (PyTorch without status lines, or a rank killed before it
+// could print) ranks that kept logging but printed no timeout. A rank its launcher tore
+// down after a sibling failed is collateral, not odd, unless its own status says it never
+// entered: the agent kills the whole node, waiting ranks included.
+std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts& pg)
+{
+    std::vector<std::int32_t> odd = pg.neverEntered;
+    for (std::int32_t r : pg.silent) {
+        if (static_cast<std::size_t>(r) >= facts.ranks.size())
+            continue;
+        const RankFacts& rf = facts.ranks[r];
+        const bool saidItWasBusy = rf.lastActivityEvent != kNoIndex
+            && (rf.lastActivity == StackActivity::DataLoading || rf.lastActivity == StackActivity::CheckpointIo
+                || rf.lastActivity == StackActivity::Sleeping || rf.lastActivity == StackActivity::Other);
+        if (rf.hasLogs && (!rf.tornDown || saidItWasBusy))
+            odd.push_back(r);
+    }
+    std::sort(odd.begin(), odd.end());
+    odd.erase(std::unique(odd.begin(), odd.end()), odd.end());
+    return odd;
+}
+
+namespace {
+
 std::string_view activityWords(StackActivity a)
 {
     switch (a) {
@@ -59,10 +85,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     // Odd ones out: status says last enqueued < S, or (old PyTorch without status lines) the
     // rank kept logging but printed no timeout for this group while its peers did.
-    std::vector<std::int32_t> odd = pg->neverEntered;
-    for (std::int32_t r : pg->silent)
-        if (static_cast<std::size_t>(r) < ctx.facts.ranks.size() && ctx.facts.ranks[r].hasLogs)
-            odd.push_back(r);
+    std::vector<std::int32_t> odd = oddRanksOf(ctx.facts, *pg);
     std::sort(odd.begin(), odd.end());
     odd.erase(std::unique(odd.begin(), odd.end()), odd.end());
     if (odd.empty())
@@ -112,6 +135,11 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
                 ++disambiguated;
             else if (rf.activity == StackActivity::InCollective)
                 ++insideNccl;
+        } else if (rf.lastActivityEvent != kNoIndex && isStragglerActivity(rf.lastActivity)) {
+            f.evidence.push_back(evidenceOf(b, rf.lastActivityEvent));
+            explanation += "Its last line says it was " + std::string(activityWords(rf.lastActivity)) + ": \""
+                + std::string(b.text(b.events[rf.lastActivityEvent].text)).substr(0, 160) + "\". ";
+            ++disambiguated;
         } else if (rf.lastCollOpCount >= 0 && peerOpCount >= 0) {
             if (rf.lastCollOpCount < peerOpCount) {
                 explanation += "Its last NCCL COLL line has opCount " + std::to_string(rf.lastCollOpCount)
@@ -157,9 +185,11 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     }
     std::string summary = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " never entered "
         + where + "; " + std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting";
-    if (disambiguated && ctx.facts.ranks[first].activity != StackActivity::Unknown
-        && isStragglerActivity(ctx.facts.ranks[first].activity))
-        summary += " while it was " + std::string(activityWords(ctx.facts.ranks[first].activity));
+    const RankFacts& firstFacts = ctx.facts.ranks[first];
+    const StackActivity shown = firstFacts.activity != StackActivity::Unknown ? firstFacts.activity
+        : (firstFacts.lastActivityEvent != kNoIndex ? firstFacts.lastActivity : StackActivity::Unknown);
+    if (disambiguated && isStragglerActivity(shown))
+        summary += " while it was " + std::string(activityWords(shown));
     summary += ".";
     out.propose(RootCauseClass::StragglerStall, odd, confidence, 60, summary);
 }
@@ -170,10 +200,12 @@ void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out)
     std::vector<std::int32_t> frozen;
     std::vector<std::int32_t> heartbeat;
     for (const auto& rf : ctx.facts.ranks) {
-        if (rf.frozen)
-            frozen.push_back(rf.rank);
         if (rf.heartbeatStuck != kNoIndex)
             heartbeat.push_back(rf.rank);
+        // Frozen: counters at -1 with a heartbeat, or the heartbeat fired while no watchdog
+        // anywhere saw a collective time out (the watchdog itself had nothing in flight).
+        if (rf.frozen || (rf.heartbeatStuck != kNoIndex && !ctx.facts.anyTimeout))
+            frozen.push_back(rf.rank);
     }
     const std::size_t seen = b.world.ranksSeen.size();
     if (seen == 0 || frozen.size() * 2 < seen || heartbeat.empty())
@@ -186,9 +218,9 @@ void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out)
         f.title = "The whole job froze with no collective in flight";
     f.confidence = 0.7;
     f.explanation = std::to_string(frozen.size()) + " of " + std::to_string(seen)
-        + " ranks report \"last enqueued NCCL work: -1\" and the heartbeat monitor fired on "
-        + std::to_string(heartbeat.size())
-        + ": no collective was in flight, so the processes themselves stopped (shared filesystem stall, GIL deadlock,"
+        + " ranks stopped together: the heartbeat monitor fired on " + std::to_string(heartbeat.size())
+        + " rank(s) while no collective timed out (or every rank reports \"last enqueued NCCL work: -1\"). No"
+          " collective was in flight, so the processes themselves stopped (shared filesystem stall, GIL deadlock,"
           " a blocking call) — this is not a communication fault and no single rank caused it.";
     for (std::size_t i = 0; i < heartbeat.size() && i < 2; ++i)
         f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[heartbeat[i]].heartbeatStuck));
@@ -198,8 +230,8 @@ void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out)
             break;
         }
     out.propose(RootCauseClass::StragglerStall, {}, 0.7, 55,
-        "The whole job froze with no collective in flight (all ranks at last enqueued -1, heartbeat monitor fired); "
-        "a process-wide stall such as a filesystem hang, not a communication fault.");
+        "The whole job froze with no collective in flight (heartbeat monitor fired on every rank, no watchdog timeout);"
+        " a process-wide stall such as a filesystem hang, not a communication fault.");
 }
 
 void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)

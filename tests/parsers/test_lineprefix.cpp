@@ -103,3 +103,16 @@ TEST_CASE("hostile prefix repetition terminates", "[parsers][prefix]")
     auto body = stripPrefixes(line, p);
     CHECK(body.size() == line.size() - 8 * 8);
 }
+
+#include "scanhelpers.h"
+
+TEST_CASE("pieces of a line after a carriage return keep the line's launcher label", "[parsers][prefix]")
+{
+    auto p = rankscope::testing::scan("07: Epoch 0:  50%|##   | 20/40\r[E ProcessGroupNCCL.cpp:737] [Rank 7] Watchdog caught "
+                                      "collective operation timeout: WorkNCCL(SeqNum=172, OpType=ALLREDUCE, Timeout(ms)=1800000) "
+                                      "ran for 1800050 milliseconds before timing out.\n",
+        "slurm-1.out");
+    const auto* e = rankscope::testing::firstOf(p, rankscope::model::EventKind::TorchWatchdogTimeout);
+    REQUIRE(e);
+    CHECK(p.identities[e->identity].srunTask == 7);
+}

@@ -45,3 +45,11 @@ TEST_CASE("the folder above a torchrun run folder is the node", "[parsers][path]
     CHECK(identityFromPath("dgx12/stderr.log").host == "dgx12");
     CHECK(identityFromPath("logs-2024.tgz!run_1/attempt_0/1/stderr.log").host.empty());
 }
+
+TEST_CASE("per-node captures named after the node give the host", "[parsers][path]")
+{
+    CHECK(identityFromPath("logs/dmesg-dgx33.log").host == "dgx33");
+    CHECK(identityFromPath("logs/node07.dmesg").host == "node07");
+    CHECK(identityFromPath("logs/nvidia-smi_gpu-a100-003.csv").host == "gpu-a100-003");
+    CHECK(identityFromPath("logs/dmesg.log").host.empty());
+}
