@@ -32,7 +32,7 @@ namespace {
 struct Tally {
     std::size_t cases = 0, statusOk = 0, classOk = 0, initiatingOk = 0, pairCases = 0, pairOk = 0;
     std::size_t expectedNone = 0, falseClaims = 0, healthy = 0, healthyFalseClaims = 0;
-    std::size_t collTp = 0, collPred = 0, collExp = 0, allOk = 0;
+    std::size_t collTp = 0, collPred = 0, collExp = 0, allOk = 0, stuckOk = 0;
 
     void add(const evaluation::VerdictScore& s, const evaluation::ExpectedVerdict& x)
     {
@@ -41,6 +41,7 @@ struct Tally {
         classOk += s.classOk;
         initiatingOk += s.initiatingOk;
         allOk += s.allOk();
+        stuckOk += s.stuckCollectiveOk;
         if (s.pairExpected) {
             ++pairCases;
             pairOk += s.pairOk;
@@ -77,7 +78,8 @@ void print(const std::string& title, const Tally& t)
     std::cout << "  collateral recall                " << pct(t.collTp, t.collExp) << "\n";
     std::cout << "  false claims (truth names none)  " << t.falseClaims << " of " << t.expectedNone
               << " (healthy runs: " << t.healthyFalseClaims << " of " << t.healthy << ")\n";
-    std::cout << "  fully right                      " << pct(t.allOk, t.cases) << "\n";
+    std::cout << "  stuck collective                 " << pct(t.stuckOk, t.cases) << "\n";
+    std::cout << "  fully right (status, class, ranks, pair) " << pct(t.allOk, t.cases) << "\n";
 }
 
 struct Outcome {

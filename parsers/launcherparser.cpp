@@ -44,6 +44,8 @@ enum Keyword : unsigned {
     kwFailures,
     kwRootCause,
     kwChildFailed,
+    kwSrunError,
+    kwSlurmStep,
     kwCount
 };
 
@@ -74,6 +76,8 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "Failures:",
     "Root Cause (first observed failure):",
     "ChildFailedError",
+    "srun: error: ",
+    "slurmstepd: error: *** ",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -308,6 +312,8 @@ bool LauncherParser::parseLine(
     bool recognised = false;
     if (found & bit(kwAgentFailed))
         recognised |= parseAgentFailed(ctx, body, out);
+    if (found & (bit(kwSrunError) | bit(kwSlurmStep)))
+        recognised |= parseSlurm(ctx, body, found, out);
     if (found & bit(kwClosingSignal))
         recognised |= parseClosingSignal(ctx, body, out);
     if (found & kDeepSpeedBits)
@@ -720,6 +726,89 @@ bool LauncherParser::parseMpi(
         return true;
     }
     return false;
+}
+
+// Slurm's own messages when tasks end (srun --label output, slurm-%j.out):
+//   "srun: error: node-39: task 17: Killed"                  → LauncherExit rank 17, code -9
+//   "srun: error: node-3: tasks 0-3,6: Exited with exit code 1" → one LauncherExit per task
+//   "slurmstepd: error: *** STEP 6059952.0 ON node-39 CANCELLED AT 2024-05-05T10:11:12 ***"
+// Task ids are global ranks when srun launches one task per GPU; detail = "srun" lets the
+// diagnosis decide (under `srun torchrun` a task is a node).
+bool LauncherParser::parseSlurm(
+    const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
+{
+    if (found & bit(kwSlurmStep)) {
+        if (find(text, " CANCELLED AT ") == std::string_view::npos)
+            return false;
+        model::Event& e = addEvent(out, ctx, EventKind::LauncherExit, Severity::Warning, trim(text));
+        e.code = -15;
+        e.detail = out.intern("srun");
+        return true;
+    }
+    const std::size_t pos = find(text, "srun: error: ");
+    std::size_t i = pos + 13;
+    const std::size_t nodeEnd = text.find(": task", i);
+    if (nodeEnd == std::string_view::npos)
+        return false;
+    const std::string_view node = text.substr(i, nodeEnd - i);
+    i = nodeEnd + 6;
+    if (i < text.size() && text[i] == 's')
+        ++i;
+    if (!skip(text, i, " "))
+        return false;
+    // Task list "0-3,6".
+    std::vector<std::pair<std::int32_t, std::int32_t>> ranges;
+    for (;;) {
+        const auto first = readCount(text, i);
+        if (!first)
+            return false;
+        std::int32_t last = *first;
+        if (i < text.size() && text[i] == '-') {
+            ++i;
+            const auto end = readCount(text, i);
+            if (!end || *end < *first || *end - *first > 65536)
+                return false;
+            last = *end;
+        }
+        ranges.emplace_back(*first, last);
+        if (i < text.size() && text[i] == ',') {
+            ++i;
+            continue;
+        }
+        break;
+    }
+    if (!skip(text, i, ": "))
+        return false;
+    const std::string_view what = trim(text.substr(i));
+    std::int32_t code = 0;
+    if (what.starts_with("Killed"))
+        code = -9;
+    else if (what.starts_with("Segmentation fault"))
+        code = -11;
+    else if (what.starts_with("Aborted"))
+        code = -6;
+    else if (what.starts_with("Bus error"))
+        code = -7;
+    else if (what.starts_with("Terminated"))
+        code = -15;
+    else if (what.starts_with("Exited with exit code ")) {
+        std::size_t k = 22;
+        const auto v = readInt32(what, k);
+        if (!v)
+            return false;
+        code = *v;
+    } else {
+        return false;
+    }
+    for (const auto& [first, last] : ranges)
+        for (std::int32_t task = first; task <= last; ++task) {
+            model::Event& e = addEvent(out, ctx, EventKind::LauncherExit, code == 0 ? Severity::Info : Severity::Error, trim(text));
+            e.code = code;
+            e.peerRank = task;
+            e.peer = out.intern(node);
+            e.detail = out.intern("srun");
+        }
+    return true;
 }
 
 bool LauncherParser::parseFramework(

@@ -140,6 +140,8 @@ private:
         model::ParsedSource& out);
     bool parseFramework(const LineContext& ctx, std::string_view text, std::uint64_t found,
         model::ParsedSource& out);
+    bool parseSlurm(const LineContext& ctx, std::string_view text, std::uint64_t found,
+        model::ParsedSource& out);
     bool parseRendezvousError(const LineContext& ctx, std::string_view text, std::uint64_t found,
         model::ParsedSource& out);
     bool startBlocks(const LineContext& ctx, std::string_view text, std::uint64_t found,

@@ -341,7 +341,17 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
     if (!findHeader(body, ncclPos, header, firstStart))
         return parseBanner(ctx, body, out);
 
-    const Line line { ctx, body, header, processIdentity(out, ctx, header.host, header.pid) };
+    // Only a 2.26+ "[2025-03-01 12:00:05]" timestamp may precede the header of a clean line.
+    const std::string_view before = trim(body.substr(0, firstStart));
+    const bool cleanLine = before.empty()
+        || (before.size() > 2 && before.front() == '[' && before.back() == ']' && isDigit(before[1]));
+    // The launcher label of a torn line belongs to the writer of its first part (a progress
+    // bar, another process's line); a header after such text is another process's output
+    // that only its own host:pid names.
+    const bool useLabel = cleanLine && header.start == firstStart;
+    const Line line { ctx, body, header,
+        useLabel ? processIdentity(out, ctx, header.host, header.pid)
+                 : bareProcessIdentity(out, ctx, header.host, header.pid) };
     m_lineIsChain = false;
     switch (header.level) {
     case Level::Info:
@@ -359,11 +369,7 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
 
     // Text glued in front of the first header (a tqdm bar, a PyTorch line torn by this one)
     // may be another dialect's: let the other parsers look at the line too.
-    // Only a 2.26+ "[2025-03-01 12:00:05]" timestamp may precede the header of a clean line.
-    const std::string_view before = trim(body.substr(0, firstStart));
-    return before.empty()
-        || (before.size() > 2 && before.front() == '[' && before.back() == ']'
-            && isDigit(before[1]));
+    return cleanLine;
 }
 
 void NcclParser::finish(model::ParsedSource& out)
@@ -389,6 +395,16 @@ std::uint32_t NcclParser::processIdentity(model::ParsedSource& out, const LineCo
     slot.host.assign(host);
     slot.identity = identityWithProcess(out, ctx, host, pid);
     return slot.identity;
+}
+
+std::uint32_t NcclParser::bareProcessIdentity(model::ParsedSource& out, const LineContext& ctx,
+    std::string_view host, std::int32_t pid)
+{
+    model::RawIdentity id;
+    id.source = ctx.source;
+    id.host = out.intern(host);
+    id.pid = pid;
+    return out.identityIndex(id);
 }
 
 NcclParser::ProcessState& NcclParser::process(std::uint32_t identity)

@@ -120,6 +120,9 @@ private:
     bool parseBanner(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     std::uint32_t processIdentity(model::ParsedSource& out, const LineContext& ctx,
         std::string_view host, std::int32_t pid);
+    // Identity from the NCCL header alone, for a second header inside a torn line.
+    std::uint32_t bareProcessIdentity(model::ParsedSource& out, const LineContext& ctx,
+        std::string_view host, std::int32_t pid);
     ProcessState& process(std::uint32_t identity);
     model::Event& emit(const Line& line, model::ParsedSource& out, model::EventKind kind,
         model::Severity severity, std::string_view text);

@@ -160,6 +160,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     ruleCudaStickyError(ctx, out);
     ruleResourceExhaustion(ctx, out);
     ruleEarlyCrash(ctx, out);
+    ruleEarlyExit(ctx, out);
     ruleIbPair(ctx, out);
     ruleSocketClosed(ctx, out);
     ruleOpMismatch(ctx, out);

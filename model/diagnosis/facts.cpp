@@ -103,6 +103,11 @@ public:
                 m_byIp[std::string(b.text(ip))].push_back(static_cast<std::int32_t>(r));
         }
         findWorldComm();
+        m_torchrunAgents = !b.workerGroups.empty();
+        for (const auto& e : b.events)
+            if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherSignalSent
+                || e.kind == EventKind::LauncherFailureRecord)
+                m_torchrunAgents = true;
     }
 
     DiagnosisFacts run()
@@ -232,8 +237,10 @@ private:
                     rf.asyncErrors.push_back(i);
                 break;
             case EventKind::TorchNcclApiError:
-                if (isResourceText(text) || isResourceText(detail))
+                if (isResourceText(text) || isResourceText(detail)) {
                     primary(rf, i, true);
+                    rf.ncclAllocationFailure = true;
+                }
                 break;
             case EventKind::TorchHeartbeatStuck:
             case EventKind::TorchHeartbeatTerminate:
@@ -247,14 +254,21 @@ private:
                 rf.socketErrors.push_back(i);
                 break;
             case EventKind::NcclCudaFailure:
-                if (isResourceText(text))
+                if (isResourceText(text)) {
                     primary(rf, i, true);
+                    rf.ncclAllocationFailure = true;
+                }
                 else if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
                     rf.cudaStickyError = i;
                 break;
             case EventKind::NcclShmError:
                 m_f.shmEvents.push_back(i);
                 primary(rf, i, true);
+                rf.ncclAllocationFailure = true;
+                break;
+            case EventKind::NcclCommTeardown:
+                if (rf.commTeardown == kNoIndex)
+                    rf.commTeardown = i;
                 break;
             case EventKind::TorchStoreError:
                 rf.storeErrors.push_back(i);
@@ -297,15 +311,18 @@ private:
         if (e.kind == EventKind::LauncherFailureRecord || e.kind == EventKind::LauncherExit) {
             if (e.kind == EventKind::LauncherFailureRecord && e.peerRank >= 0)
                 return e.peerRank;
-            // MPI names the world rank; DeepSpeed's "--local_rank=N" is a local rank.
+            // MPI names the world rank; DeepSpeed's "--local_rank=N" is a local rank; an srun
+            // task is a rank when srun started one task per GPU (no torchrun agent below it).
             if (e.kind == EventKind::LauncherExit && e.peerRank >= 0 && m_b.text(e.detail) == "mpi")
                 return e.peerRank;
+            if (e.kind == EventKind::LauncherExit && e.peerRank >= 0 && m_b.text(e.detail) == "srun")
+                return m_torchrunAgents ? -1 : e.peerRank;
         }
         if (e.pid >= 0)
             if (std::int32_t r = rankByPid(e.pid, host); r >= 0)
                 return r;
         if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherExit) {
-            if (e.peerRank >= 0 && !host.empty() && m_b.text(e.detail) != "mpi") {
+            if (e.peerRank >= 0 && !host.empty() && m_b.text(e.detail) != "mpi" && m_b.text(e.detail) != "srun") {
                 auto it = m_byHostLocal.find({ host, e.peerRank });
                 if (it != m_byHostLocal.end())
                     return it->second;
@@ -430,7 +447,9 @@ private:
             for (const auto& p : m_b.progress)
                 if (p.rank == rf.rank && ((p.hasStatus && p.lastCompleted >= 0) || p.timeoutSeq > 1))
                     completedHere = true;
-            rf.failureDuringInit = !completedHere && (!rf.initCompleted || !m_f.anyCollectiveCompleted);
+            // Without NCCL INFO lines nothing says init is incomplete: then it is not claimed.
+            rf.failureDuringInit = !completedHere && !m_f.anyCollectiveCompleted && !rf.initCompleted
+                && (rf.initStarted || m_f.initIncomplete);
         }
     }
 
@@ -606,6 +625,7 @@ private:
     const Bundle& m_b;
     DiagnosisFacts m_f;
     StrId m_worldComm = kNoStr;
+    bool m_torchrunAgents = false; // torchrun (or DeepSpeed/MPI-like agents) run under srun
     std::map<std::string, std::vector<std::int32_t>> m_ranksOnHost;
     std::map<std::pair<std::string, std::int32_t>, std::int32_t> m_byHostLocal;
     std::map<std::pair<std::string, std::string>, std::int32_t> m_byHostBus;

@@ -35,7 +35,12 @@ struct RankFacts {
     std::uint32_t primaryFailure = kNoIndex; // event index
     TimePoint primaryFailureTime;
     bool failureIsResource = false;  // OOM, NCCL calloc/malloc, /dev/shm
-    bool failureDuringInit = false;  // before any collective completed on the rank
+    // NCCL itself could not allocate (calloc/malloc/shm/cudaMalloc inside NCCL): that only
+    // happens while a communicator is being created or connected.
+    bool ncclAllocationFailure = false;
+    // The rank failed while communication was still being set up: its world communicator
+    // init never completed and no collective had completed anywhere.
+    bool failureDuringInit = false;
     std::vector<std::uint32_t> resourceEvents; // NcclCudaFailure / NcclShmError / CUDA OOM
     std::int32_t launcherExitCode = 0;   // from torchrun/DeepSpeed/MPI, 0 when unknown
     std::uint32_t launcherEvent = kNoIndex;
@@ -50,6 +55,11 @@ struct RankFacts {
     std::vector<std::uint32_t> ibErrors;
     std::vector<std::uint32_t> socketErrors;
     std::vector<std::uint32_t> asyncErrors; // PyTorch (f) with "Last error:"
+
+    // The rank tore down its NCCL communicator itself ("Destroy COMPLETE" / "Abort COMPLETE"):
+    // with no timeout of its own, the process left the job on purpose (early stopping, a
+    // return on one rank) while the others kept going (§11 E, "early clean exit").
+    std::uint32_t commTeardown = kNoIndex;
 
     // Progress.
     bool anyTimeout = false;

@@ -75,6 +75,7 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out);            // rules_ne
 void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out);      // rules_network.cpp
 void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out);        // rules_failure.cpp
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
+void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out);         // rules_failure.cpp
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out);          // rules_failure.cpp
 
 // Run after the verdict: findings about misleading signals (launcher "Root Cause", dump

@@ -61,7 +61,7 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     const DiagnosisFacts& facts = ctx.facts;
     std::vector<const RankFacts*> failed;
     for (const auto& rf : facts.ranks)
-        if (rf.primaryFailure != kNoIndex && !(rf.failureIsResource && rf.failureDuringInit))
+        if (rf.primaryFailure != kNoIndex && !rf.ncclAllocationFailure && !(rf.failureIsResource && rf.failureDuringInit))
             failed.push_back(&rf);
     if (failed.empty())
         return;
@@ -117,9 +117,25 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
         + " other rank(s) only timed out or were torn down by their launcher afterwards: they are collateral.";
     f.explanation = explanation;
     if (waiting == 0) {
-        // Nobody waited: a failed run, not a hang.
-        f.confidence = 0.5;
-        f.explanation += " No other rank waited for it, so this run failed rather than hung.";
+        // Nobody logged a timeout or a teardown. The job still failed around this rank when
+        // the others stopped without any failure of their own (srun --kill-on-bad-exit and
+        // MPI kill the step silently); if every rank failed, there was no hang at all.
+        std::size_t survivors = 0;
+        for (const auto& other : facts.ranks)
+            if (other.hasLogs && other.primaryFailure == kNoIndex)
+                ++survivors;
+        if (survivors == 0) {
+            f.confidence = 0.5;
+            f.explanation += " Every other rank failed on its own too, so this run failed rather than hung.";
+            return;
+        }
+        f.confidence = 0.7;
+        f.explanation += " The other " + std::to_string(survivors)
+            + " rank(s) stopped without any error of their own: the launcher killed the job after this failure.";
+        out.propose(cls, initiating, 0.7, initPhase ? 84 : 85,
+            (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("
+                + what.substr(0, 160) + ") and the launcher took the other " + std::to_string(survivors)
+                + " rank(s) down with it.");
         return;
     }
     // Many ranks failing in the same second is a job-wide problem, not one rank's.
@@ -132,6 +148,43 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
         (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed first ("
             + what.substr(0, 160) + ")" + (initPhase ? " before the first collective" : "") + "; "
             + std::to_string(waiting) + " other rank(s) only waited or were torn down.");
+}
+
+void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const PgFacts* pg = ctx.stuckPg();
+    if (!pg || pg->timedOut.empty())
+        return;
+    std::vector<std::int32_t> exited;
+    for (std::int32_t r : oddRanksOf(ctx.facts, *pg)) {
+        const RankFacts& rf = ctx.facts.ranks[r];
+        if (rf.commTeardown != kNoIndex && !rf.anyTimeout && rf.primaryFailure == kNoIndex)
+            exited.push_back(r);
+    }
+    if (exited.empty() || exited.size() * 2 >= pg->members.size())
+        return;
+    const RankFacts& rf = ctx.facts.ranks[exited.front()];
+    Placeholders values = ctx.placeholdersFor(rf.rank);
+    values["ranks"] = formatRanks(exited);
+    Finding& f = out.add(ctx, "crash.early_exit", RootCauseClass::RankCrashed, values);
+    f.ranks = exited;
+    if (f.title.empty())
+        f.title = (exited.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(exited))
+            + " left the job while the others kept training";
+    f.evidence.push_back(evidenceOf(b, rf.commTeardown));
+    if (rf.lastEvent != kNoIndex && rf.lastEvent != rf.commTeardown)
+        f.evidence.push_back(evidenceOf(b, rf.lastEvent));
+    f.confidence = 0.8;
+    f.explanation = ctx.rankLabel(rf.rank) + " tore down its NCCL communicator itself (\""
+        + std::string(b.text(b.events[rf.commTeardown].text)).substr(0, 160)
+        + "\") without any error or timeout: the process left the training loop on its own (early stopping, a"
+          " return or exit on one rank) while " + std::to_string(pg->timedOut.size())
+        + " rank(s) waited for it in the next collective.";
+    out.propose(RootCauseClass::RankCrashed, exited, 0.8, 83,
+        (exited.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(exited))
+            + " exited early without an error (communicator destroyed) while " + std::to_string(pg->timedOut.size())
+            + " rank(s) timed out waiting for it in the next collective.");
 }
 
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
@@ -172,7 +225,7 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
     }
     std::vector<const RankFacts*> exhausted;
     for (const auto& rf : facts.ranks)
-        if (rf.failureIsResource && rf.failureDuringInit && rf.primaryFailure != kNoIndex)
+        if (rf.primaryFailure != kNoIndex && (rf.ncclAllocationFailure || (rf.failureIsResource && rf.failureDuringInit)))
             exhausted.push_back(&rf);
     if (exhausted.empty())
         return;

@@ -521,3 +521,21 @@ TEST_CASE("torn, garbage and absurd launcher lines neither crash nor invent even
     CHECK(p.launcherFailures.empty());
     CHECK(p.workerGroups.empty());
 }
+
+TEST_CASE("srun task exit lines name the task, the node and the exit", "[parsers][launcher][slurm]")
+{
+    auto p = rankscope::testing::scan("srun: error: node-39: task 17: Killed\n"
+                                      "srun: error: node-3: tasks 0-2,6: Exited with exit code 1\n"
+                                      "slurmstepd: error: *** STEP 6059952.0 ON node-39 CANCELLED AT 2024-05-05T10:11:12 ***\n",
+        "slurm-6059952.out");
+    auto exits = rankscope::testing::eventsOf(p, rankscope::model::EventKind::LauncherExit);
+    REQUIRE(exits.size() == 6);
+    CHECK(exits[0]->peerRank == 17);
+    CHECK(exits[0]->code == -9);
+    CHECK(rankscope::testing::str(p, exits[0]->peer) == "node-39");
+    CHECK(exits[1]->peerRank == 0);
+    CHECK(exits[4]->peerRank == 6);
+    CHECK(exits[4]->code == 1);
+    CHECK(exits[5]->code == -15);
+    CHECK(exits[5]->peerRank == -1);
+}

@@ -880,3 +880,14 @@ TEST_CASE("garbage and look-alike lines produce nothing", "[parsers][nccl]")
     CHECK(p.commInits.empty());
     CHECK(p.collTraces.empty());
 }
+
+TEST_CASE("a second NCCL header in a torn srun line is not given the line's label", "[parsers][nccl]")
+{
+    auto p = rankscope::testing::scan("07: gpu-a100-012:273138:273341 [3] NCCL INFO gpu-a100-017:2900060:2900100 [0] NCCL INFO "
+                                      "comm 0x550d38af7e90 rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 47000 commId 0x6bab6eb74658676f - Init COMPLETE\n",
+        "slurm-1.out");
+    REQUIRE(p.commInits.size() == 1);
+    const auto& id = p.identities[p.commInits[0].identity];
+    CHECK(id.pid == 2900060);
+    CHECK(id.srunTask == -1);
+}

@@ -41,7 +41,9 @@ struct VerdictScore {
     std::size_t collateralExpected = 0;
     std::vector<std::string> problems; // human-readable mismatches
 
-    bool allOk() const { return statusOk && classOk && initiatingOk && pairOk && stuckCollectiveOk; }
+    // The verdict: status, class, initiating ranks and pair. The stuck collective is scored
+    // on its own (a bundle whose ranks were all killed before printing may not show it).
+    bool allOk() const { return statusOk && classOk && initiatingOk && pairOk; }
 };
 
 VerdictScore scoreDiagnosis(const ExpectedVerdict& expected, const nlohmann::json& diagnosis);
