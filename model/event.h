@@ -24,7 +24,8 @@ enum class EventKind : std::uint16_t {
     TorchFailedCollectiveStack, // (c) frames follow in text; "not found" sets code=0
     TorchTeardown,            // (d)
     TorchWatchdogException,   // (e) text = what(); detail = exception class when known
-    TorchAsyncNcclError,      // (f) text = NCCL error; detail = "Last error:" line
+    TorchAsyncNcclError,      // (f) text = NCCL error; detail = "Last error:" line; peer = address the
+                              // last error names, code = its ibv status (-1 for socket errors)
     TorchNcclApiError,        // (g) NCCL error in: file:line
     TorchCommAborted,         // (h) pgRank
     TorchHeartbeatStuck,      // (i) durationMs = stuck seconds * 1000

@@ -59,17 +59,19 @@ ContentKind sniffContent(std::string_view head)
         if (trimmed.front() == '{' && trimmed.size() > 1 && skipSpace(trimmed.substr(1)).starts_with("\""))
             return ContentKind::Json;
 
-    // Text test: no NUL, and at most a few percent control bytes. High bytes are fine
-    // (UTF-8, Latin-1 hostnames, tqdm bars).
+    // Text test: at most a few percent control bytes and almost no NULs. High bytes are fine
+    // (UTF-8, Latin-1 hostnames, tqdm bars), and so is a stray NUL: PyTorch 2.4 prints the
+    // CUDA device of "created ncclComm_ … on CUDA device: " as a raw byte, \0 for device 0.
     std::size_t control = 0;
+    std::size_t nul = 0;
     for (char c : head) {
         const auto u = static_cast<unsigned char>(c);
         if (u == 0)
-            return ContentKind::Binary;
-        if (u < 0x20 && u != '\n' && u != '\r' && u != '\t' && u != 0x1b && u != '\f' && u != '\b')
+            ++nul;
+        else if (u < 0x20 && u != '\n' && u != '\r' && u != '\t' && u != 0x1b && u != '\f' && u != '\b')
             ++control;
     }
-    if (control * 20 > head.size())
+    if (nul * 200 > head.size() || nul > 16 || (control + nul) * 20 > head.size())
         return ContentKind::Binary;
     return ContentKind::Text;
 }

@@ -1,5 +1,7 @@
 #include "parsers/ncclparser.h"
 
+#include "parsers/ibcompletion.h"
+
 #include "parsers/textscan.h"
 #include "parsers/timesniff.h"
 
@@ -1120,32 +1122,13 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
 void NcclParser::parseIbCompletion(const Line& line, std::string_view msg, model::ParsedSource& out)
 {
     model::Event& e = emit(line, out, EventKind::NcclIbCompletionError, Severity::Error, msg);
-    constexpr std::string_view kPeer = "Got completion from peer ";
-    std::size_t i = findLiteral(msg, kPeer);
-    if (i == std::string_view::npos)
+    const auto c = parsers::parseIbCompletion(msg);
+    if (!c)
         return; // cut right after "peer"
-    i += kPeer.size();
-    const std::string_view peer = tokenAt(msg, i);
-    if (peer != "with") {
-        e.peer = out.intern(peer);
-        i += peer.size();
-    }
-    const std::size_t with = findLiteral(msg, "with ", i);
-    if (with != std::string_view::npos) {
-        i = with + 5;
-        if (consume(msg, i, "error ") || consume(msg, i, "status=")) {
-            if (i < msg.size() && !isDigit(msg[i])) {
-                // "IBV_WC_RETRY_EXC_ERR(12)"
-                while (i < msg.size() && (isAlnum(msg[i]) || msg[i] == '_'))
-                    ++i;
-                consume(msg, i, "(");
-            }
-            e.code = readInt32(msg, i).value_or(0);
-        }
-    }
-    const std::string_view hca = tokenAfter(msg, " hca ", i);
-    if (!hca.empty())
-        e.detail = out.intern(hca);
+    e.peer = out.intern(c->peer);
+    e.code = c->status < 0 ? 0 : c->status;
+    if (!c->hca.empty())
+        e.detail = out.intern(c->hca);
 }
 
 //   NET/IB : Got async event : port error                                  (≤2.19)

@@ -1,5 +1,7 @@
 #include "parsers/pytorchparser.h"
 
+#include "parsers/ibcompletion.h"
+
 #include "parsers/textscan.h"
 #include "parsers/timesniff.h"
 
@@ -846,8 +848,18 @@ bool PytorchParser::continueErrorDetail(
         if (block.event != kNone) {
             model::Event& e = out.events[block.event];
             if ((e.kind == EventKind::TorchAsyncNcclError || e.kind == EventKind::TorchNcclApiError)
-                && e.detail == model::kNoStr)
+                && e.detail == model::kNoStr) {
                 e.detail = out.intern(line.substr(0, kMaxEventText));
+                // NCCL's last WARN names the peer: keep it structured, it is the only link
+                // evidence when NCCL_DEBUG was off.
+                if (const auto ib = parseIbCompletion(line); ib && !ib->peer.empty()) {
+                    e.peer = out.intern(ib->peer);
+                    e.code = ib->status;
+                } else if (const auto peer = socketErrorPeer(line); !peer.empty()) {
+                    e.peer = out.intern(peer);
+                    e.code = -1;
+                }
+            }
         }
         return true;
     }

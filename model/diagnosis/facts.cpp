@@ -568,10 +568,24 @@ private:
     {
         std::map<std::int32_t, std::set<std::int32_t>> neighbours;
         std::map<std::pair<std::int32_t, StrId>, bool> isWorldComm;
+        std::map<std::int32_t, bool> firstCommIsWorld;
         for (const auto& c : m_b.commInits) {
             const std::int32_t r = m_b.rankOfIdentity(c.identity);
-            if (r >= 0)
-                isWorldComm[{ r, c.commPtr }] = m_worldComm != kNoStr && c.commId == m_worldComm;
+            if (r < 0)
+                continue;
+            const bool world = m_worldComm != kNoStr && c.commId == m_worldComm;
+            isWorldComm[{ r, c.commPtr }] = world;
+            firstCommIsWorld.try_emplace(r, world);
+        }
+        // NCCL ≤2.17 prints rings and channels before the only init line ("Init COMPLETE"),
+        // so those links carry no communicator: they belong to the first one the process sets
+        // up.
+        for (const auto& l : m_b.commLinks) {
+            if (l.commPtr != kNoStr)
+                continue;
+            const std::int32_t r = m_b.rankOfIdentity(l.identity);
+            if (r >= 0 && !isWorldComm.count({ r, kNoStr }))
+                isWorldComm[{ r, kNoStr }] = firstCommIsWorld.count(r) ? firstCommIsWorld[r] : m_worldComm == kNoStr;
         }
         for (const auto& l : m_b.commLinks) {
             const std::int32_t r = m_b.rankOfIdentity(l.identity);
@@ -617,6 +631,21 @@ private:
         for (const auto& rf : m_f.ranks) {
             addErrors(rf.ibErrors, rf.rank, true);
             addErrors(rf.socketErrors, rf.rank, false);
+            // With NCCL_DEBUG off, PyTorch's async error still carries NCCL's last WARN: the
+            // same peer and status, once per distinct peer. Only used when NCCL's own WARN
+            // line of that rank is not in the bundle.
+            if (rf.ibErrors.empty() && rf.socketErrors.empty()) {
+                std::vector<std::uint32_t> ib, socket;
+                std::set<std::pair<StrId, std::int32_t>> seen;
+                for (std::uint32_t i : rf.asyncErrors) {
+                    const Event& e = m_b.events[i];
+                    if (e.peer == kNoStr || !seen.insert({ e.peer, e.code }).second)
+                        continue;
+                    (e.code >= 0 ? ib : socket).push_back(i);
+                }
+                addErrors(ib, rf.rank, true);
+                addErrors(socket, rf.rank, false);
+            }
         }
         std::stable_sort(m_f.linkErrors.begin(), m_f.linkErrors.end(),
             [](const LinkError& a, const LinkError& b) { return earlierThan(a.time, b.time); });

@@ -66,6 +66,26 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
     const LinkError& first = *primary.front();
     const std::int32_t a = first.localRank;
     std::int32_t peer = first.peerRanks.size() == 1 ? first.peerRanks.front() : -1;
+    // No bootstrap lines to map the address: when exactly one other rank reports the same
+    // kind of failure toward a different address, the two ends of one link reported each other.
+    bool pairedByMirror = false;
+    if (peer < 0 && first.peerRanks.empty()) {
+        // Any IB error counts here, a flush (status 5) included: the far end of a broken
+        // link often only sees its queue flushed.
+        std::set<std::int32_t> others;
+        std::set<std::int32_t> reporters;
+        for (const auto& le : ctx.facts.linkErrors) {
+            if (le.status < 0)
+                continue;
+            reporters.insert(le.localRank);
+            if (le.localRank != a && le.peerIp != first.peerIp)
+                others.insert(le.localRank);
+        }
+        if (others.size() == 1 && reporters.size() == 2) {
+            peer = *others.begin();
+            pairedByMirror = true;
+        }
+    }
     // A mirrored error on the peer that names this side confirms the pair.
     bool mirrored = false;
     for (const auto* le : primary)
@@ -111,8 +131,12 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
     f.ranks = { std::min(a, peer), std::max(a, peer) };
     if (f.title.empty())
         f.title = "Link between " + ctx.rankLabel(a) + " and " + ctx.rankLabel(peer) + " failed";
-    f.confidence = mirrored ? 0.9 : 0.85;
-    f.explanation = "The first InfiniBand completion error that is not a flush (" + statusText + ") was logged by "
+    f.confidence = pairedByMirror ? 0.75 : mirrored ? 0.9 : 0.85;
+    f.explanation = pairedByMirror
+        ? "Only two ranks report InfiniBand completion errors: " + ctx.rankLabel(a) + " (" + statusText + ") toward "
+            + first.peerIp + " and " + ctx.rankLabel(peer) + " toward another address. Without NCCL's bootstrap lines the addresses cannot be mapped to hosts, but two"
+              " ranks failing on each other's traffic are the two ends of one link."
+        : "The first InfiniBand completion error that is not a flush (" + statusText + ") was logged by "
         + ctx.rankLabel(a) + " about peer " + first.peerIp + ", the bootstrap address of " + hostText(b, first.peerHost)
         + "; of that host's ranks, " + ctx.rankLabel(peer) + " is the one the NCCL ring/channel lines connect to it."
         + (mirrored ? " The peer logged the mirror error toward this side." : "")

@@ -254,3 +254,15 @@ TEST_CASE("sources can be reopened after loading: plain, archive member, nested 
             CHECK(c.value()->bytes() == kLog + "member\n");
     }
 }
+
+TEST_CASE("a log with a stray NUL byte (PyTorch's raw CUDA device byte) is still a log", "[parsers][input]")
+{
+    std::string log;
+    for (int i = 0; i < 40; ++i)
+        log += "[rank0]:[I0716 05:40:13.497563271 ProcessGroupNCCL.cpp:1193] [PG 0 (default_pg) Rank 0] some info line\n";
+    log += std::string("[rank0]:[I0716 05:40:13.5 ProcessGroupNCCL.cpp:2188] [PG 0 (default_pg) Rank 0] ProcessGroupNCCL created ncclComm_ 0x55 on CUDA device: ") + '\0' + "\n";
+    auto r = readBytes(log, "rank0.log");
+    REQUIRE(r.sources.size() == 1);
+    CHECK(r.sources[0].source.kind == model::SourceKind::Log);
+    CHECK(r.sources[0].source.lines == 41);
+}
