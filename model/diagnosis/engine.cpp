@@ -164,6 +164,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     ruleIbPair(ctx, out);
     ruleSocketClosed(ctx, out);
     ruleOpMismatch(ctx, out);
+    ruleCollLineMismatch(ctx, out);
     ruleInitHang(ctx, out);
     ruleNeverEntered(ctx, out);
     ruleFrozenJob(ctx, out);

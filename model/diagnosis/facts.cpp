@@ -113,6 +113,7 @@ public:
     DiagnosisFacts run()
     {
         scanEvents();
+        judgeLauncherFailures();
         scanRecords();
         buildPgFacts();
         chooseStuckPg();
@@ -214,6 +215,8 @@ private:
             case EventKind::PythonException:
                 if (!isConsequence(detail, text))
                     primary(rf, i, isResourceText(text) || isResourceText(detail));
+                else
+                    m_consequence.insert(e.rank);
                 break;
             case EventKind::CudaOutOfMemory:
                 primary(rf, i, true);
@@ -370,12 +373,28 @@ private:
                 rf.tornDown = true;
             // Exit 1 (Python exception), -9 (SIGKILL: OOM killer), -11 (SIGSEGV), -7 (SIGBUS)
             // are the rank's own failures; -6 is the watchdog's abort, -15 the agent's kill.
+            // A rank whose own lines show it only reacted to another failure (a timeout, a
+            // store error, a remote error) exits 1 too: its exit code proves nothing.
             else if (e.code > 0 || e.code == -9 || e.code == -11 || e.code == -7)
-                primary(rf, index, e.code == -9);
+                m_launcherFailures.emplace_back(r, index);
             break;
         }
         default:
             break;
+        }
+    }
+
+    // Exit codes from launchers count as the rank's own failure only when its own lines
+    // do not show it reacting to someone else's.
+    void judgeLauncherFailures()
+    {
+        for (const auto& [r, index] : m_launcherFailures) {
+            RankFacts& rf = m_f.ranks[r];
+            const bool reacted = rf.anyTimeout || !rf.storeErrors.empty() || m_consequence.count(r)
+                || !rf.asyncErrors.empty();
+            const std::int32_t code = m_b.events[index].code;
+            if (!reacted || code == -9 || code == -11 || code == -7)
+                primary(rf, index, code == -9);
         }
     }
 
@@ -420,9 +439,13 @@ private:
             auto it = commIdOf.find({ r, t.commPtr });
             const bool world = (it != commIdOf.end() && it->second == m_worldComm)
                 || (m_worldComm == kNoStr && m_b.world.worldSize && t.nranks == *m_b.world.worldSize);
-            if (world)
+            if (world) {
                 m_f.ranks[r].lastCollOpCount = std::max<std::int64_t>(m_f.ranks[r].lastCollOpCount,
                     static_cast<std::int64_t>(t.tail.back().opCount));
+                m_f.worldCollTail.resize(m_f.ranks.size());
+                auto& tail = m_f.worldCollTail[r];
+                tail.insert(tail.end(), t.tail.begin(), t.tail.end());
+            }
         }
         // Init state and what "before any collective completed" means per rank.
         bool anyStarted = false;
@@ -440,6 +463,11 @@ private:
             if (t.calls > 1)
                 m_f.anyCollectiveCompleted = true;
         (void)anyStarted;
+        bool anyStoreErrors = false, anyInitLines = !m_b.commInits.empty(), anyInitCompleted = false;
+        for (const auto& rf : m_f.ranks) {
+            anyStoreErrors = anyStoreErrors || !rf.storeErrors.empty();
+            anyInitCompleted = anyInitCompleted || rf.initCompleted;
+        }
         for (auto& rf : m_f.ranks) {
             if (rf.primaryFailure == kNoIndex)
                 continue;
@@ -449,7 +477,7 @@ private:
                     completedHere = true;
             // Without NCCL INFO lines nothing says init is incomplete: then it is not claimed.
             rf.failureDuringInit = !completedHere && !m_f.anyCollectiveCompleted && !rf.initCompleted
-                && (rf.initStarted || m_f.initIncomplete);
+                && (rf.initStarted || m_f.initIncomplete || anyStoreErrors || (anyInitLines && !anyInitCompleted));
         }
     }
 
@@ -655,6 +683,8 @@ private:
     DiagnosisFacts m_f;
     StrId m_worldComm = kNoStr;
     bool m_torchrunAgents = false; // torchrun (or DeepSpeed/MPI-like agents) run under srun
+    std::set<std::int32_t> m_consequence; // ranks with an exception that echoes another failure
+    std::vector<std::pair<std::int32_t, std::uint32_t>> m_launcherFailures; // (rank, event)
     std::map<std::string, std::vector<std::int32_t>> m_ranksOnHost;
     std::map<std::pair<std::string, std::int32_t>, std::int32_t> m_byHostLocal;
     std::map<std::pair<std::string, std::string>, std::int32_t> m_byHostBus;

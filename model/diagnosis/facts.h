@@ -121,6 +121,9 @@ struct LinkError {
 
 struct DiagnosisFacts {
     std::vector<RankFacts> ranks; // indexed by global rank
+    // Recent NCCL COLL calls on the world communicator per rank (oldest first); empty when
+    // COLL lines were not logged.
+    std::vector<std::vector<CollCall>> worldCollTail;
     std::vector<PgFacts> pgs;
     std::optional<std::size_t> stuckPg; // index into pgs of the PG the hang sits on
     bool anyTimeout = false;

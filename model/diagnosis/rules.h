@@ -69,6 +69,7 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out);        // rules_pr
 void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mismatch.cpp
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp
 void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out);      // rules_mismatch.cpp
+void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out);  // rules_mismatch.cpp
 void ruleXid(const RuleContext& ctx, RuleOutput& out);               // rules_hardware.cpp
 void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out);   // rules_hardware.cpp
 void ruleIbPair(const RuleContext& ctx, RuleOutput& out);            // rules_network.cpp

@@ -214,3 +214,77 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
 }
 
 } // namespace rankscope::model
+
+namespace rankscope::model {
+
+// NCCL COLL lines (§3.5, §11 C, the RCCL #429 pattern): at the same opCount on one
+// communicator every rank must call the same op with the same count. The first opCount where
+// a minority disagrees names the rank that took a different code path — even when that
+// rank was killed before its own watchdog could print its WorkNCCL.
+void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const auto& tails = ctx.facts.worldCollTail;
+    if (tails.empty())
+        return;
+    struct Call {
+        std::int32_t rank;
+        OpType op;
+        std::uint64_t count;
+        EvidenceRef evidence;
+    };
+    std::map<std::uint64_t, std::vector<Call>> byOpCount;
+    for (std::size_t r = 0; r < tails.size(); ++r)
+        for (const CollCall& c : tails[r])
+            if (!isPointToPoint(c.op))
+                byOpCount[c.opCount].push_back({ static_cast<std::int32_t>(r), c.op, c.count, c.evidence });
+    for (const auto& [opCount, calls] : byOpCount) {
+        if (calls.size() < 3)
+            continue;
+        std::map<std::pair<OpType, std::uint64_t>, std::vector<std::int32_t>> camps;
+        std::map<std::pair<OpType, std::uint64_t>, EvidenceRef> example;
+        for (const Call& c : calls) {
+            camps[{ c.op, c.count }].push_back(c.rank);
+            example.try_emplace({ c.op, c.count }, c.evidence);
+        }
+        if (camps.size() < 2)
+            continue;
+        std::vector<std::pair<std::pair<OpType, std::uint64_t>, std::vector<std::int32_t>>> sorted(camps.begin(), camps.end());
+        std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.size() > y.second.size(); });
+        if (sorted[0].second.size() == sorted[1].second.size())
+            return; // an even split names nobody; the WorkNCCL rule says so when it can
+        std::vector<std::int32_t> minority;
+        for (std::size_t i = 1; i < sorted.size(); ++i)
+            minority.insert(minority.end(), sorted[i].second.begin(), sorted[i].second.end());
+        std::sort(minority.begin(), minority.end());
+        if (minority.size() * 2 >= calls.size())
+            return;
+        auto describe = [](const std::pair<OpType, std::uint64_t>& sig) {
+            return std::string(torchName(sig.first)) + " count " + std::to_string(sig.second);
+        };
+        Placeholders values = ctx.placeholdersFor(minority.front());
+        values["ranks"] = formatRanks(minority);
+        Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, values);
+        f.ranks = minority;
+        if (f.title.empty())
+            f.title = (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority))
+                + " called a different collective at NCCL opCount " + std::to_string(opCount);
+        f.evidence.push_back({ example[sorted[1].first], "opCount " + std::to_string(opCount) + ": " + describe(sorted[1].first) });
+        f.evidence.push_back({ example[sorted[0].first], "opCount " + std::to_string(opCount) + ": " + describe(sorted[0].first) });
+        f.confidence = 0.85;
+        f.explanation = "NCCL logs every collective call with its opCount (NCCL_DEBUG_SUBSYS=COLL). At opCount "
+            + std::to_string(opCount) + " of the world communicator " + std::to_string(sorted[0].second.size())
+            + " ranks called " + describe(sorted[0].first) + " while " + formatRanks(minority) + " called "
+            + describe(sorted[1].first)
+            + ". Calls that do not match cannot complete: the minority took a different code path (a different tensor"
+              " shape, a skipped or extra collective).";
+        out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, 76,
+            (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority)) + " called "
+                + describe(sorted[1].first) + " where " + std::to_string(sorted[0].second.size()) + " ranks called "
+                + describe(sorted[0].first) + " (NCCL opCount " + std::to_string(opCount) + "): a collective mismatch.");
+        (void)b;
+        return;
+    }
+}
+
+} // namespace rankscope::model

@@ -48,7 +48,8 @@ const std::vector<ScenarioInfo>& catalog()
         { "collective_mismatch",
             { "op_mismatch", "numel_mismatch", "extra_collective", "even_split", "algo_deadlock" },
             "ranks disagree on collective S (or NCCL deadlocks under a forced algo/proto; "
-            "algo_deadlock forces --nccl-debug >= info) → collective_mismatch" },
+            "algo_deadlock forces --nccl-debug >= info; numel_mismatch on torch < 2.1 forces "
+            "--nccl-debug coll) → collective_mismatch" },
         { "resource_exhaustion", { "nccl_calloc", "cuda_oom_init", "shm_node_wide" },
             "NCCL buffer / shared-memory allocation fails during a communicator's init → "
             "resource_exhaustion" },
@@ -104,6 +105,10 @@ Resolved resolve(const ScenarioOptions& in)
     if (s == "collective_mismatch" && v == "algo_deadlock"
         && (o.ncclDebug == NcclDebug::Off || o.ncclDebug == NcclDebug::Warn))
         o.ncclDebug = NcclDebug::Info; // the forced NCCL_PROTO/NCCL_ALGO lines are the evidence
+    // Before 2.1 WorkNCCL prints no NumelIn/NumelOut: only NCCL's COLL lines can show a size
+    // mismatch, so the variant needs them.
+    if (s == "collective_mismatch" && v == "numel_mismatch" && (o.torch == "1.13" || o.torch == "2.0"))
+        o.ncclDebug = NcclDebug::Coll;
     if (s == "no_evidence_all_entered") {
         o.ncclDebug = NcclDebug::Off;
         o.dmesg = false;
