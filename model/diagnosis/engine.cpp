@@ -163,6 +163,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     ruleEarlyExit(ctx, out);
     ruleIbPair(ctx, out);
     ruleSocketClosed(ctx, out);
+    ruleTransportEverywhere(ctx, out);
     ruleOpMismatch(ctx, out);
     ruleCollLineMismatch(ctx, out);
     ruleInitHang(ctx, out);

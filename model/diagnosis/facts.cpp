@@ -256,6 +256,9 @@ private:
             case EventKind::NcclSocketError:
                 rf.socketErrors.push_back(i);
                 break;
+            case EventKind::NcclBootstrapError:
+                rf.bootstrapErrors.push_back(i);
+                break;
             case EventKind::NcclCudaFailure:
                 if (isResourceText(text)) {
                     primary(rf, i, true);
@@ -390,8 +393,11 @@ private:
     {
         for (const auto& [r, index] : m_launcherFailures) {
             RankFacts& rf = m_f.ranks[r];
+            // NCCL's own transport and bootstrap errors count as reactions too: the process
+            // exits 1 because communication could not be set up, not because of its own bug.
             const bool reacted = rf.anyTimeout || !rf.storeErrors.empty() || m_consequence.count(r)
-                || !rf.asyncErrors.empty();
+                || !rf.asyncErrors.empty() || !rf.socketErrors.empty() || !rf.ibErrors.empty()
+                || !rf.bootstrapErrors.empty();
             const std::int32_t code = m_b.events[index].code;
             if (!reacted || code == -9 || code == -11 || code == -7)
                 primary(rf, index, code == -9);

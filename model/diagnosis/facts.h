@@ -55,6 +55,7 @@ struct RankFacts {
     std::vector<std::uint32_t> ibErrors;
     std::vector<std::uint32_t> socketErrors;
     std::vector<std::uint32_t> asyncErrors; // PyTorch (f) with "Last error:"
+    std::vector<std::uint32_t> bootstrapErrors; // NCCL bootstrap failures (§3.8)
 
     // The rank tore down its NCCL communicator itself ("Destroy COMPLETE" / "Abort COMPLETE"):
     // with no timeout of its own, the process left the job on purpose (early stopping, a

@@ -74,6 +74,7 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out);               // rules_ha
 void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out);   // rules_hardware.cpp
 void ruleIbPair(const RuleContext& ctx, RuleOutput& out);            // rules_network.cpp
 void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out);      // rules_network.cpp
+void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out); // rules_network.cpp
 void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out);        // rules_failure.cpp
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
 void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out);         // rules_failure.cpp

@@ -198,3 +198,60 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
 }
 
 } // namespace rankscope::model
+
+namespace rankscope::model {
+
+// The same socket failure from every host at once while communicators connect (§3.8,
+// §11 G): blocked ports, a wrong NCCL_SOCKET_IFNAME, no IB in the container. One broken
+// path fails between two hosts; failures from every host are the job's configuration.
+void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::set<StrId> failingHosts;
+    std::vector<std::uint32_t> samples;
+    for (const auto& le : ctx.facts.linkErrors) {
+        if (le.status >= 0)
+            continue;
+        const std::string_view text = b.text(b.events[le.event].text);
+        // "Connection closed by remote peer" is a peer going away, not a path that never worked.
+        if (text.find("closed by remote peer") != std::string_view::npos)
+            continue;
+        if (failingHosts.insert(le.localHost).second && samples.size() < 3)
+            samples.push_back(le.event);
+    }
+    std::set<StrId> hostsWithRanks;
+    for (const auto& info : b.ranks)
+        if (info.host != kNoStr && info.seen)
+            hostsWithRanks.insert(info.host);
+    if (failingHosts.size() < 2 || failingHosts.size() * 2 < hostsWithRanks.size())
+        return;
+    for (const auto& rf : ctx.facts.ranks)
+        if (rf.primaryFailure != kNoIndex)
+            return; // a rank that died explains the broken connections better
+    Placeholders values = ctx.placeholdersFor(b.events[samples.front()].rank);
+    values["hosts"] = std::to_string(failingHosts.size());
+    Finding& f = out.add(ctx, "network.transport_everywhere", RootCauseClass::Configuration, values);
+    if (f.title.empty())
+        f.title = "Connections fail from every host (" + std::to_string(failingHosts.size()) + " of "
+            + std::to_string(hostsWithRanks.size()) + ")";
+    for (std::uint32_t i : samples)
+        f.evidence.push_back(evidenceOf(b, i));
+    std::string transport;
+    for (const auto& e : b.events)
+        if (e.kind == EventKind::NcclNetSelect) {
+            transport = std::string(b.text(e.text));
+            f.evidence.push_back(evidenceOf(b, static_cast<std::uint32_t>(&e - b.events.data())));
+            break;
+        }
+    f.confidence = 0.75;
+    f.explanation = "Socket connections between ranks fail on " + std::to_string(failingHosts.size()) + " of the "
+        + std::to_string(hostsWithRanks.size()) + " hosts at the same stage, each toward a different peer"
+        + (transport.empty() ? std::string() : " (NCCL: \"" + transport + "\")")
+        + ". A single bad link breaks one pair of hosts; every host failing the same way means the network setup"
+          " itself: firewalled ports, the wrong interface in NCCL_SOCKET_IFNAME, or no InfiniBand inside the container.";
+    out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
+        "Connections between ranks fail from every host while NCCL sets up its transport: a network configuration"
+        " problem (interface, firewall or missing InfiniBand), not one rank or link.");
+}
+
+} // namespace rankscope::model
