@@ -109,6 +109,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     std::string explanation;
     std::size_t disambiguated = 0;
     std::size_t insideNccl = 0;
+    std::size_t alive = 0; // odd ranks that showed they were still running after the hang began
     std::int64_t peerOpCount = -1;
     for (std::int32_t r : pg->entered)
         peerOpCount = std::max(peerOpCount, ctx.facts.ranks[r].lastCollOpCount);
@@ -116,6 +117,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
         const RankFacts& rf = ctx.facts.ranks[r];
         const RankProgress* p = b.progressOf(pg->pg, r);
         if (p && p->hasStatus) {
+            ++alive;
             explanation += ctx.rankLabel(r) + " reports last enqueued " + std::to_string(p->lastEnqueued)
                 + " and last completed " + std::to_string(p->lastCompleted) + " while the stuck collective is #"
                 + std::to_string(pg->stuckSeq) + ". ";
@@ -154,6 +156,36 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
                 + "% utilisation) while the waiting GPUs spin. ";
             ++disambiguated;
         }
+    }
+    // A rank that printed nothing of its own after its last normal step, with nothing (no
+    // status, stack, activity line, COLL line, idle GPU) showing it was alive, may as well
+    // have died silently: that is not a straggler claim.
+    if (alive == 0 && disambiguated == 0 && insideNccl == 0) {
+        out.findings.pop_back();
+        Finding& s = out.add(ctx, "silent.stopped_logging", RootCauseClass::Unknown, values);
+        s.ranks = odd;
+        s.title = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd))
+            + " stopped logging before " + where;
+        s.confidence = 0.55;
+        if (const RankFacts& rf = ctx.facts.ranks[first]; rf.lastEvent != kNoIndex)
+            s.evidence.push_back(evidenceOf(b, rf.lastEvent));
+        for (std::int32_t r : pg->timedOut) {
+            const RankProgress* p = b.progressOf(pg->pg, r);
+            if (p && p->timeoutEvent != RankProgress::kNoEvent) {
+                s.evidence.push_back(evidenceOf(b, p->timeoutEvent));
+                break;
+            }
+        }
+        s.explanation = std::to_string(pg->timedOut.size()) + " rank(s) timed out in " + where + " while "
+            + (odd.size() == 1 ? ctx.rankLabel(first) : "ranks " + formatRanks(odd))
+            + " printed no timeout, no status and no error: its own output stops after its last normal step (only"
+              " NCCL's or the launcher's teardown lines follow). It either died without a word (SIGKILL, OOM killer,"
+              " node loss) or hung before its watchdog could report; the logs cannot tell which.";
+        out.propose(RootCauseClass::Unknown, odd, 0.55, 50,
+            (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " went silent while "
+                + std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting in " + where
+                + "; whether it died or hung is not in the logs.");
+        return;
     }
     const std::size_t waiting = pg->entered.size() + pg->completed.size();
     explanation += std::to_string(pg->timedOut.size()) + " other rank(s) timed out inside " + where
