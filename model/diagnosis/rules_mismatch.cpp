@@ -74,11 +74,17 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
     std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
         return x.second.size() != y.second.size() ? x.second.size() > y.second.size() : x.second < y.second;
     });
-    const bool evenSplit = sorted[0].second.size() == sorted[1].second.size();
     std::vector<std::int32_t> minority;
     for (std::size_t i = 1; i < sorted.size(); ++i)
         minority.insert(minority.end(), sorted[i].second.begin(), sorted[i].second.end());
     std::sort(minority.begin(), minority.end());
+    // A side is only "the odd one out" when it stays the minority whatever the ranks that
+    // printed nothing would have said, and is small: 27 against 26 is an even split.
+    std::size_t observed = 0;
+    for (const auto& [sig, ranks] : sorted)
+        observed += ranks.size();
+    const std::size_t unobserved = pg->members.size() > observed ? pg->members.size() - observed : 0;
+    const bool evenSplit = sorted[0].second.size() <= minority.size() + unobserved || minority.size() * 3 > observed;
     const bool opDiffers = sorted[0].first.family != sorted[1].first.family;
 
     Placeholders values = ctx.placeholdersFor(evenSplit ? sorted[0].second.front() : minority.front());
