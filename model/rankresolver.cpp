@@ -292,6 +292,15 @@ private:
         }
     }
 
+    // What torchrun's own console repeats about its workers: its ChildFailedError and the
+    // "Signal 6 (SIGABRT) received by PID …" line of its failure table.
+    bool isLauncherEcho(const Event& e) const
+    {
+        if (e.kind == EventKind::PythonException)
+            return m_b.text(e.detail).ends_with("ChildFailedError");
+        return e.kind == EventKind::FatalSignal && e.pid >= 0;
+    }
+
     static bool isBareIdentity(const RawIdentity& id)
     {
         return id.globalRank < 0 && id.localRank < 0 && id.srunTask < 0 && id.mpiRank < 0;
@@ -550,7 +559,7 @@ private:
 
         std::size_t unattributed = 0;
         for (const auto& e : m_b.events)
-            if (e.rank < 0 && e.severity >= Severity::Warning && !isHostLevel(e.kind))
+            if (e.rank < 0 && e.severity >= Severity::Warning && !isHostLevel(e.kind) && !isLauncherEcho(e))
                 ++unattributed;
         if (unattributed)
             m_b.issues.add("unattributed_events", std::to_string(unattributed)

@@ -208,7 +208,9 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     if (d.status == DiagnosisStatus::Inconclusive)
         d.initiatingRanks.clear();
 
-    if (d.status == DiagnosisStatus::HangDiagnosed && !d.initiatingRanks.empty()) {
+    if (chosen && chosen->collateral && d.status == DiagnosisStatus::HangDiagnosed) {
+        d.collateralRanks = *chosen->collateral;
+    } else if (d.status == DiagnosisStatus::HangDiagnosed && !d.initiatingRanks.empty()) {
         for (std::int32_t r : bundle.world.ranksSeen)
             if (std::find(d.initiatingRanks.begin(), d.initiatingRanks.end(), r) == d.initiatingRanks.end())
                 d.collateralRanks.push_back(r);

@@ -25,6 +25,8 @@ struct Proposal {
     int priority = 0;
     std::size_t finding = 0; // index into RuleOutput::findings
     std::string summary;     // the verdict sentence when this proposal wins
+    // For a fault that names a host rather than a rank: the ranks that waited on it.
+    std::optional<std::vector<std::int32_t>> collateral;
 };
 
 struct RuleContext {

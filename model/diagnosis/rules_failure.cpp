@@ -206,7 +206,8 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
         for (const auto& info : b.ranks)
             if (info.host == host)
                 ++onHost;
-        if (ranks.size() >= 2 && ranks.size() * 2 >= onHost) {
+        // Two ranks of one host failing on /dev/shm is already the node, not a rank.
+        if (ranks.size() >= 2 && onHost >= 2) {
             Placeholders values = ctx.placeholdersFor(ranks.front());
             Finding& f = out.add(ctx, "resource.shm_node", RootCauseClass::ResourceExhaustion, values);
             f.ranks = ranks;
@@ -217,9 +218,15 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             f.explanation = std::to_string(ranks.size()) + " ranks on " + std::string(b.text(host))
                 + " failed to allocate NCCL's shared-memory segments in /dev/shm. The node's /dev/shm is too small"
                   " (containers default to 64 MiB) or full; no single rank is at fault.";
-            out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, 88,
+            Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, 88,
                 "/dev/shm is exhausted on " + std::string(b.text(host)) + ": NCCL could not create its shared-memory"
                     " buffers, and the job hung setting up communication.");
+            // The other hosts' ranks waited on this node.
+            std::vector<std::int32_t> waited;
+            for (std::int32_t r : b.world.ranksSeen)
+                if (b.ranks[r].host != host)
+                    waited.push_back(r);
+            p.collateral = std::move(waited);
             return;
         }
     }

@@ -27,6 +27,17 @@ bool isStragglerActivity(StackActivity a)
 std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts& pg)
 {
     std::vector<std::int32_t> odd = pg.neverEntered;
+    // When torn-down ranks still printed their progress (PyTorch ≥2.3 logs it on the dump
+    // signal, before the launcher's SIGTERM lands), a torn-down rank that printed none
+    // stopped earlier than the others: it is odd after all — unless a rank already says in its
+    // own status that it never entered, which explains the hang better.
+    bool tornDownRanksReport = false;
+    for (std::size_t i = 0; i < pg.members.size(); ++i) {
+        const std::int32_t r = pg.members[i];
+        if (static_cast<std::size_t>(r) < facts.ranks.size() && facts.ranks[r].tornDown && !facts.ranks[r].anyTimeout
+            && (pg.positions[i] == Position::Entered || pg.positions[i] == Position::Completed))
+            tornDownRanksReport = pg.neverEntered.empty();
+    }
     for (std::int32_t r : pg.silent) {
         if (static_cast<std::size_t>(r) >= facts.ranks.size())
             continue;
@@ -34,7 +45,7 @@ std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts&
         const bool saidItWasBusy = rf.lastActivityEvent != kNoIndex
             && (rf.lastActivity == StackActivity::DataLoading || rf.lastActivity == StackActivity::CheckpointIo
                 || rf.lastActivity == StackActivity::Sleeping || rf.lastActivity == StackActivity::Other);
-        if (rf.hasLogs && (!rf.tornDown || saidItWasBusy))
+        if (rf.hasLogs && (!rf.tornDown || saidItWasBusy || tornDownRanksReport))
             odd.push_back(r);
     }
     std::sort(odd.begin(), odd.end());
@@ -181,10 +192,15 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
             + " printed no timeout, no status and no error: its own output stops after its last normal step (only"
               " NCCL's or the launcher's teardown lines follow). It either died without a word (SIGKILL, OOM killer,"
               " node loss) or hung before its watchdog could report; the logs cannot tell which.";
+        // Several ranks equally silent: nothing tells which one stopped first, so none is named.
+        if (odd.size() > 1) {
+            s.confidence = 0.35;
+            s.explanation += " Several ranks look the same here, so none of them is named as the cause.";
+            return;
+        }
         out.propose(RootCauseClass::Unknown, odd, 0.55, 50,
-            (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " went silent while "
-                + std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting in " + where
-                + "; whether it died or hung is not in the logs.");
+            ctx.rankLabel(first) + " went silent while " + std::to_string(pg->timedOut.size())
+                + " rank(s) timed out waiting in " + where + "; whether it died or hung is not in the logs.");
         return;
     }
     const std::size_t waiting = pg->entered.size() + pg->completed.size();

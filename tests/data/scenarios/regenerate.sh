@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Regenerates the golden scenario bundles with the project's simulator. Each folder holds a
+# small bundle and its expected.json; tests/golden checks the diagnosis against it.
+# Usage: bash tests/data/scenarios/regenerate.sh path/to/rankscope-simulate
+set -euo pipefail
+sim=${1:?path to rankscope-simulate}
+here=$(cd "$(dirname "$0")" && pwd)
+gen() {
+    local name=$1
+    shift
+    rm -rf "${here:?}/$name"
+    "$sim" --out "$here/$name" --steps 12 --noise low "$@" >/dev/null
+}
+gen healthy-per-rank                --scenario healthy --variant completes --ranks 8 --seed 11
+gen straggler-dataloader-logdir     --scenario straggler_stall --variant dataloader --ranks 16 --layout torchrun-logdir --pyspy --seed 12
+gen straggler-checkpoint-torch20    --scenario straggler_stall --variant checkpoint --ranks 8 --torch 2.0 --seed 13
+gen straggler-raced-ahead-srun      --scenario straggler_stall --variant raced_ahead --ranks 16 --layout srun-combined --seed 14
+gen frozen-nfs-torch24              --scenario frozen_job --variant nfs_stall --ranks 8 --torch 2.4 --seed 15
+gen crash-oom-pernode               --scenario rank_crashed --variant cuda_oom --ranks 16 --layout per-node --torchrun-summary --seed 16
+gen crash-clean-exit                --scenario rank_crashed --variant clean_exit --ranks 8 --torch 2.6 --seed 17
+gen crash-host-oom-srun             --scenario rank_crashed --variant host_oom_kill --ranks 16 --layout srun-combined --dmesg --seed 18
+gen xid79-torch27                   --scenario hardware_fault --variant xid79 --ranks 16 --torch 2.7 --dmesg --seed 19
+gen xid74-nvlink-pair               --scenario hardware_fault --variant xid74_nvlink_pair --ranks 8 --dmesg --seed 20
+gen ib-pair-status12                --scenario network_pair --variant ib_status12 --ranks 16 --nccl 2.26 --seed 21
+gen ib-pair-async-no-nccl-debug     --scenario network_pair --variant async_error_last_error --ranks 16 --seed 22
+gen config-ib-many-hosts            --scenario configuration --variant ib_many_hosts --ranks 32 --seed 23
+gen mismatch-op-per-rank            --scenario collective_mismatch --variant op_mismatch --ranks 8 --seed 24
+gen mismatch-even-split             --scenario collective_mismatch --variant even_split --ranks 8 --seed 25
+gen mismatch-algo-deadlock          --scenario collective_mismatch --variant algo_deadlock --ranks 8 --seed 26
+gen resource-nccl-calloc            --scenario resource_exhaustion --variant nccl_calloc --ranks 8 --seed 27
+gen resource-shm-node               --scenario resource_exhaustion --variant shm_node_wide --ranks 16 --seed 28
+gen init-missing-rank               --scenario init_bootstrap --variant missing_rank --ranks 8 --seed 29
+gen init-store-error                --scenario init_bootstrap --variant store_error --ranks 8 --seed 30
+gen silent-rank                     --scenario silent_rank --ranks 8 --seed 32
+gen excerpt-only                    --scenario excerpt_only --ranks 16 --seed 32
+gen all-entered-no-evidence         --scenario no_evidence_all_entered --ranks 8 --seed 33
