@@ -95,8 +95,11 @@ Outcome runCase(const std::vector<std::string>& paths, const evaluation::Expecte
     request.threads = 2;
     auto bundle = app::loadBundle(request);
     if (!bundle) {
+        // Nothing recognisable: the tool declines (CLI exit status 2).
         o.error = bundle.error().message;
-        o.score.problems.push_back("load failed: " + o.error);
+        o.score = evaluation::scoreDiagnosis(expected,
+            { { "verdict", { { "status", "inconclusive" }, { "root_cause_class", "unknown" },
+                               { "initiating_ranks", nlohmann::json::array() }, { "stuck_pair", nullptr } } } });
         return o;
     }
     auto diagnosis = app::diagnoseBundle(*bundle.value());

@@ -111,6 +111,9 @@ public:
     std::vector<RankProgress> progress; // sorted by (pg key text, rank)
     std::int32_t referenceYear = kNoYearReference; // year given to year-less timestamps
     bool yearKnown = false;
+    // Nothing but one torchrun agent's console names the workers (a paste of a single-node
+    // run): its local ranks are the global ranks.
+    bool localRanksAreGlobal = false;
 
     std::string_view text(StrId id) const { return strings.view(id); }
     std::int32_t rankOfIdentity(std::uint32_t identity) const

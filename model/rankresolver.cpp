@@ -446,11 +446,40 @@ private:
             m_b.issues.add("rank_conflict", sample);
     }
 
+    // A single torchrun agent's lines and no other identity: a one-node job, local rank =
+    // global rank (torchrun numbers local ranks from 0 on each node, and there is one node).
+    std::int32_t singleAgentMaxLocalRank() const
+    {
+        for (std::int32_t r : m_b.identityRank)
+            if (r >= 0)
+                return -1;
+        if (!m_b.workerGroups.empty() || m_worldSize)
+            return -1;
+        std::set<SourceId> agentSources;
+        std::int32_t maxLocal = -1;
+        for (const auto& e : m_b.events) {
+            if (e.kind != EventKind::LauncherWorkerFailed)
+                continue;
+            agentSources.insert(e.evidence.source);
+            if (m_b.identities[e.identity].host != kNoStr || !m_b.sources[e.evidence.source].pathIdentity.host.empty())
+                return -1;
+            maxLocal = std::max(maxLocal, e.peerRank);
+        }
+        return agentSources.size() == 1 ? maxLocal : -1;
+    }
+
     void fillRanks()
     {
         std::int32_t maxRank = -1;
         for (std::int32_t r : m_b.identityRank)
             maxRank = std::max(maxRank, r);
+        if (maxRank < 0) {
+            const std::int32_t local = singleAgentMaxLocalRank();
+            if (local >= 0) {
+                m_b.localRanksAreGlobal = true;
+                maxRank = local;
+            }
+        }
         const std::int32_t count = std::max(m_worldSize.value_or(0), maxRank + 1);
         m_b.ranks.assign(static_cast<std::size_t>(count), RankInfo {});
         for (std::int32_t r = 0; r < count; ++r)

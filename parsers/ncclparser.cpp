@@ -1066,7 +1066,7 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
     }
     if (msg.starts_with("Bootstrap") || msg.starts_with("bootstrap")
         || has("has already checked in") || has("Mismatched NCCL version")
-        || has("Message truncated")) {
+        || has("Message truncated") || has("Duplicate GPU detected")) {
         emit(line, out, EventKind::NcclBootstrapError, Severity::Error, msg);
         return;
     }

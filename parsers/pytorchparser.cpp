@@ -947,9 +947,14 @@ PytorchParser::Continuation PytorchParser::continueBlock(
         consumed = continueErrorDetail(block, trim(body), out);
         break;
     case BlockKind::Desync: {
-        const std::size_t tab = skipSpaces(body, 0);
-        if (tab < body.size() && body[tab] == '\t') {
-            readDesyncItem(body.substr(tab), block.report);
+        // Items start with "\t - "; pastes turn the tab into spaces. Nested lines ("[7] finished
+        // collective #182 …", "#315 started ranks:") are indented further.
+        std::size_t i = 0;
+        while (i < body.size() && (body[i] == ' ' || body[i] == '\t'))
+            ++i;
+        const std::string_view item = body.substr(i);
+        if (i > 0 && (item.starts_with("- ") || item.starts_with("[") || item.starts_with("#"))) {
+            readDesyncItem(item, block.report);
             consumed = true;
         }
         break;
@@ -1002,6 +1007,13 @@ bool PytorchParser::parseStartAnchored(
     switch (line[0]) {
     case '\t':
         if (line.starts_with("\t - ")) {
+            handled = parseDesyncStart(ctx, body, line, out);
+            return handled;
+        }
+        return false;
+    case '-':
+        // A pasted desync report: the leading tab became spaces and was skipped above.
+        if (start > 0 && line.starts_with("- ")) {
             handled = parseDesyncStart(ctx, body, line, out);
             return handled;
         }
@@ -1489,7 +1501,10 @@ bool PytorchParser::parseDesyncStart(
     model::DesyncReport report;
     readDesyncItem(line, report);
     const bool timeoutItem = report.reportingPgRank >= 0;
-    if (!timeoutItem && !line.starts_with("\t - To our best knowledge"))
+    std::string_view item = line;
+    while (!item.empty() && (item.front() == '\t' || item.front() == ' '))
+        item.remove_prefix(1);
+    if (!timeoutItem && !item.starts_with("- To our best knowledge"))
         return false;
     Message m = locate(ctx, body, 0, 0, out);
     const PrefixMark* mark = recentMark(m.identity, ctx.lineNo, out);

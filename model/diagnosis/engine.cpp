@@ -164,6 +164,8 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     ruleIbPair(ctx, out);
     ruleSocketClosed(ctx, out);
     ruleTransportEverywhere(ctx, out);
+    ruleIbAsyncEvents(ctx, out);
+    ruleDuplicateGpu(ctx, out);
     ruleOpMismatch(ctx, out);
     ruleCollLineMismatch(ctx, out);
     ruleInitHang(ctx, out);

@@ -236,6 +236,10 @@ private:
             case EventKind::TorchAsyncNcclError:
                 if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
                     rf.cudaStickyError = i;
+                // The watchdog dying on a CUDA error of this GPU (illegal memory access,
+                // launch failure): the rank's own failure, not a timeout of someone else's.
+                else if (e.kind == EventKind::TorchWatchdogException && text.find("CUDA error") != std::string_view::npos)
+                    primary(rf, i, false);
                 if (e.kind == EventKind::TorchAsyncNcclError)
                     rf.asyncErrors.push_back(i);
                 break;
@@ -266,6 +270,10 @@ private:
                 }
                 else if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
                     rf.cudaStickyError = i;
+                break;
+            case EventKind::NcclIbAsyncEvent:
+                rf.ibAsyncEvents.push_back(i);
+                m_f.ibAsyncEvents.push_back(i);
                 break;
             case EventKind::NcclShmError:
                 m_f.shmEvents.push_back(i);
@@ -327,6 +335,8 @@ private:
         if (e.pid >= 0)
             if (std::int32_t r = rankByPid(e.pid, host); r >= 0)
                 return r;
+        if (e.kind == EventKind::LauncherWorkerFailed && m_b.localRanksAreGlobal && host.empty())
+            return e.peerRank;
         if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherExit) {
             if (e.peerRank >= 0 && !host.empty() && m_b.text(e.detail) != "mpi" && m_b.text(e.detail) != "srun") {
                 auto it = m_byHostLocal.find({ host, e.peerRank });
@@ -340,6 +350,12 @@ private:
     void hostLevelEvent(std::uint32_t index, const Event& e)
     {
         switch (e.kind) {
+        case EventKind::NcclIbAsyncEvent:
+            m_f.ibAsyncEvents.push_back(index);
+            break;
+        case EventKind::NcclShmError:
+            m_f.shmEvents.push_back(index);
+            break;
         case EventKind::GpuXid: {
             const std::string bus(m_b.text(e.detail));
             const std::int32_t r = rankByBus(bus, hostOfEvent(e));
@@ -359,14 +375,19 @@ private:
             const std::int32_t r = rankForLauncherEvent(e);
             if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
                 m_f.ranks[r].tornDown = true;
+            else
+                ++m_f.unmappedTeardowns;
             break;
         }
         case EventKind::LauncherWorkerFailed:
         case EventKind::LauncherExit:
         case EventKind::LauncherFailureRecord: {
             const std::int32_t r = rankForLauncherEvent(e);
-            if (r < 0 || static_cast<std::size_t>(r) >= m_f.ranks.size())
+            if (r < 0 || static_cast<std::size_t>(r) >= m_f.ranks.size()) {
+                if (e.code == -6 || e.code == -15 || e.code == 15)
+                    ++m_f.unmappedTeardowns;
                 break;
+            }
             RankFacts& rf = m_f.ranks[r];
             if (rf.launcherEvent == kNoIndex) {
                 rf.launcherEvent = index;

@@ -56,6 +56,7 @@ struct RankFacts {
     std::vector<std::uint32_t> socketErrors;
     std::vector<std::uint32_t> asyncErrors; // PyTorch (f) with "Last error:"
     std::vector<std::uint32_t> bootstrapErrors; // NCCL bootstrap failures (§3.8)
+    std::vector<std::uint32_t> ibAsyncEvents;   // NET/IB async events: port error, catastrophic error
 
     // The rank tore down its NCCL communicator itself ("Destroy COMPLETE" / "Abort COMPLETE"):
     // with no timeout of its own, the process left the job on purpose (early stopping, a
@@ -138,6 +139,10 @@ struct DiagnosisFacts {
     std::vector<std::uint32_t> algorithmOverrides; // EnvSetting indices: NCCL_ALGO / NCCL_PROTO
     std::vector<std::uint32_t> xidWithoutRank;     // Xids we could not tie to a rank
     std::vector<std::uint32_t> shmEvents;          // /dev/shm failures (node-wide check)
+    std::vector<std::uint32_t> ibAsyncEvents;      // all NET/IB async events, with or without a rank
+    // Launcher lines about workers no rank could be tied to (SIGTERM sent, watchdog aborts):
+    // they still show that other processes went down with the job.
+    std::size_t unmappedTeardowns = 0;
 };
 
 DiagnosisFacts collectFacts(const Bundle& bundle);

@@ -77,6 +77,8 @@ void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out);   // rules_ha
 void ruleIbPair(const RuleContext& ctx, RuleOutput& out);            // rules_network.cpp
 void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out);      // rules_network.cpp
 void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out); // rules_network.cpp
+void ruleIbAsyncEvents(const RuleContext& ctx, RuleOutput& out);    // rules_network.cpp
+void ruleDuplicateGpu(const RuleContext& ctx, RuleOutput& out);     // rules_network.cpp
 void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out);        // rules_failure.cpp
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
 void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out);         // rules_failure.cpp

@@ -5,8 +5,11 @@
 #include "model/diagnosis/rules.h"
 #include "model/ranklist.h"
 
+#include "model/rankresolver.h"
+
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace rankscope::model {
 
@@ -90,7 +93,7 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             initiating.push_back(early[i]->rank);
     }
     std::sort(initiating.begin(), initiating.end());
-    const std::size_t waiting = countWaiting(facts, initiating);
+    const std::size_t waiting = countWaiting(facts, initiating) + facts.unmappedTeardowns;
     const RankFacts& rf = facts.ranks[initiating.front()];
     Placeholders values = ctx.placeholdersFor(rf.rank);
     values["ranks"] = formatRanks(initiating);
@@ -121,9 +124,24 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
         // the others stopped without any failure of their own (srun --kill-on-bad-exit and
         // MPI kill the step silently); if every rank failed, there was no hang at all.
         std::size_t survivors = 0;
-        for (const auto& other : facts.ranks)
+        std::size_t othersKnown = 0; // ranks the bundle shows exist besides the failed ones
+        for (const auto& other : facts.ranks) {
             if (other.hasLogs && other.primaryFailure == kNoIndex)
                 ++survivors;
+            if (other.primaryFailure == kNoIndex)
+                ++othersKnown;
+        }
+        if (survivors == 0 && othersKnown > 0) {
+            // Only the failing rank's lines are here (a paste), but the job had other ranks:
+            // they can only have waited for it.
+            f.confidence = 0.6;
+            f.explanation += " Only this rank's lines are in the bundle; the job had " + std::to_string(othersKnown)
+                + " other rank(s), which could only wait for it.";
+            out.propose(cls, initiating, 0.6, initPhase ? 84 : 85,
+                (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("
+                    + what.substr(0, 160) + "); the other ranks of the job could only wait for it.");
+            return;
+        }
         if (survivors == 0) {
             f.confidence = 0.5;
             f.explanation += " Every other rank failed on its own too, so this run failed rather than hung.";
@@ -191,44 +209,54 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
     const DiagnosisFacts& facts = ctx.facts;
-    // /dev/shm exhausted on a whole node names no rank (§11 D).
-    std::map<StrId, std::vector<std::int32_t>> shmByHost;
+    // /dev/shm exhausted on a whole node names no rank (§11 D): two ranks of one host failing
+    // on it, or "No space left on device" (the file system itself is full), is the node.
+    std::map<std::string, std::vector<std::uint32_t>> shmByHost;
     for (std::uint32_t i : facts.shmEvents) {
-        const std::int32_t r = b.events[i].rank;
-        if (r >= 0) {
-            auto& v = shmByHost[b.ranks[r].host];
-            if (std::find(v.begin(), v.end(), r) == v.end())
-                v.push_back(r);
-        }
+        const Event& e = b.events[i];
+        std::string host;
+        if (e.rank >= 0 && b.ranks[e.rank].host != kNoStr)
+            host = std::string(b.text(b.ranks[e.rank].host));
+        else if (b.identities[e.identity].host != kNoStr)
+            host = shortHostName(b.text(b.identities[e.identity].host));
+        shmByHost[host].push_back(i);
     }
-    for (const auto& [host, ranks] : shmByHost) {
-        std::size_t onHost = 0;
-        for (const auto& info : b.ranks)
-            if (info.host == host)
-                ++onHost;
-        // Two ranks of one host failing on /dev/shm is already the node, not a rank.
-        if (ranks.size() >= 2 && onHost >= 2) {
-            Placeholders values = ctx.placeholdersFor(ranks.front());
-            Finding& f = out.add(ctx, "resource.shm_node", RootCauseClass::ResourceExhaustion, values);
-            f.ranks = ranks;
-            if (f.title.empty())
-                f.title = "/dev/shm is exhausted on " + std::string(b.text(host));
-            f.evidence.push_back(evidenceOf(b, facts.ranks[ranks.front()].resourceEvents.front()));
-            f.confidence = 0.75;
-            f.explanation = std::to_string(ranks.size()) + " ranks on " + std::string(b.text(host))
-                + " failed to allocate NCCL's shared-memory segments in /dev/shm. The node's /dev/shm is too small"
-                  " (containers default to 64 MiB) or full; no single rank is at fault.";
-            Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, 88,
-                "/dev/shm is exhausted on " + std::string(b.text(host)) + ": NCCL could not create its shared-memory"
-                    " buffers, and the job hung setting up communication.");
-            // The other hosts' ranks waited on this node.
-            std::vector<std::int32_t> waited;
-            for (std::int32_t r : b.world.ranksSeen)
-                if (b.ranks[r].host != host)
-                    waited.push_back(r);
-            p.collateral = std::move(waited);
-            return;
+    for (const auto& [host, events] : shmByHost) {
+        std::set<std::int32_t> ranks;
+        std::set<std::int32_t> pids;
+        bool full = false;
+        for (std::uint32_t i : events) {
+            const Event& e = b.events[i];
+            if (e.rank >= 0)
+                ranks.insert(e.rank);
+            pids.insert(b.identities[e.identity].pid);
+            full = full || b.text(e.text).find("No space left") != std::string_view::npos;
         }
+        if (!full && ranks.size() < 2 && pids.size() < 2)
+            continue;
+        const std::string hostName = host.empty() ? std::string("one host") : host;
+        Placeholders values = ranks.empty() ? Placeholders {} : ctx.placeholdersFor(*ranks.begin());
+        if (!host.empty())
+            values["host"] = host;
+        Finding& f = out.add(ctx, "resource.shm_node", RootCauseClass::ResourceExhaustion, values);
+        f.ranks.assign(ranks.begin(), ranks.end());
+        if (f.title.empty())
+            f.title = "/dev/shm is exhausted on " + hostName;
+        f.evidence.push_back(evidenceOf(b, events.front()));
+        f.confidence = 0.75;
+        f.explanation = std::string(full ? "/dev/shm is full (\"No space left on device\")" : "Several ranks")
+            + " on " + hostName
+            + ": NCCL could not create its shared-memory segments there. The node's /dev/shm is too small (containers"
+              " default to 64 MiB) or full of stale segments; no single rank is at fault.";
+        Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, 88,
+            "/dev/shm is exhausted on " + hostName + ": NCCL could not create its shared-memory buffers, and the job"
+                                                   " hung setting up communication.");
+        std::vector<std::int32_t> waited;
+        for (std::int32_t r : b.world.ranksSeen)
+            if (host.empty() || b.text(b.ranks[r].host) != host)
+                waited.push_back(r);
+        p.collateral = std::move(waited);
+        return;
     }
     std::vector<const RankFacts*> exhausted;
     for (const auto& rf : facts.ranks)
@@ -289,9 +317,34 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
     if (!incomplete && storeErrors.empty() && bootstrapErrors.empty())
         return;
 
+    // "Timed out after 601 seconds waiting for clients. 1/2 clients joined.": the TCPStore
+    // server (rank 0) saw too few ranks. With the missing ranks identified by the world, or
+    // a two-rank job (the server is rank 0, so rank 1 is the one missing), name them.
+    std::vector<std::int32_t> notJoined;
+    const Event* waitingForClients = nullptr;
+    for (std::uint32_t i : bootstrapErrors) {
+        const Event& e = b.events[i];
+        if (e.kind == EventKind::LauncherRendezvousError && e.code >= 0 && e.seq > e.code)
+            waitingForClients = &e;
+    }
+    if (waitingForClients) {
+        const std::int64_t expected = waitingForClients->seq;
+        const std::int64_t joined = waitingForClients->code;
+        if (expected == 2 && joined == 1) {
+            notJoined = { 1 };
+        } else if (b.world.worldSize && *b.world.worldSize == expected
+            && static_cast<std::int64_t>(b.world.ranksSeen.size()) == joined) {
+            notJoined = b.world.ranksMissing;
+        }
+    }
     std::vector<std::int32_t> initiating;
     std::string reason;
-    if (!askedRank.empty()) {
+    if (!notJoined.empty()) {
+        initiating = notJoined;
+        reason = "the store server waited for " + std::to_string(waitingForClients->seq) + " ranks and only "
+            + std::to_string(waitingForClients->code) + " joined; rank(s) " + formatRanks(notJoined)
+            + " never reached init_process_group.";
+    } else if (!askedRank.empty()) {
         const std::int32_t asked = askedRank.begin()->first;
         initiating = { asked };
         reason = std::to_string(storeErrors.size()) + " rank(s) could not fetch NCCL's unique id from rank "

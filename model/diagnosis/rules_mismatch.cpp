@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace rankscope::model {
 
@@ -213,7 +214,9 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
     f.explanation = "TORCH_NCCL_DESYNC_DEBUG compares every rank's last started/finished collective through the store;"
                     " it reports " + formatRanks(ranks)
         + " as the lagging rank(s) that never joined the collective the others wait in.";
-    if (ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
+    // The report is a direct observation through the store; it names the lagging ranks out of
+    // the whole group, not only the ranks whose logs are in the bundle.
+    if (ranks.size() <= 2 || ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
         out.propose(RootCauseClass::StragglerStall, ranks, 0.85, 62,
             "PyTorch's desync report names " + (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "ranks " + formatRanks(ranks))
                 + " as never joining the collective the others wait in.");
@@ -223,6 +226,60 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
 
 namespace rankscope::model {
 
+namespace {
+
+// Without init lines the COLL lines cannot be tied to ranks, but processes whose calls on
+// same-sized communicators disagree at one opCount still show a mismatch (names nobody).
+void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    struct Call {
+        std::size_t trace;
+        OpType op;
+        std::uint64_t count;
+        EvidenceRef evidence;
+    };
+    std::map<std::pair<std::int32_t, std::uint64_t>, std::vector<Call>> byKey; // (nranks, opCount)
+    for (std::size_t t = 0; t < b.collTraces.size(); ++t)
+        for (const CollCall& c : b.collTraces[t].tail)
+            if (!isPointToPoint(c.op) && b.collTraces[t].nranks > 1)
+                byKey[{ b.collTraces[t].nranks, c.opCount }].push_back({ t, c.op, c.count, c.evidence });
+    for (const auto& [key, calls] : byKey) {
+        std::set<std::size_t> traces;
+        std::set<std::pair<OpType, std::uint64_t>> sigs;
+        for (const Call& c : calls) {
+            traces.insert(c.trace);
+            sigs.insert({ c.op, c.count });
+        }
+        if (traces.size() < 2 || sigs.size() < 2)
+            continue;
+        Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, {});
+        f.title = "Processes called different collectives at NCCL opCount " + std::to_string(key.second);
+        std::string camps;
+        std::set<std::pair<OpType, std::uint64_t>> shown;
+        for (const Call& c : calls) {
+            if (!shown.insert({ c.op, c.count }).second)
+                continue;
+            const CollTrace& tr = b.collTraces[c.trace];
+            camps += (camps.empty() ? "" : "; ") + std::string(b.text(tr.host)) + ":" + std::to_string(tr.pid) + " called "
+                + std::string(torchName(c.op)) + " count " + std::to_string(c.count);
+            if (f.evidence.size() < 4)
+                f.evidence.push_back({ c.evidence, std::string(torchName(c.op)) + " count " + std::to_string(c.count)
+                        + " at opCount " + std::to_string(key.second) });
+        }
+        f.confidence = 0.6;
+        f.explanation = "On communicators of " + std::to_string(key.first) + " ranks, NCCL opCount "
+            + std::to_string(key.second) + " is a different call in different processes: " + camps
+            + ". Calls that do not match cannot complete. Without NCCL's init lines these processes cannot be tied to"
+              " ranks, and the lines do not show which side took the wrong code path.";
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, 74,
+            "Processes called different collectives at the same NCCL opCount (" + camps + "): a collective mismatch.");
+        return;
+    }
+}
+
+} // namespace
+
 // NCCL COLL lines (§3.5, §11 C, the RCCL #429 pattern): at the same opCount on one
 // communicator every rank must call the same op with the same count. The first opCount where
 // a minority disagrees names the rank that took a different code path — even when that
@@ -231,8 +288,10 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
     const auto& tails = ctx.facts.worldCollTail;
-    if (tails.empty())
+    if (tails.empty()) {
+        collLineMismatchWithoutRanks(ctx, out);
         return;
+    }
     struct Call {
         std::int32_t rank;
         OpType op;
@@ -245,7 +304,7 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
             if (!isPointToPoint(c.op))
                 byOpCount[c.opCount].push_back({ static_cast<std::int32_t>(r), c.op, c.count, c.evidence });
     for (const auto& [opCount, calls] : byOpCount) {
-        if (calls.size() < 3)
+        if (calls.size() < 2)
             continue;
         std::map<std::pair<OpType, std::uint64_t>, std::vector<std::int32_t>> camps;
         std::map<std::pair<OpType, std::uint64_t>, EvidenceRef> example;
@@ -257,17 +316,33 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
             continue;
         std::vector<std::pair<std::pair<OpType, std::uint64_t>, std::vector<std::int32_t>>> sorted(camps.begin(), camps.end());
         std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.size() > y.second.size(); });
-        if (sorted[0].second.size() == sorted[1].second.size())
-            return; // an even split names nobody; the WorkNCCL rule says so when it can
+        auto describe = [](const std::pair<OpType, std::uint64_t>& sig) {
+            return std::string(torchName(sig.first)) + " count " + std::to_string(sig.second);
+        };
         std::vector<std::int32_t> minority;
         for (std::size_t i = 1; i < sorted.size(); ++i)
             minority.insert(minority.end(), sorted[i].second.begin(), sorted[i].second.end());
         std::sort(minority.begin(), minority.end());
-        if (minority.size() * 2 >= calls.size())
+        if (sorted[0].second.size() == sorted[1].second.size() || minority.size() * 3 > calls.size()) {
+            // The calls disagree, but no side is clearly the odd one out (an even split, or only
+            // a couple of ranks in the bundle): say it is a mismatch, name nobody.
+            Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, {});
+            f.title = "Ranks called different collectives at NCCL opCount " + std::to_string(opCount);
+            std::string camps;
+            for (const auto& [sig, ranks] : sorted) {
+                camps += (camps.empty() ? "" : "; ") + std::string("ranks ") + formatRanks(ranks) + " called " + describe(sig);
+                if (f.evidence.size() < 4)
+                    f.evidence.push_back({ example[sig], "opCount " + std::to_string(opCount) + ": " + describe(sig) });
+            }
+            f.confidence = 0.6;
+            f.explanation = "At NCCL opCount " + std::to_string(opCount) + " the ranks in the bundle disagree: " + camps
+                + ". Calls that do not match cannot complete, but these lines do not show which side took the wrong"
+                  " code path.";
+            out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, 74,
+                "Ranks called different collectives at NCCL opCount " + std::to_string(opCount) + " (" + camps
+                    + "); which side is wrong is not in these lines.");
             return;
-        auto describe = [](const std::pair<OpType, std::uint64_t>& sig) {
-            return std::string(torchName(sig.first)) + " count " + std::to_string(sig.second);
-        };
+        }
         Placeholders values = ctx.placeholdersFor(minority.front());
         values["ranks"] = formatRanks(minority);
         Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, values);

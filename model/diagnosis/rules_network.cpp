@@ -6,6 +6,7 @@
 #include "model/ranklist.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace rankscope::model {
@@ -252,6 +253,92 @@ void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
     out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
         "Connections between ranks fail from every host while NCCL sets up its transport: a network configuration"
         " problem (interface, firewall or missing InfiniBand), not one rank or link.");
+}
+
+} // namespace rankscope::model
+
+namespace rankscope::model {
+
+// NET/IB async events (§3.7): "port error" repeated on one host is its link flapping;
+// "local catastrophic error" is the HCA itself failing. Either takes every rank of that host
+// off the fabric.
+void ruleIbAsyncEvents(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    if (ctx.facts.ibAsyncEvents.empty())
+        return;
+    std::map<std::string, std::vector<std::uint32_t>> byHost;
+    for (std::uint32_t i : ctx.facts.ibAsyncEvents) {
+        const Event& e = b.events[i];
+        std::string host = e.rank >= 0 && b.ranks[e.rank].host != kNoStr ? std::string(b.text(b.ranks[e.rank].host))
+                                                                         : std::string(b.text(b.identities[e.identity].host));
+        byHost[host].push_back(i);
+    }
+    if (byHost.size() > 2)
+        return; // many hosts at once: a fabric event, said by the configuration rules
+    const auto& [host, events] = *std::max_element(byHost.begin(), byHost.end(),
+        [](const auto& x, const auto& y) { return x.second.size() < y.second.size(); });
+    bool catastrophic = false;
+    for (std::uint32_t i : events)
+        catastrophic = catastrophic || b.text(b.events[i].text).find("catastrophic") != std::string_view::npos;
+    const RootCauseClass cls = catastrophic ? RootCauseClass::HardwareFault : RootCauseClass::NetworkPair;
+    Placeholders values;
+    if (!host.empty())
+        values["host"] = host;
+    Finding& f = out.add(ctx, catastrophic ? "hardware.hca_catastrophic" : "network.port_error", cls, values);
+    const std::string hostName = host.empty() ? std::string("one host") : host;
+    if (f.title.empty())
+        f.title = catastrophic ? "The InfiniBand adapter of " + hostName + " failed" : "The InfiniBand port of " + hostName + " went down";
+    for (std::size_t k = 0; k < events.size() && k < 3; ++k)
+        f.evidence.push_back(evidenceOf(b, events[k]));
+    std::set<std::int32_t> ranks;
+    for (std::uint32_t i : events)
+        if (b.events[i].rank >= 0)
+            ranks.insert(b.events[i].rank);
+    f.ranks.assign(ranks.begin(), ranks.end());
+    f.confidence = 0.7;
+    f.explanation = std::to_string(events.size()) + " process(es) on " + hostName + " report \""
+        + std::string(b.text(b.events[events.front()].text)) + "\". "
+        + (catastrophic ? "A local catastrophic error is the host channel adapter itself failing: every rank on the host"
+                          " loses the fabric at once."
+                        : "A port error is the link of that host's InfiniBand port going down (a flapping cable, a"
+                          " transceiver or a switch port); every rank using it stalls.")
+        + " The ranks elsewhere only wait for them.";
+    Proposal& p = out.propose(cls, {}, 0.7, 79,
+        (catastrophic ? "The InfiniBand adapter of " + hostName + " failed (local catastrophic error)"
+                      : "The InfiniBand port of " + hostName + " went down (port error)")
+            + "; every rank on that host lost the fabric and the others waited.");
+    std::vector<std::int32_t> waited;
+    for (std::int32_t r : b.world.ranksSeen)
+        if (host.empty() || b.text(b.ranks[r].host) != host)
+            waited.push_back(r);
+    p.collateral = std::move(waited);
+}
+
+// "Duplicate GPU detected : rank 2 and rank 0 both on CUDA device 1000" (NCCL init): the
+// launcher gave several ranks the same GPU — CUDA_VISIBLE_DEVICES / local-rank mapping.
+void ruleDuplicateGpu(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::uint32_t> hits;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i)
+        if (b.events[i].kind == EventKind::NcclBootstrapError
+            && b.text(b.events[i].text).find("Duplicate GPU detected") != std::string_view::npos)
+            hits.push_back(i);
+    if (hits.empty())
+        return;
+    Finding& f = out.add(ctx, "configuration.duplicate_gpu", RootCauseClass::Configuration, {});
+    if (f.title.empty())
+        f.title = "Several ranks were given the same GPU";
+    for (std::size_t k = 0; k < hits.size() && k < 3; ++k)
+        f.evidence.push_back(evidenceOf(b, hits[k]));
+    f.confidence = 0.85;
+    f.explanation = "NCCL refused to build the communicator: " + std::to_string(hits.size())
+        + " rank(s) report \"Duplicate GPU detected\", i.e. two ranks share one CUDA device. The launch maps ranks to"
+          " GPUs wrongly (CUDA_VISIBLE_DEVICES, --gpus-per-task, or torch.cuda.set_device(local_rank) missing).";
+    out.propose(RootCauseClass::Configuration, {}, 0.85, 86,
+        "Ranks share a GPU (\"Duplicate GPU detected\"): the launcher's rank-to-GPU mapping is wrong, so NCCL cannot set"
+        " up the communicator.");
 }
 
 } // namespace rankscope::model

@@ -1237,3 +1237,19 @@ TEST_CASE("ordinary training output is not recognised", "[parsers][pytorch]")
                         "what is going on\n");
     CHECK(torchEvents(p) == 0);
 }
+
+TEST_CASE("a pasted desync report whose tabs became spaces is still read", "[parsers][pytorch]")
+{
+    auto p = rankscope::testing::scan(
+        "[rank0]:[E515 18:36:47.343377708 ProcessGroupNCCL.cpp:1937] Rank 0\n"
+        "         - [0] Timeout at collective: ALLREDUCE, #315\n"
+        "         - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:\n"
+        "             [7] finished collective #182, but didn't join collective #183 (count from 1)\n"
+        "         - Snapshot of ranks' latest states:\n"
+        "           #182 finished ranks:\n"
+        "             [7] finished ALLREDUCE\n");
+    REQUIRE(p.desyncReports.size() == 1);
+    CHECK(p.desyncReports[0].seq == 315);
+    REQUIRE(p.desyncReports[0].finishedNotJoined.size() == 1);
+    CHECK(p.desyncReports[0].finishedNotJoined[0] == 7);
+}

@@ -79,17 +79,18 @@ VerdictScore scoreDiagnosis(const ExpectedVerdict& x, const json& d)
     s.statusOk = contains(x.acceptStatus, status);
     if (!s.statusOk)
         s.problems.push_back("status " + status + ", expected " + x.status);
-    s.classOk = contains(x.acceptClass, cls);
+    // Declining (inconclusive, class unknown, nobody named) is an accepted answer wherever the
+    // case accepts "inconclusive" at all.
+    const bool honestDecline = status == "inconclusive" && cls == "unknown" && initiating.empty()
+        && contains(x.acceptStatus, "inconclusive");
+    s.classOk = contains(x.acceptClass, cls) || honestDecline;
     if (!s.classOk)
         s.problems.push_back("class " + cls + ", expected " + x.rootCause);
-    if (x.initiatingExact || x.initiating.empty()) {
-        s.initiatingOk = initiating == x.initiating;
-    } else {
-        s.initiatingOk = true;
-    }
+    // Real cases whose thread establishes the class but not the rank check the class only.
+    s.initiatingOk = !x.initiatingExact || initiating == x.initiating;
     if (!s.initiatingOk)
         s.problems.push_back("initiating " + listText(initiating) + ", expected " + listText(x.initiating));
-    s.falseClaim = x.initiating.empty() && !initiating.empty();
+    s.falseClaim = x.initiatingExact && x.initiating.empty() && !initiating.empty();
     if (x.stuckPair) {
         s.pairExpected = true;
         const json& p = v.value("stuck_pair", json());
