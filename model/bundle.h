@@ -102,6 +102,8 @@ public:
     std::vector<DesyncReport> desyncReports;
     std::vector<ProcessGroupOptions> pgOptions;
     std::vector<GpuUtilSummary> gpuUtil;
+    std::vector<FrDump> frDumps;
+    std::vector<FrEntry> frEntries;
     ImportIssues issues;
 
     // Derived by buildBundle().

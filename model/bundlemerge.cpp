@@ -161,6 +161,33 @@ void mergeSource(Bundle& bundle, ParsedSource&& parsed)
         r.host = m.str(r.host);
         r.busId = m.str(r.busId);
     }
+    const auto dumpBase = static_cast<std::uint32_t>(bundle.frDumps.size());
+    const auto entryBase = static_cast<std::uint32_t>(bundle.frEntries.size());
+    for (FrDump& d : parsed.frDumps) {
+        m.evidence(d.evidence);
+        d.identity = m.identity(d.identity);
+        d.version = m.str(d.version);
+        d.firstEntry += entryBase;
+        for (auto& c : d.pgConfig) {
+            c.name = m.str(c.name);
+            c.desc = m.str(c.desc);
+        }
+        for (auto& st : d.pgStatus)
+            st.pg = m.str(st.pg);
+    }
+    for (FrEntry& e : parsed.frEntries) {
+        e.dump += dumpBase;
+        e.pg = m.str(e.pg);
+        e.pgDesc = m.str(e.pgDesc);
+        e.profilingName = m.str(e.profilingName);
+        e.inputSizes = m.str(e.inputSizes);
+        e.outputSizes = m.str(e.outputSizes);
+        e.inputDtypes = m.str(e.inputDtypes);
+        e.outputDtypes = m.str(e.outputDtypes);
+        m.frames(e.frames);
+    }
+    append(bundle.frDumps, parsed.frDumps);
+    append(bundle.frEntries, parsed.frEntries);
     append(bundle.events, parsed.events);
     append(bundle.commInits, parsed.commInits);
     append(bundle.bootstrapAddresses, parsed.bootstrapAddresses);

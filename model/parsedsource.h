@@ -35,6 +35,8 @@ struct ParsedSource {
     std::vector<DesyncReport> desyncReports;
     std::vector<ProcessGroupOptions> pgOptions;
     std::vector<GpuUtilSummary> gpuUtil;
+    std::vector<FrDump> frDumps;
+    std::vector<FrEntry> frEntries; // FrEntry::dump indexes frDumps
     ImportIssues issues;
 
     ParsedSource();

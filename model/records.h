@@ -186,6 +186,64 @@ struct WorkerGroupLayout {
     std::int32_t worldSize = -1; // global_world_sizes[0]
 };
 
+// One Flight Recorder entry (log-formats §2.3): a collective or p2p op as one rank recorded it.
+enum class FrState : std::uint8_t { Unknown, Scheduled, Started, Completed };
+
+struct FrEntry {
+    std::uint32_t dump = 0;         // index into the owning FrDump list (bundle-wide after merging)
+    std::int64_t recordId = -1;     // per process, across all PGs
+    StrId pg = kNoStr;              // process_group[0] (pg name, e.g. "0")
+    StrId pgDesc = kNoStr;          // process_group[1] ("default_pg")
+    std::int64_t collectiveSeq = -1; // collective_seq_id
+    std::int64_t p2pSeq = -1;        // p2p_seq_id
+    std::int64_t opId = -1;
+    StrId profilingName = kNoStr;    // "nccl:all_reduce", "nccl:send 1->2"
+    OpType op = OpType::Unknown;
+    bool isP2p = false;
+    std::int32_t p2pSrc = -1;        // PG-local ranks from "nccl:send 1->2" / "nccl:recv 3<-0"
+    std::int32_t p2pDst = -1;
+    std::uint64_t inputNumel = 0;    // product of input_sizes, summed over tensors
+    std::uint64_t outputNumel = 0;
+    StrId inputSizes = kNoStr;       // "[[3, 4]]" as printed, for explanations
+    StrId outputSizes = kNoStr;
+    StrId inputDtypes = kNoStr;      // "Float" (joined with ',' when several)
+    StrId outputDtypes = kNoStr;
+    FrState state = FrState::Unknown;
+    TimePoint created;               // time_created_ns (Utc)
+    TimePoint discoveredStarted;
+    TimePoint discoveredCompleted;
+    double durationMs = -1;
+    bool retired = false;
+    std::int64_t timeoutMs = -1;
+    std::vector<StackFrame> frames;  // innermost first, at most a few dozen
+};
+
+struct FrPgConfig {
+    StrId name = kNoStr;
+    StrId desc = kNoStr;
+    std::vector<std::int32_t> ranks; // global ranks of the group
+};
+
+struct FrPgStatus {
+    StrId pg = kNoStr;
+    std::int64_t lastEnqueued = -1;
+    std::int64_t lastStarted = -1;
+    std::int64_t lastCompleted = -1;
+};
+
+// One rank's Flight Recorder dump (pickle or JSON).
+struct FrDump {
+    std::uint32_t identity = 0;
+    EvidenceRef evidence;         // the dump file (line 0)
+    std::int32_t globalRank = -1; // from the file name (nccl_trace_rank_N) when known
+    StrId version = kNoStr;       // FR format version ("2.5"), not the PyTorch version
+    std::vector<FrPgConfig> pgConfig;
+    std::vector<FrPgStatus> pgStatus;
+    std::uint32_t firstEntry = 0; // range in the entry table
+    std::uint32_t entryCount = 0;
+    bool truncated = false;       // the dump ended early; entries read so far are kept
+};
+
 // nvidia-smi / dcgmi samples summarised per GPU (§7.3).
 struct GpuUtilSummary {
     EvidenceRef evidence;

@@ -91,6 +91,7 @@ void LogScanner::onSegment(const LineSegment& segment)
     offer(m_kernel);
     offer(m_stacks);
     offer(m_gpu);
+    offer(m_ras);
     if (!recognised)
         recognised = m_activity.parseLine(ctx, body, m_out);
     if (recognised)
@@ -107,6 +108,7 @@ void LogScanner::finish()
     m_kernel.finish(m_out);
     m_stacks.finish(m_out);
     m_gpu.finish(m_out);
+    m_ras.finish(m_out);
 
     m_out.source.lines = m_splitter.lines();
     m_out.source.recognisedLines = m_recognised;

@@ -14,6 +14,7 @@
 #include "parsers/ncclparser.h"
 #include "parsers/pythonerrorparser.h"
 #include "parsers/pytorchparser.h"
+#include "parsers/rasparser.h"
 #include "parsers/stackdumpparser.h"
 
 #include <cstdint>
@@ -44,6 +45,7 @@ private:
     StackDumpParser m_stacks;
     GpuTelemetryParser m_gpu;
     ActivityParser m_activity;
+    RasTextParser m_ras;
 
     // Latest timestamp per prefix identity: lines without a time of their own inherit it.
     // Indexed by identity index (dense, small).

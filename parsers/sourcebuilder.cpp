@@ -1,6 +1,8 @@
 #include "parsers/sourcebuilder.h"
 
 #include "parsers/errorfileparser.h"
+#include "parsers/flightrecorderparser.h"
+#include "parsers/rasparser.h"
 #include "parsers/pathidentity.h"
 
 namespace rankscope::parsers {
@@ -31,11 +33,8 @@ void SourceBuilder::start(std::string_view head)
         m_out.source.kind = model::SourceKind::Unknown;
         break;
     case ContentKind::Pickle:
-        // Flight Recorder dumps are read by the restricted pickle reader (issue 6); until
-        // then they are listed and counted, not parsed.
+        // Flight Recorder dumps are read whole by the restricted pickle reader.
         m_out.source.kind = model::SourceKind::FlightRecorderPickle;
-        m_out.issues.add("flight_recorder_not_read",
-            m_out.source.path + ": Flight Recorder pickle dump found; this version lists it but does not read it yet");
         break;
     case ContentKind::OwnOutput:
         m_out.source.kind = model::SourceKind::Skipped;
@@ -76,7 +75,7 @@ void SourceBuilder::feed(std::string_view chunk)
         }
         return;
     }
-    if (*m_kind == ContentKind::Json) {
+    if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle) {
         if (m_whole.size() + chunk.size() > m_limits.maxJsonBytes) {
             m_wholeTooBig = true;
             m_whole.clear();
@@ -99,9 +98,23 @@ void SourceBuilder::routeWhole()
         m_out.issues.add("json_too_large", m_out.source.path + ": JSON document over the size limit, not read");
         return;
     }
+    if (*m_kind == ContentKind::Pickle) {
+        parseFlightRecorderPickle(m_whole, m_out);
+        return;
+    }
     if (looksLikeErrorFile(m_whole)) {
         m_out.source.kind = model::SourceKind::TorchrunErrorFile;
         parseErrorFile(m_whole, m_out);
+        return;
+    }
+    if (looksLikeFlightRecorderJson(m_whole)) {
+        m_out.source.kind = model::SourceKind::FlightRecorderJson;
+        parseFlightRecorderJson(m_whole, m_out);
+        return;
+    }
+    if (looksLikeRasJson(m_whole)) {
+        m_out.source.kind = model::SourceKind::RasReport;
+        parseRasJson(m_whole, m_out);
         return;
     }
     m_out.source.kind = model::SourceKind::Skipped;
@@ -114,7 +127,7 @@ model::ParsedSource SourceBuilder::finish()
         start({});
     if (m_scanner)
         m_scanner->finish();
-    else if (*m_kind == ContentKind::Json)
+    else if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle)
         routeWhole();
     m_out.source.bytes = m_bytes;
     m_out.source.sha256 = m_hash.finish();
