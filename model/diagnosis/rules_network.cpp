@@ -43,7 +43,13 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
     if (primary.empty())
         return;
 
-    if (localHosts.size() >= 3 && peers.size() >= 3) {
+    std::set<std::int32_t> failingRanks;
+    for (const auto* le : primary)
+        failingRanks.insert(le->localRank);
+    // The fabric never worked: transport errors from several ranks before any collective
+    // completed (a wrong GID index, MTU, ACS setting) rather than a link that broke mid-run.
+    const bool neverWorked = !ctx.facts.anyCollectiveCompleted && failingRanks.size() >= 2;
+    if ((localHosts.size() >= 3 && peers.size() >= 3) || neverWorked) {
         // Same failure everywhere at once.
         Placeholders values = ctx.placeholdersFor(primary.front()->localRank);
         values["hosts"] = std::to_string(localHosts.size());
@@ -55,9 +61,12 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
             f.evidence.push_back(evidenceOf(b, primary[i]->event));
         f.confidence = 0.75;
         f.explanation = "The same InfiniBand/RoCE completion error (status " + std::to_string(primary.front()->status)
-            + ") appears on " + std::to_string(localHosts.size()) + " hosts toward " + std::to_string(peers.size())
-            + " different peers. One bad cable or NIC breaks one pair; a signature everywhere at once points at the"
-              " fabric's configuration (MTU, GID index, ACS/GDR, IB timeout/retry settings) or a switch-wide event.";
+            + ") appears on " + std::to_string(failingRanks.size()) + " ranks on " + std::to_string(localHosts.size())
+            + " host(s) toward " + std::to_string(peers.size()) + " peer address(es)"
+            + (neverWorked ? ", before any collective ever completed" : "")
+            + ". One bad cable or NIC breaks one pair mid-run; transport that fails everywhere, or never worked at all,"
+              " points at the fabric's configuration (GID index, MTU, ACS/GDR, IB timeout/retry settings) or a"
+              " switch-wide event.";
         out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
             "InfiniBand completion errors hit " + std::to_string(localHosts.size())
                 + " hosts at once: a fabric configuration problem, not one broken link.");

@@ -38,10 +38,21 @@ std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts&
             && (pg.positions[i] == Position::Entered || pg.positions[i] == Position::Completed))
             tornDownRanksReport = pg.neverEntered.empty();
     }
+    // NCCL COLL lines settle it where they exist: a rank whose last opCount reaches the
+    // waiting ranks' called NCCL for the stuck collective (it entered); one below did not.
+    std::int64_t peerOpCount = -1;
+    for (std::int32_t r : pg.entered)
+        if (static_cast<std::size_t>(r) < facts.ranks.size())
+            peerOpCount = std::max(peerOpCount, facts.ranks[r].lastCollOpCount);
     for (std::int32_t r : pg.silent) {
         if (static_cast<std::size_t>(r) >= facts.ranks.size())
             continue;
         const RankFacts& rf = facts.ranks[r];
+        if (rf.lastCollOpCount >= 0 && peerOpCount >= 0) {
+            if (rf.lastCollOpCount < peerOpCount)
+                odd.push_back(r);
+            continue;
+        }
         const bool saidItWasBusy = rf.lastActivityEvent != kNoIndex
             && (rf.lastActivity == StackActivity::DataLoading || rf.lastActivity == StackActivity::CheckpointIo
                 || rf.lastActivity == StackActivity::Sleeping || rf.lastActivity == StackActivity::Other);

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# bench/ingest.sh — ingestion speed of `rankscope-cli summary` next to grep over the same
+# bytes, measured in the same run (ratios matter on a shared machine, not absolute times).
+#
+#   bash bench/ingest.sh [BUILD_DIR] [RANKS] [STEPS]
+#
+# Generates a RANKS-rank bundle (default 4096 ranks, 200 steps ≈ 1 GB, NCCL_DEBUG=INFO with
+# COLL lines, so most lines are NCCL INFO lines that must actually be parsed), warms the page
+# cache, then times (best of 3):
+#   grep -rcE 'NCCL|Watchdog' DIR > FILE          (output to a file: grep stops early on /dev/null)
+#   rankscope-cli summary DIR --threads 1 -o FILE
+#   rankscope-cli summary DIR --threads 2 -o FILE
+# Targets (issue 2): rankscope on 1 thread within 3x grep; on 2 threads within 1.5x grep.
+set -euo pipefail
+build=${1:-build}
+ranks=${2:-4096}
+steps=${3:-200}
+sim="$build/tools/simulator/rankscope-simulate"
+cli="$build/app/cli/rankscope-cli"
+[ -x "$sim" ] && [ -x "$cli" ] || { echo "build $build first (rankscope-simulate, rankscope-cli)" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rankscope-ingest.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+bundle="$work/bundle"
+"$sim" --scenario straggler_stall --variant dataloader --ranks "$ranks" --ranks-per-node 8 \
+    --steps "$steps" --nccl-debug coll --layout per-rank --seed 4242 --out "$bundle" >/dev/null
+rm -f "$bundle/expected.json"
+bytes=$(du -sb "$bundle" | cut -f1)
+files=$(find "$bundle" -type f | wc -l)
+cat $(find "$bundle" -type f) > /dev/null # warm the page cache for every contender
+
+best() { # best wall time of 3 runs of "$@", in seconds
+    local best=""
+    for _ in 1 2 3; do
+        local s e
+        s=$(date +%s.%N)
+        "$@"
+        e=$(date +%s.%N)
+        best=$(awk -v a="$best" -v b="$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')" 'BEGIN{ if (a=="" || b<a) print b; else print a }')
+    done
+    echo "$best"
+}
+
+t_grep=$(best sh -c "grep -rcE 'NCCL|Watchdog' '$bundle' > '$work/grep.out'")
+t_one=$(best "$cli" summary "$bundle" --threads 1 -o "$work/summary1.txt")
+t_two=$(best "$cli" summary "$bundle" --threads 2 -o "$work/summary2.txt")
+
+awk -v b="$bytes" -v f="$files" -v g="$t_grep" -v o="$t_one" -v t="$t_two" -v r="$ranks" 'BEGIN {
+    mb = b / 1048576
+    printf "bundle: %d ranks, %d files, %.0f MiB\n", r, f, mb
+    printf "%-44s %8.2f s %9.0f MiB/s\n", "grep -rcE '\''NCCL|Watchdog'\'' (1 core)", g, mb / g
+    printf "%-44s %8.2f s %9.0f MiB/s   %.2fx grep (target <= 3x)\n", "rankscope-cli summary --threads 1", o, mb / o, o / g
+    printf "%-44s %8.2f s %9.0f MiB/s   %.2fx grep (target <= 1.5x)\n", "rankscope-cli summary --threads 2", t, mb / t, t / g
+}'
