@@ -208,6 +208,10 @@ private:
         for (const auto& e : m_b.events) {
             if (e.kind == EventKind::FrameworkInfo)
                 claim(e.identity, e.peerRank, RankEvidence::Explicit, e.evidence, "a GLOBAL_RANK line");
+            else if (e.kind == EventKind::TorchStoreError && e.pgRank >= 0)
+                // "[211] is setting up NCCL communicator …": the default group's rank, said by
+                // the process itself while creating the world communicator.
+                claim(e.identity, e.pgRank, RankEvidence::NcclInit, e.evidence, "the rank in a store error");
             else if (e.pgRank >= 0 && e.pg != kNoStr && isDefaultPg(m_b, e.pg, kNoStr)
                 && isTorchPgEvent(e.kind))
                 claim(e.identity, e.pgRank, RankEvidence::NcclInit, e.evidence, "the rank in process group 0");
@@ -333,6 +337,15 @@ private:
                 else
                     join(bySourcePid, std::make_pair(id.source, id.pid), i);
             }
+        }
+        // torchrun --log-dir: stdout.log, stderr.log and error.json of one attempt_N/<local_rank>/
+        // folder on one node are the same worker.
+        std::map<std::tuple<std::string, std::int32_t, std::int32_t>, std::uint32_t> byWorkerFolder;
+        for (std::uint32_t i = 0; i < m_b.identities.size(); ++i) {
+            const RawIdentity& id = m_b.identities[i];
+            const PathIdentity& p = m_b.sources[id.source].pathIdentity;
+            if (isBareIdentity(id) && id.pid < 0 && !p.host.empty() && p.localRank >= 0)
+                join(byWorkerFolder, std::make_tuple(shortHostName(p.host), p.localRank, p.attempt), i);
         }
         // A file written by one process: all of its identities are that process.
         std::map<SourceId, std::vector<std::uint32_t>> perSource;

@@ -491,6 +491,12 @@ private:
                 m_f.anyCollectiveCompleted = true;
         (void)anyStarted;
         bool anyStoreErrors = false, anyInitLines = !m_b.commInits.empty(), anyInitCompleted = false;
+        // NCCL_DEBUG=INFO was on (NCCL printed something) yet no communicator init line exists:
+        // the job never got as far as creating one.
+        bool ncclInfoOn = !m_b.bootstrapAddresses.empty() || !m_b.envSettings.empty();
+        for (const auto& e : m_b.events)
+            ncclInfoOn = ncclInfoOn || e.kind == EventKind::NcclVersion || e.kind == EventKind::NcclNetSelect;
+        const bool neverReachedInit = ncclInfoOn && !anyInitLines;
         for (const auto& rf : m_f.ranks) {
             anyStoreErrors = anyStoreErrors || !rf.storeErrors.empty();
             anyInitCompleted = anyInitCompleted || rf.initCompleted;
@@ -504,7 +510,8 @@ private:
                     completedHere = true;
             // Without NCCL INFO lines nothing says init is incomplete: then it is not claimed.
             rf.failureDuringInit = !completedHere && !m_f.anyCollectiveCompleted && !rf.initCompleted
-                && (rf.initStarted || m_f.initIncomplete || anyStoreErrors || (anyInitLines && !anyInitCompleted));
+                && (rf.initStarted || m_f.initIncomplete || anyStoreErrors || (anyInitLines && !anyInitCompleted)
+                    || neverReachedInit);
         }
     }
 

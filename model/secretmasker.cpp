@@ -1,0 +1,700 @@
+#include "model/secretmasker.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define RANKSCOPE_MASKER_X86 1
+#include <immintrin.h>
+#endif
+
+namespace rankscope::model {
+
+std::string_view secretKindName(SecretKind kind)
+{
+    switch (kind) {
+    case SecretKind::HfToken:
+        return "hf-token";
+    case SecretKind::WandbKey:
+        return "wandb-key";
+    case SecretKind::AwsAccessKey:
+        return "aws-access-key";
+    case SecretKind::AwsSecret:
+        return "aws-secret";
+    case SecretKind::GithubToken:
+        return "github-token";
+    case SecretKind::BearerToken:
+        return "bearer-token";
+    case SecretKind::PrivateKey:
+        return "private-key";
+    case SecretKind::UrlPassword:
+        return "url-password";
+    case SecretKind::EnvSecret:
+        return "env-secret";
+    case SecretKind::SlackToken:
+        return "slack-token";
+    case SecretKind::OpenAiKey:
+        return "openai-key";
+    case SecretKind::Password:
+        return "password";
+    case SecretKind::Count:
+        break;
+    }
+    return "secret";
+}
+
+std::string maskedMarker(SecretKind kind)
+{
+    std::string out = "\xE2\x80\xB9masked:"; // ‹
+    out += secretKindName(kind);
+    out += "\xE2\x80\xBA"; // ›
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Prefilter: 2-byte fingerprints in 8 buckets (the "Teddy" scheme of Hyperscan). For each
+// bucket, a byte pair (a, b) matches when a is in the bucket's first-byte set and b in its
+// second-byte set; set membership is looked up by low and high nibble, 16 bytes (SSSE3) or
+// 32 bytes (AVX2) at a time. Nibble lookups over-approximate a set (a cross product of
+// nibbles), which only costs a few false candidates. Fingerprints are chosen so that no
+// pair is made of two hex digits: NCCL lines are full of pointers (0x55bef0201370).
+//   bucket 0  '_' + any     hf_, ghp_, github_pat_, *_TOKEN=, *_KEY=, aws_secret_access_key
+//   bucket 1  '@' + any     scheme://user:password@host
+//   bucket 2  [-kK] + '-'   -----BEGIN … PRIVATE KEY, sk-…
+//   bucket 3  [nNyYtT] + '=' TOKEN=, APIKEY=, SECRET=
+//   bucket 4  [xXw] + [oOa] xox?-… (Slack), wandb
+//   bucket 5  [sS] + [wW]   password, passwd, PASSWORD
+//   bucket 6  'A' + [KS]    AKIA…, ASIA…
+//   bucket 7  'B' + [eEa]   Bearer, BEARER, Basic (Authorization headers)
+
+namespace {
+
+struct Fingerprints {
+    // Each table is repeated twice so one 32-byte load serves both AVX2 lanes.
+    alignas(32) std::uint8_t lo0[32] {};
+    alignas(32) std::uint8_t hi0[32] {};
+    alignas(32) std::uint8_t lo1[32] {};
+    alignas(32) std::uint8_t hi1[32] {};
+};
+
+constexpr void addBucket(Fingerprints& f, int bucket, std::string_view first, std::string_view second)
+{
+    const auto bit = static_cast<std::uint8_t>(1u << bucket);
+    for (char ch : first) {
+        const auto c = static_cast<unsigned char>(ch);
+        f.lo0[c & 15] |= bit;
+        f.hi0[c >> 4] |= bit;
+    }
+    if (second.empty()) {
+        for (int n = 0; n < 16; ++n) {
+            f.lo1[n] |= bit;
+            f.hi1[n] |= bit;
+        }
+    }
+    for (char ch : second) {
+        const auto c = static_cast<unsigned char>(ch);
+        f.lo1[c & 15] |= bit;
+        f.hi1[c >> 4] |= bit;
+    }
+}
+
+constexpr Fingerprints makeFingerprints()
+{
+    Fingerprints f;
+    addBucket(f, 0, "_", "");
+    addBucket(f, 1, "@", "");
+    addBucket(f, 2, "-kK", "-");
+    addBucket(f, 3, "nNyYtT", "=");
+    addBucket(f, 4, "xXw", "oOa");
+    addBucket(f, 5, "sS", "wW");
+    addBucket(f, 6, "A", "KS");
+    addBucket(f, 7, "B", "eEa");
+    for (int n = 0; n < 16; ++n) {
+        f.lo0[16 + n] = f.lo0[n];
+        f.hi0[16 + n] = f.hi0[n];
+        f.lo1[16 + n] = f.lo1[n];
+        f.hi1[16 + n] = f.hi1[n];
+    }
+    return f;
+}
+
+constexpr Fingerprints kPrints = makeFingerprints();
+
+bool pairMatches(unsigned char a, unsigned char b)
+{
+    return (kPrints.lo0[a & 15] & kPrints.hi0[a >> 4] & kPrints.lo1[b & 15] & kPrints.hi1[b >> 4]) != 0;
+}
+
+bool anyFingerprintScalar(const char* p, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto a = static_cast<unsigned char>(p[i]);
+        const auto b = i + 1 < n ? static_cast<unsigned char>(p[i + 1]) : 0;
+        if (pairMatches(a, b))
+            return true;
+    }
+    return false;
+}
+
+#ifdef RANKSCOPE_MASKER_X86
+__attribute__((target("ssse3"))) bool blockSsse3(const char* q)
+{
+    const __m128i nibble = _mm_set1_epi8(0x0f);
+    const __m128i lo0 = _mm_load_si128(reinterpret_cast<const __m128i*>(kPrints.lo0));
+    const __m128i hi0 = _mm_load_si128(reinterpret_cast<const __m128i*>(kPrints.hi0));
+    const __m128i lo1 = _mm_load_si128(reinterpret_cast<const __m128i*>(kPrints.lo1));
+    const __m128i hi1 = _mm_load_si128(reinterpret_cast<const __m128i*>(kPrints.hi1));
+    const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 1));
+    const __m128i a = _mm_and_si128(_mm_shuffle_epi8(lo0, _mm_and_si128(r0, nibble)),
+        _mm_shuffle_epi8(hi0, _mm_and_si128(_mm_srli_epi16(r0, 4), nibble)));
+    const __m128i b = _mm_and_si128(_mm_shuffle_epi8(lo1, _mm_and_si128(r1, nibble)),
+        _mm_shuffle_epi8(hi1, _mm_and_si128(_mm_srli_epi16(r1, 4), nibble)));
+    const __m128i hits = _mm_cmpeq_epi8(_mm_and_si128(a, b), _mm_setzero_si128());
+    return _mm_movemask_epi8(hits) != 0xffff;
+}
+
+__attribute__((target("ssse3"))) bool anyFingerprintSsse3(const char* p, std::size_t n)
+{
+    std::size_t i = 0;
+    // Each block reads 17 bytes (the pair's second byte); stop while that stays in range.
+    for (; i + 17 <= n; i += 16)
+        if (blockSsse3(p + i))
+            return true;
+    // At most 16 bytes left: one block over a zero-padded copy (0 pairs with nothing).
+    alignas(16) char tail[32] = {};
+    std::memcpy(tail, p + i, n - i);
+    return blockSsse3(tail);
+}
+
+__attribute__((target("avx2"))) bool blockAvx2(const char* q)
+{
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    const __m256i lo0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPrints.lo0));
+    const __m256i hi0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPrints.hi0));
+    const __m256i lo1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPrints.lo1));
+    const __m256i hi1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPrints.hi1));
+    const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+    const __m256i r1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 1));
+    const __m256i a = _mm256_and_si256(_mm256_shuffle_epi8(lo0, _mm256_and_si256(r0, nibble)),
+        _mm256_shuffle_epi8(hi0, _mm256_and_si256(_mm256_srli_epi16(r0, 4), nibble)));
+    const __m256i b = _mm256_and_si256(_mm256_shuffle_epi8(lo1, _mm256_and_si256(r1, nibble)),
+        _mm256_shuffle_epi8(hi1, _mm256_and_si256(_mm256_srli_epi16(r1, 4), nibble)));
+    return !_mm256_testz_si256(a, b);
+}
+
+__attribute__((target("avx2"))) bool anyFingerprintAvx2(const char* p, std::size_t n)
+{
+    std::size_t i = 0;
+    for (; i + 33 <= n; i += 32)
+        if (blockAvx2(p + i))
+            return true;
+    alignas(32) char tail[64] = {};
+    std::memcpy(tail, p + i, n - i);
+    return blockAvx2(tail);
+}
+#endif
+
+using FingerprintFinder = bool (*)(const char*, std::size_t);
+
+FingerprintFinder chooseFinder()
+{
+#ifdef RANKSCOPE_MASKER_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        return anyFingerprintAvx2;
+    if (__builtin_cpu_supports("ssse3"))
+        return anyFingerprintSsse3;
+#endif
+    return anyFingerprintScalar;
+}
+
+// ---------------------------------------------------------------------------------------
+// Detectors. Locale-free character classes: logs are full of bytes >= 0x80.
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isUpper(char c) { return c >= 'A' && c <= 'Z'; }
+bool isLower(char c) { return c >= 'a' && c <= 'z'; }
+bool isAlpha(char c) { return isUpper(c) || isLower(c); }
+bool isAlnum(char c) { return isAlpha(c) || isDigit(c); }
+bool isWord(char c) { return isAlnum(c) || c == '_'; }
+bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool isSpace(char c) { return c == ' ' || c == '\t'; }
+bool isBase64(char c) { return isAlnum(c) || c == '+' || c == '/' || c == '='; }
+char lower(char c) { return isUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iEquals(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i]))
+            return false;
+    return true;
+}
+
+bool iEndsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && iEquals(s.substr(s.size() - suffix.size()), suffix);
+}
+
+std::size_t iFind(std::string_view s, std::string_view needle, std::size_t from = 0)
+{
+    if (needle.empty() || s.size() < needle.size())
+        return std::string_view::npos;
+    for (std::size_t i = from; i + needle.size() <= s.size(); ++i)
+        if (lower(s[i]) == lower(needle[0]) && iEquals(s.substr(i, needle.size()), needle))
+            return i;
+    return std::string_view::npos;
+}
+
+template <class Pred>
+std::size_t runEnd(std::string_view s, std::size_t i, Pred pred)
+{
+    while (i < s.size() && pred(s[i]))
+        ++i;
+    return i;
+}
+
+bool startsMasked(std::string_view s, std::size_t i)
+{
+    return s.substr(i, 3) == "\xE2\x80\xB9";
+}
+
+// A token starts at a word boundary: "use_hf_transfer" is not an "hf_" token.
+bool tokenStart(std::string_view s, std::size_t i)
+{
+    return i == 0 || !(isWord(s[i - 1]) || s[i - 1] == '-');
+}
+
+// Values that carry no secret even under a secret name (see the header).
+bool harmlessValue(std::string_view v)
+{
+    if (v.empty() || startsMasked(v, 0))
+        return true;
+    // Placeholders and markup: <pad>, [PAD], {…}, (…), $VAR, ${VAR}, %VAR%.
+    if (std::strchr("<[{($%", v.front()) != nullptr)
+        return true;
+    // Paths.
+    if (v.front() == '/' || v.front() == '~' || v.substr(0, 2) == "./" || v.substr(0, 3) == "../")
+        return true;
+    if (v.size() >= 3 && isAlpha(v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'))
+        return true;
+    // Numbers: 22, -1, 1.5e-3, 0x1f.
+    if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')
+        && runEnd(v, 2, isHex) == v.size())
+        return true;
+    bool digit = false;
+    bool number = true;
+    for (char c : v) {
+        digit |= isDigit(c);
+        if (!(isDigit(c) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == '_'))
+            number = false;
+    }
+    if (number && digit)
+        return true;
+    // Redacted already, or no information at all.
+    if (std::all_of(v.begin(), v.end(), [](char c) { return c == '*' || c == '.' || c == 'x' || c == 'X'; }))
+        return true;
+    for (std::string_view word : { "true", "false", "none", "null", "nil", "yes", "no", "on", "off", "unset",
+             "undefined" })
+        if (iEquals(v, word))
+            return true;
+    return false;
+}
+
+} // namespace
+
+// The detectors: each appends the byte ranges it claims; SecretMasker::emit merges them.
+struct SecretMaskerDetectors {
+    using Span = SecretMasker::Span;
+    using Spans = std::vector<Span>;
+
+    static void add(Spans& spans, std::size_t begin, std::size_t end, SecretKind kind)
+    {
+        if (end > begin)
+            spans.push_back({ begin, end, kind });
+    }
+
+    // hf_…, ghp_…/gho_…/ghu_…/ghs_…/ghr_…, github_pat_…, AKIA…/ASIA…, xox?-…, sk-….
+    static void prefixedTokens(std::string_view s, Spans& spans)
+    {
+        for (std::size_t i = 0; i + 3 < s.size(); ++i) {
+            const char c = s[i];
+            if ((c != 'h' && c != 'g' && c != 'A' && c != 'x' && c != 's') || !tokenStart(s, i))
+                continue;
+            if (s.compare(i, 3, "hf_") == 0) {
+                const std::size_t end = runEnd(s, i + 3, isAlnum);
+                if (end - (i + 3) >= 30)
+                    add(spans, i, end, SecretKind::HfToken);
+            } else if (s.compare(i, 11, "github_pat_") == 0) {
+                const std::size_t end = runEnd(s, i + 11, isWord);
+                if (end - (i + 11) >= 22)
+                    add(spans, i, end, SecretKind::GithubToken);
+            } else if (c == 'g' && s[i + 1] == 'h' && std::strchr("pousr", s[i + 2]) && s[i + 3] == '_') {
+                const std::size_t end = runEnd(s, i + 4, isAlnum);
+                if (end - (i + 4) >= 30)
+                    add(spans, i, end, SecretKind::GithubToken);
+            } else if (s.compare(i, 4, "AKIA") == 0 || s.compare(i, 4, "ASIA") == 0) {
+                const std::size_t end = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
+                if (end - (i + 4) == 16 && (end == s.size() || !isAlnum(s[end])))
+                    add(spans, i, end, SecretKind::AwsAccessKey);
+            } else if (s.compare(i, 3, "xox") == 0 && i + 4 < s.size() && std::strchr("bpars", s[i + 3])
+                && s[i + 4] == '-') {
+                const std::size_t end = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
+                if (end - (i + 5) >= 10)
+                    add(spans, i, end, SecretKind::SlackToken);
+            } else if (s.compare(i, 3, "sk-") == 0) {
+                const std::size_t end = runEnd(s, i + 3, [](char ch) { return isWord(ch) || ch == '-'; });
+                if (end - (i + 3) >= 32)
+                    add(spans, i, end, SecretKind::OpenAiKey);
+            }
+        }
+    }
+
+    static bool bearerChar(char c)
+    {
+        return isAlnum(c) || std::strchr("._~+/=-", c) != nullptr;
+    }
+
+    // "Bearer <token>" anywhere: only tokens that look like one (prose says "Bearer token").
+    static void bearerTokens(std::string_view s, Spans& spans)
+    {
+        for (std::string_view word : { std::string_view("Bearer"), std::string_view("BEARER") }) {
+            for (std::size_t at = s.find(word); at != std::string_view::npos; at = s.find(word, at + 1)) {
+                if (at > 0 && isAlpha(s[at - 1]))
+                    continue;
+                std::size_t v = at + word.size();
+                if (v >= s.size() || !isSpace(s[v]))
+                    continue;
+                v = runEnd(s, v, isSpace);
+                const std::size_t end = runEnd(s, v, bearerChar);
+                const std::string_view token = s.substr(v, end - v);
+                const bool hasDigit = std::any_of(token.begin(), token.end(), isDigit);
+                if (token.size() >= 16 || (token.size() >= 8 && hasDigit))
+                    add(spans, v, end, SecretKind::BearerToken);
+            }
+        }
+    }
+
+    // "Authorization: <scheme> <credential>" (curl -v, requests debug logs): any length.
+    static void authorizationHeaders(std::string_view s, Spans& spans)
+    {
+        for (std::size_t at = iFind(s, "authorization"); at != std::string_view::npos;
+             at = iFind(s, "authorization", at + 1)) {
+            std::size_t i = at + 13;
+            if (i < s.size() && (s[i] == '"' || s[i] == '\''))
+                ++i;
+            i = runEnd(s, i, isSpace);
+            if (i >= s.size() || (s[i] != ':' && s[i] != '='))
+                continue;
+            i = runEnd(s, i + 1, [](char c) { return isSpace(c) || c == '"' || c == '\''; });
+            const std::size_t schemeEnd = runEnd(s, i, isAlpha);
+            std::size_t v = i;
+            if (schemeEnd < s.size() && isSpace(s[schemeEnd]) && schemeEnd > i)
+                v = runEnd(s, schemeEnd, isSpace);
+            const std::size_t end = runEnd(s, v, bearerChar);
+            if (end > v && !startsMasked(s, v))
+                add(spans, v, end, SecretKind::BearerToken);
+        }
+    }
+
+    // scheme://user:PASSWORD@host: keep the user, mask the password.
+    static void urlPasswords(std::string_view s, Spans& spans)
+    {
+        for (std::size_t at = s.find("://"); at != std::string_view::npos; at = s.find("://", at + 3)) {
+            if (at == 0 || !isAlpha(s[at - 1]))
+                continue;
+            std::size_t colon = std::string_view::npos;
+            std::size_t j = at + 3;
+            for (; j < s.size(); ++j) {
+                const char c = s[j];
+                if (isSpace(c) || std::strchr("/?#@\"'<>\\", c))
+                    break;
+                if (c == ':' && colon == std::string_view::npos)
+                    colon = j;
+            }
+            if (j < s.size() && s[j] == '@' && colon != std::string_view::npos && colon + 1 < j
+                && !startsMasked(s, colon + 1))
+                add(spans, colon + 1, j, SecretKind::UrlPassword);
+        }
+    }
+
+    static bool nameChar(char c) { return isWord(c) || c == '-' || c == '.'; }
+
+    static bool passwordName(std::string_view name)
+    {
+        return iEquals(name, "password") || iEquals(name, "passwd") || iEquals(name, "pwd");
+    }
+
+    // The kind of secret a variable of this name holds, if any (rules in the header).
+    static std::optional<SecretKind> kindForName(std::string_view name)
+    {
+        if (passwordName(name))
+            return SecretKind::Password;
+        const bool separated = name.find_first_of("_-") != std::string_view::npos;
+        auto endsWithPart = [&](std::string_view word) {
+            if (!iEndsWith(name, word))
+                return false;
+            if (name.size() == word.size())
+                return true;
+            const char before = name[name.size() - word.size() - 1];
+            return before == '_' || before == '-';
+        };
+        if (endsWithPart("key") && iFind(name, "wandb") != std::string_view::npos)
+            return SecretKind::WandbKey;
+        if (iEndsWith(name, "secret_access_key") || iEndsWith(name, "secret-access-key"))
+            return SecretKind::AwsSecret;
+        if (iEndsWith(name, "password") || iEndsWith(name, "passwd"))
+            return SecretKind::EnvSecret;
+        if (separated && (endsWithPart("token") || endsWithPart("key") || endsWithPart("secret")))
+            return SecretKind::EnvSecret;
+        if (iEquals(name, "token") || iEquals(name, "secret") || iEquals(name, "apikey"))
+            return SecretKind::EnvSecret;
+        return std::nullopt;
+    }
+
+    static bool valueEnd(char c)
+    {
+        return isSpace(c) || std::strchr(",;)}]&|\"'\r", c) != nullptr;
+    }
+
+    // NAME=value, NAME = value, NAME: value, "NAME": "value", --name=value.
+    static void assignments(std::string_view s, Spans& spans)
+    {
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            const char sep = s[i];
+            if (sep != '=' && sep != ':')
+                continue;
+            if (sep == '=' && ((i + 1 < s.size() && s[i + 1] == '=') || (i > 0 && std::strchr("=!<>", s[i - 1]))))
+                continue; // ==, !=, <=, >=
+            if (sep == ':' && (i + 1 >= s.size() || s[i + 1] == '/' || s[i + 1] == ':' || (i > 0 && s[i - 1] == ':')))
+                continue; // scheme://, C++ ::
+            std::size_t k = i;
+            while (k > 0 && isSpace(s[k - 1]) && i - k < 4)
+                --k;
+            const bool quotedName = k > 0 && (s[k - 1] == '"' || s[k - 1] == '\'');
+            if (quotedName)
+                --k;
+            std::size_t b = k;
+            while (b > 0 && nameChar(s[b - 1]))
+                --b;
+            std::string_view name = s.substr(b, k - b);
+            while (!name.empty() && (name.front() == '-' || name.front() == '.'))
+                name.remove_prefix(1); // --api-key=, .token=
+            if (name.empty())
+                continue;
+            if (b > 0 && (s[b - 1] == '/' || s[b - 1] == '\\'))
+                continue; // /etc/passwd: …
+            const auto kind = kindForName(name);
+            if (!kind)
+                continue;
+            if (sep == ':' && !(passwordName(name) || name.find_first_of("_-") != std::string_view::npos))
+                continue;
+            std::size_t v = runEnd(s, i + 1, isSpace);
+            if (sep == ':' && v == i + 1 && !(v < s.size() && (s[v] == '"' || s[v] == '\'')))
+                continue; // host:port, time 12:00:05 — "name: value" has a space or a quote
+            std::size_t end;
+            if (v < s.size() && (s[v] == '"' || s[v] == '\'')) {
+                const char quote = s[v++];
+                end = s.find(quote, v);
+                if (end == std::string_view::npos)
+                    end = runEnd(s, v, [](char c) { return !valueEnd(c); });
+            } else {
+                end = runEnd(s, v, [](char c) { return !valueEnd(c); });
+            }
+            const std::string_view value = s.substr(v, end - v);
+            const bool strongName = *kind == SecretKind::AwsSecret || *kind == SecretKind::WandbKey;
+            if (strongName ? (value.empty() || startsMasked(value, 0)) : harmlessValue(value))
+                continue;
+            add(spans, v, end, *kind);
+        }
+    }
+
+    // "wandb login 0123…(40 hex)": the bare key wandb prints or is given on a command line.
+    static void wandbBareKeys(std::string_view s, Spans& spans)
+    {
+        if (iFind(s, "wandb") == std::string_view::npos
+            || (iFind(s, "login") == std::string_view::npos && iFind(s, "key") == std::string_view::npos))
+            return;
+        for (std::size_t i = 0; i < s.size();) {
+            if (!isHex(s[i]) || (i > 0 && isAlnum(s[i - 1]))) {
+                ++i;
+                continue;
+            }
+            const std::size_t end = runEnd(s, i, isHex);
+            if (end - i == 40 && (end == s.size() || !isAlnum(s[end])))
+                add(spans, i, end, SecretKind::WandbKey);
+            i = end;
+        }
+    }
+
+    // "-----BEGIN … PRIVATE KEY-----" and the rest of the line. True when the key goes on
+    // over the next lines (no END on this one).
+    static bool privateKeyStart(std::string_view s, Spans& spans)
+    {
+        const std::size_t at = s.find("-----BEGIN");
+        if (at == std::string_view::npos)
+            return false;
+        const std::size_t words = s.find("PRIVATE KEY", at);
+        if (words == std::string_view::npos || words - at > 64)
+            return false;
+        add(spans, at, s.size(), SecretKind::PrivateKey);
+        return s.find("-----END", words) == std::string_view::npos;
+    }
+};
+
+namespace {
+
+// Lower rank wins when two detectors claim the same bytes: a token's own format names it
+// better than the variable it is assigned to.
+int kindRank(SecretKind kind)
+{
+    switch (kind) {
+    case SecretKind::PrivateKey:
+    case SecretKind::HfToken:
+    case SecretKind::GithubToken:
+    case SecretKind::AwsAccessKey:
+    case SecretKind::SlackToken:
+    case SecretKind::OpenAiKey:
+        return 0;
+    case SecretKind::WandbKey:
+    case SecretKind::AwsSecret:
+        return 1;
+    case SecretKind::UrlPassword:
+    case SecretKind::BearerToken:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+} // namespace
+
+bool SecretMasker::mightContainSecret(std::string_view line)
+{
+    static const FingerprintFinder finder = chooseFinder();
+    return finder(line.data(), line.size());
+}
+
+void SecretMasker::reset()
+{
+    m_keyLines = 0;
+    m_foreignLines = 0;
+    m_lastKinds = 0;
+}
+
+bool SecretMasker::maskKeyBlockLine(std::string_view line, std::string& out)
+{
+    if (++m_keyLines > kMaxPrivateKeyLines) {
+        m_keyLines = 0;
+        return false;
+    }
+    m_spans.clear();
+    const std::size_t endMarker = line.find("-----END");
+    if (endMarker != std::string_view::npos) {
+        std::size_t b = endMarker;
+        while (b > 0 && isBase64(line[b - 1]))
+            --b;
+        m_keyLines = 0;
+        SecretMaskerDetectors::add(m_spans, b, line.size(), SecretKind::PrivateKey);
+        emit(line, out);
+        return true;
+    }
+    std::size_t n = line.size();
+    while (n > 0 && (isSpace(line[n - 1]) || line[n - 1] == '\r'))
+        --n;
+    if (n == 0)
+        return false; // blank line between encrypted-key headers and the body
+    for (std::string_view header : { "Proc-Type:", "DEK-Info:" }) {
+        const std::size_t at = line.find(header);
+        if (at != std::string_view::npos) {
+            SecretMaskerDetectors::add(m_spans, at, line.size(), SecretKind::PrivateKey);
+            emit(line, out);
+            return true;
+        }
+    }
+    std::size_t b = n;
+    while (b > 0 && isBase64(line[b - 1]))
+        --b;
+    if (n - b >= 16 || (b == 0 && n > 0)) {
+        m_foreignLines = 0;
+        SecretMaskerDetectors::add(m_spans, b, n, SecretKind::PrivateKey);
+        emit(line, out);
+        return true;
+    }
+    if (++m_foreignLines >= 3)
+        m_keyLines = 0; // an interleaved writer or a truncated key: the block is over
+    return false;
+}
+
+bool SecretMasker::maskSlow(std::string_view line, std::string& out)
+{
+    m_lastKinds = 0;
+    if (m_keyLines > 0 && maskKeyBlockLine(line, out))
+        return true;
+    if (!mightContainSecret(line))
+        return false;
+    m_spans.clear();
+    using D = SecretMaskerDetectors;
+    D::prefixedTokens(line, m_spans);
+    D::bearerTokens(line, m_spans);
+    D::authorizationHeaders(line, m_spans);
+    D::urlPasswords(line, m_spans);
+    D::assignments(line, m_spans);
+    D::wandbBareKeys(line, m_spans);
+    const bool opensKeyBlock = D::privateKeyStart(line, m_spans);
+    if (m_spans.empty())
+        return false;
+    emit(line, out);
+    if (opensKeyBlock) {
+        m_keyLines = 1;
+        m_foreignLines = 0;
+    }
+    return true;
+}
+
+void SecretMasker::emit(std::string_view line, std::string& out)
+{
+    std::sort(m_spans.begin(), m_spans.end(), [](const Span& a, const Span& b) {
+        if (a.begin != b.begin)
+            return a.begin < b.begin;
+        if (a.end != b.end)
+            return a.end > b.end;
+        return kindRank(a.kind) < kindRank(b.kind);
+    });
+    out.clear();
+    out.reserve(line.size() + 32);
+    std::size_t pos = 0;
+    for (std::size_t i = 0; i < m_spans.size();) {
+        Span merged = m_spans[i++];
+        // Overlapping claims become one mask named after the first (earliest, longest).
+        while (i < m_spans.size() && m_spans[i].begin < merged.end)
+            merged.end = std::max(merged.end, m_spans[i++].end);
+        out.append(line.substr(pos, merged.begin - pos));
+        out += maskedMarker(merged.kind);
+        pos = merged.end;
+        ++m_counts[static_cast<std::size_t>(merged.kind)];
+        m_lastKinds |= 1u << static_cast<unsigned>(merged.kind);
+    }
+    out.append(line.substr(pos));
+}
+
+std::string maskSecrets(std::string_view line)
+{
+    SecretMasker masker;
+    std::string out;
+    return masker.mask(line, out) ? out : std::string(line);
+}
+
+namespace detail {
+
+bool mightContainSecretScalar(std::string_view line)
+{
+    return anyFingerprintScalar(line.data(), line.size());
+}
+
+} // namespace detail
+
+} // namespace rankscope::model

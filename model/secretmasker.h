@@ -1,0 +1,137 @@
+#pragma once
+// Masks secrets in log lines before anything else reads them (issue 5): the scanner runs
+// every line through a SecretMasker before prefix stripping and parsing, so no parser, no
+// interned string and no export ever holds a raw token; the log viewer masks the raw lines
+// it displays the same way. A secret is replaced by "‹masked:KIND›" (U+2039/U+203A).
+//
+// One input line → what it becomes, per kind:
+//   export HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789
+//       → export HF_TOKEN=‹masked:hf-token›                      (hf_ + 30 or more alnum)
+//   WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567  → WANDB_API_KEY=‹masked:wandb-key›
+//   + wandb login 0123456789abcdef0123456789abcdef01234567  → + wandb login ‹masked:wandb-key›
+//   aws_access_key_id = AKIAIOSFODNN7EXAMPLE                → … = ‹masked:aws-access-key›
+//   aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY → … = ‹masked:aws-secret›
+//   git clone https://ghp_…36 alnum…@github.com/org/repo    → https://‹masked:github-token›@…
+//   > Authorization: Bearer eyJhbGciOi…                     → > Authorization: Bearer ‹masked:bearer-token›
+//       ("Bearer"/"BEARER" + a token of 16+ chars, or 8+ with a digit, anywhere; after
+//       "Authorization:" any Bearer/Basic credential, however short)
+//   -----BEGIN RSA PRIVATE KEY----- (and the key's lines up to -----END) → ‹masked:private-key›
+//   MASTER_URL=postgres://alice:s3cret@db:5432/runs         → postgres://alice:‹masked:url-password›@db…
+//   DB_PASSWORD=hunter2 / MY_SERVICE_TOKEN=abc              → DB_PASSWORD=‹masked:env-secret›
+//   xoxb-123456789012-…                                     → ‹masked:slack-token›
+//   OPENAI_API_KEY=sk-proj-…32 or more…  / bare sk-…        → ‹masked:openai-key›
+//   mysql password: hunter2 / passwd=hunter2                → password: ‹masked:password›
+//
+// Assignments (NAME=value, NAME = value, NAME: value, "NAME": "value"): the name decides
+// whether the value is a secret, the value decides whether it is worth hiding.
+// - Secret names, case-insensitive: ending in _TOKEN, _KEY, _SECRET, _PASSWORD or PASSWORD,
+//   or exactly TOKEN, SECRET, APIKEY. "KEY" alone, KEY_PATH, NCCL_IB_TIMEOUT are not.
+//   "NAME: value" counts only when the name has an underscore or a dash, or is a password
+//   name: prose such as "invalid token: the token expired" is not a secret. A bare TOKEN,
+//   SECRET or APIKEY needs its '=' right after the name (TOKEN=x).
+// - Values that are never secrets: empty, numbers (22, 1.5, -1, 0x1f), paths (/…, ~/…,
+//   ./…, ../…, C:\…), placeholders (<pad>, [PAD], {…}, (…), $VAR, ${VAR}, %VAR%, ***),
+//   words with no information (true, false, none, null, nil, yes, no, on, off, unset) and
+//   values already masked. A tokenizer's pad_token=<pad> or a KEY_FILE path stays readable.
+//
+// Speed: mightContainSecret() is a SIMD prefilter (2-byte fingerprints, one pass, no
+// branches per byte) that rejects almost every ordinary line; only lines that pass it are
+// parsed by the detectors. Every detector needs one of the prefilter's fingerprints, so the
+// prefilter never hides a secret from them.
+//
+// Multi-line private keys: a masker carries a small state from line to line (inside a
+// "-----BEGIN … PRIVATE KEY-----" block), so feed it the lines of ONE stream in order; the
+// scanner keeps one masker per source. The block ends at "-----END", after three lines in
+// a row that are not key material (an interleaved writer, or a truncated key), or after
+// kMaxPrivateKeyLines lines. To mask a window of lines out of order (a viewer scrolled to
+// line N), feed the kMaxPrivateKeyLines lines before N first and discard their output.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rankscope::model {
+
+enum class SecretKind : std::uint8_t {
+    HfToken,
+    WandbKey,
+    AwsAccessKey,
+    AwsSecret,
+    GithubToken,
+    BearerToken,
+    PrivateKey,
+    UrlPassword,
+    EnvSecret,
+    SlackToken,
+    OpenAiKey,
+    Password,
+    Count
+};
+
+inline constexpr std::size_t kSecretKindCount = static_cast<std::size_t>(SecretKind::Count);
+
+// "hf-token", "url-password", …: the KIND in ‹masked:KIND›.
+std::string_view secretKindName(SecretKind kind);
+
+// "‹masked:hf-token›"
+std::string maskedMarker(SecretKind kind);
+
+struct SecretMaskerDetectors;
+
+class SecretMasker {
+public:
+    static constexpr std::size_t kMaxPrivateKeyLines = 128;
+
+    // The cheap test: false means the line certainly holds no secret this class masks.
+    static bool mightContainSecret(std::string_view line);
+
+    // Masks `line` into `out` and returns true when it held a secret; otherwise returns
+    // false and leaves `out` untouched (use the line as it is). Stateful for private keys.
+    bool mask(std::string_view line, std::string& out)
+    {
+        if (m_keyLines == 0 && !mightContainSecret(line))
+            return false;
+        return maskSlow(line, out);
+    }
+
+    // True while inside a multi-line private key block.
+    bool inPrivateKey() const { return m_keyLines > 0; }
+    void reset();
+
+    // Secrets masked since construction, per kind, and the kinds of the last masked line
+    // (bit i = SecretKind i).
+    const std::array<std::uint64_t, kSecretKindCount>& counts() const { return m_counts; }
+    std::uint32_t lastKinds() const { return m_lastKinds; }
+
+private:
+    friend struct SecretMaskerDetectors;
+    struct Span {
+        std::size_t begin = 0;
+        std::size_t end = 0;
+        SecretKind kind = SecretKind::EnvSecret;
+    };
+
+    bool maskSlow(std::string_view line, std::string& out);
+    bool maskKeyBlockLine(std::string_view line, std::string& out);
+    void emit(std::string_view line, std::string& out);
+
+    std::vector<Span> m_spans; // reused between lines; only the slow path touches it
+    std::size_t m_keyLines = 0; // lines since BEGIN while inside a key block, else 0
+    std::size_t m_foreignLines = 0; // consecutive non-key lines inside a key block
+    std::array<std::uint64_t, kSecretKindCount> m_counts {};
+    std::uint32_t m_lastKinds = 0;
+};
+
+// One line, no state: what a viewer shows for a single line (a private key's body lines
+// are only recognised by a SecretMasker fed the lines in order).
+std::string maskSecrets(std::string_view line);
+
+namespace detail {
+// The portable prefilter the SIMD versions must agree with (tests compare them).
+bool mightContainSecretScalar(std::string_view line);
+} // namespace detail
+
+} // namespace rankscope::model
