@@ -155,15 +155,17 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
             const StackDump& s = b.stackDumps[rf.stackDump];
             f.evidence.push_back(evidenceOf(b, s.evidence, stackText(b, s)));
             explanation += "Its stack dump shows the main thread " + std::string(activityWords(rf.activity)) + ". ";
-            if (isStragglerActivity(rf.activity))
+            if (isStragglerActivity(rf.activity)) {
                 ++disambiguated;
-            else if (rf.activity == StackActivity::InCollective)
+                ++alive;
+            } else if (rf.activity == StackActivity::InCollective)
                 ++insideNccl;
         } else if (rf.lastActivityEvent != kNoIndex && isStragglerActivity(rf.lastActivity)) {
             f.evidence.push_back(evidenceOf(b, rf.lastActivityEvent));
             explanation += "Its last line says it was " + std::string(activityWords(rf.lastActivity)) + ": \""
                 + std::string(b.text(b.events[rf.lastActivityEvent].text)).substr(0, 160) + "\". ";
             ++disambiguated;
+            ++alive;
         } else if (rf.lastCollOpCount >= 0 && peerOpCount >= 0) {
             if (rf.lastCollOpCount < peerOpCount) {
                 explanation += "Its last NCCL COLL line has opCount " + std::to_string(rf.lastCollOpCount)
@@ -179,10 +181,12 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
             ++disambiguated;
         }
     }
+    // COLL lines show where a rank stopped, not that it is still running: a dead rank's last
+    // opCount is as low as a straggler's. Only a status, a stack or a line of its own does.
     // A rank that printed nothing of its own after its last normal step, with nothing (no
-    // status, stack, activity line, COLL line, idle GPU) showing it was alive, may as well
-    // have died silently: that is not a straggler claim.
-    if (alive == 0 && disambiguated == 0 && insideNccl == 0) {
+    // status, stack or activity line) showing it was alive, may as well have died silently:
+    // that is not a straggler claim.
+    if (alive == 0 && insideNccl == 0) {
         out.findings.pop_back();
         Finding& s = out.add(ctx, "silent.stopped_logging", RootCauseClass::Unknown, values);
         s.ranks = odd;
