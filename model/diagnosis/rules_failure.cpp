@@ -232,8 +232,8 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             pids.insert(b.identities[e.identity].pid);
             full = full || b.text(e.text).find("No space left") != std::string_view::npos;
         }
-        if (!full && ranks.size() < 2 && pids.size() < 2)
-            continue;
+        // /dev/shm is one tmpfs per node: failing to extend it is the node's limit, never the
+        // rank's own fault, however many ranks got to report it before the job was torn down.
         const std::string hostName = host.empty() ? std::string("one host") : host;
         Placeholders values = ranks.empty() ? Placeholders {} : ctx.placeholdersFor(*ranks.begin());
         if (!host.empty())
@@ -244,7 +244,7 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             f.title = "/dev/shm is exhausted on " + hostName;
         f.evidence.push_back(evidenceOf(b, events.front()));
         f.confidence = 0.75;
-        f.explanation = std::string(full ? "/dev/shm is full (\"No space left on device\")" : "Several ranks")
+        f.explanation = std::string(full ? "/dev/shm is full (\"No space left on device\")" : "NCCL could not extend its /dev/shm segments")
             + " on " + hostName
             + ": NCCL could not create its shared-memory segments there. The node's /dev/shm is too small (containers"
               " default to 64 MiB) or full of stale segments; no single rank is at fault.";
