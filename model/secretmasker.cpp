@@ -63,7 +63,7 @@ std::string maskedMarker(SecretKind kind)
 //   bucket 1  '@' + any     scheme://user:password@host
 //   bucket 2  [-kK] + '-'   -----BEGIN … PRIVATE KEY, sk-…
 //   bucket 3  [nNyYtT] + '=' TOKEN=, APIKEY=, SECRET=
-//   bucket 4  [xXw] + [oOa] xox?-… (Slack), wandb
+//   bucket 4  [xw] + [oa]   xox?-… (Slack), wandb
 //   bucket 5  [sS] + [wW]   password, passwd, PASSWORD
 //   bucket 6  'A' + [KS]    AKIA…, ASIA…
 //   bucket 7  'B' + [eEa]   Bearer, BEARER, Basic (Authorization headers)
@@ -106,7 +106,7 @@ constexpr Fingerprints makeFingerprints()
     addBucket(f, 1, "@", "");
     addBucket(f, 2, "-kK", "-");
     addBucket(f, 3, "nNyYtT", "=");
-    addBucket(f, 4, "xXw", "oOa");
+    addBucket(f, 4, "xw", "oa");
     addBucket(f, 5, "sS", "wW");
     addBucket(f, 6, "A", "KS");
     addBucket(f, 7, "B", "eEa");

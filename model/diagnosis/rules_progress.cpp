@@ -302,10 +302,19 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
     const PgFacts* pg = ctx.stuckPg();
     if (!pg || pg->stuckSeq < 0 || !pg->neverEntered.empty())
         return;
-    for (std::int32_t r : pg->silent)
-        if (ctx.facts.ranks[r].hasLogs || !pg->membersKnown)
+    // Ranks their launcher tore down before they could print are not evidence against
+    // "everyone entered"; ranks that kept logging without a timeout are.
+    std::size_t tornDownSilent = 0;
+    for (std::int32_t r : pg->silent) {
+        const RankFacts& rf = ctx.facts.ranks[r];
+        if (rf.tornDown && !rf.anyTimeout && rf.lastActivityEvent == kNoIndex) {
+            ++tornDownSilent;
+            continue;
+        }
+        if (rf.hasLogs || !pg->membersKnown)
             return;
-    if (pg->entered.size() < 2 || pg->entered.size() + pg->completed.size() < pg->members.size())
+    }
+    if (pg->entered.size() < 2 || pg->entered.size() + pg->completed.size() + tornDownSilent < pg->members.size())
         return;
     const Bundle& b = ctx.bundle;
     Placeholders values = ctx.placeholdersFor(pg->entered.front());
@@ -330,7 +339,7 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
             + " and none completed it; no rank is missing, no transport error, no Xid. The job forces " + settings
             + ": a hang inside NCCL with a forced algorithm or protocol is the known signature of an algorithm/protocol"
               " deadlock (no single rank is to blame). Rerun without the override to confirm.";
-        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.5, 40,
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.5, 52,
             "Every rank entered " + where + " and none finished it, with " + settings
                 + " forced: an NCCL algorithm/protocol deadlock, not one bad rank.");
         return;
