@@ -1,10 +1,14 @@
 #include "model/stringpool.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rankscope::model {
 
 namespace {
+// Chunks start small and double: a bundle has thousands of per-source pools that each hold
+// a few strings, and zeroing 64 KiB for each of them showed up in profiles.
+constexpr std::size_t kFirstChunkBytes = 1024;
 constexpr std::size_t kChunkBytes = 64 * 1024;
 }
 
@@ -39,7 +43,7 @@ const char* StringPool::store(std::string_view text)
 {
     if (text.size() > kChunkBytes / 4) {
         // Big strings get their own allocation so they do not waste a chunk tail.
-        auto own = std::make_unique<char[]>(text.size());
+        auto own = std::make_unique_for_overwrite<char[]>(text.size());
         std::memcpy(own.get(), text.data(), text.size());
         const char* out = own.get();
         // Keep the current chunk last so that appends continue into it.
@@ -47,8 +51,9 @@ const char* StringPool::store(std::string_view text)
         return out;
     }
     if (m_chunks.empty() || m_chunkUsed + text.size() > m_chunkSize) {
-        m_chunks.push_back(std::make_unique<char[]>(kChunkBytes));
-        m_chunkSize = kChunkBytes;
+        const std::size_t size = std::max(text.size(), m_chunkSize == 0 ? kFirstChunkBytes : std::min(m_chunkSize * 2, kChunkBytes));
+        m_chunks.push_back(std::make_unique_for_overwrite<char[]>(size));
+        m_chunkSize = size;
         m_chunkUsed = 0;
     }
     char* out = m_chunks.back().get() + m_chunkUsed;

@@ -49,8 +49,14 @@ std::vector<std::string_view> phraseTexts()
 
 } // namespace
 
+const KeywordSet& activityKeywords()
+{
+    static const KeywordSet set(phraseTexts());
+    return set;
+}
+
 ActivityParser::ActivityParser()
-    : m_keywords(phraseTexts())
+    : m_keywords(activityKeywords())
 {
 }
 

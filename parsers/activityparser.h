@@ -26,7 +26,7 @@ public:
     void finish(model::ParsedSource&) { }
 
 private:
-    KeywordSet m_keywords;
+    const KeywordSet& m_keywords; // shared, immutable
 };
 
 } // namespace rankscope::parsers

@@ -285,8 +285,14 @@ std::string_view lastLine(std::string_view s)
 
 } // namespace
 
+const KeywordSet& launcherKeywords()
+{
+    static const KeywordSet set(std::vector<std::string_view>(kKeywords.begin(), kKeywords.end()));
+    return set;
+}
+
 LauncherParser::LauncherParser()
-    : m_keywords(std::vector<std::string_view>(kKeywords.begin(), kKeywords.end()))
+    : m_keywords(launcherKeywords())
 {
 }
 

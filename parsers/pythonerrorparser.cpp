@@ -308,8 +308,14 @@ model::Event& addEventAt(model::ParsedSource& out, const LineContext& ctx, Event
 
 } // namespace
 
+const KeywordSet& pythonErrorKeywords()
+{
+    static const KeywordSet set(std::vector<std::string_view>(kKeywords.begin(), kKeywords.end()));
+    return set;
+}
+
 PythonErrorParser::PythonErrorParser()
-    : m_keywords(std::vector<std::string_view>(kKeywords.begin(), kKeywords.end()))
+    : m_keywords(pythonErrorKeywords())
 {
 }
 

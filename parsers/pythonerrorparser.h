@@ -113,7 +113,9 @@ private:
     std::uint64_t findKeywords(std::string_view text) const { return m_keywords.find(text); }
 
     std::unordered_map<std::uint32_t, Block> m_blocks; // open tracebacks by writer identity
-    KeywordSet m_keywords; // one-pass prefilter over the keyword list in the .cpp
+    // One-pass prefilter over the keyword list in the .cpp; shared by every instance (it is
+    // immutable), so a bundle of 4096 files does not build 4096 copies.
+    const KeywordSet& m_keywords;
 };
 
 } // namespace rankscope::parsers
