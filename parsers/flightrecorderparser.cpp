@@ -1,22 +1,863 @@
 #include "parsers/flightrecorderparser.h"
 
+#include "parsers/textscan.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <string>
+#include <vector>
+
 namespace rankscope::parsers {
 
-void parseFlightRecorderPickle(std::string_view, model::ParsedSource& out)
+namespace {
+
+using model::FrEntry;
+using model::FrState;
+using model::StrId;
+
+constexpr std::size_t kMaxFrames = 64; // FrEntry::frames: "at most a few dozen"
+constexpr std::size_t kMaxJsonNesting = 64; // FR JSON nests 5 deep
+constexpr std::string_view kIssueKind = "bad_flight_recorder_dump";
+
+enum class Field : std::uint8_t {
+    Unknown,
+    RecordId,
+    PgId,
+    ProcessGroup,
+    CollectiveSeq,
+    P2pSeq,
+    OpId,
+    ProfilingName,
+    TimeCreated,
+    Duration,
+    InputSizes,
+    InputDtypes,
+    OutputSizes,
+    OutputDtypes,
+    State,
+    TimeStarted,
+    TimeCompleted,
+    Retired,
+    Timeout,
+    IsP2p,
+    Frames,
+};
+
+// Entry keys (DEFINE_CONSTANT in pt:FlightRecorder.hpp); "seq_id" is the pre-2.0 name.
+Field classifyEntryKey(std::string_view key)
 {
-    out.issues.add("flight_recorder_not_read",
-        out.source.path + ": Flight Recorder pickle dump found; this version lists it but does not read it yet");
+    static constexpr std::pair<std::string_view, Field> kKeys[] = {
+        { "record_id", Field::RecordId },
+        { "pg_id", Field::PgId },
+        { "process_group", Field::ProcessGroup },
+        { "collective_seq_id", Field::CollectiveSeq },
+        { "seq_id", Field::CollectiveSeq },
+        { "p2p_seq_id", Field::P2pSeq },
+        { "op_id", Field::OpId },
+        { "profiling_name", Field::ProfilingName },
+        { "time_created_ns", Field::TimeCreated },
+        { "duration_ms", Field::Duration },
+        { "input_sizes", Field::InputSizes },
+        { "input_dtypes", Field::InputDtypes },
+        { "output_sizes", Field::OutputSizes },
+        { "output_dtypes", Field::OutputDtypes },
+        { "state", Field::State },
+        { "time_discovered_started_ns", Field::TimeStarted },
+        { "time_discovered_completed_ns", Field::TimeCompleted },
+        { "retired", Field::Retired },
+        { "timeout_ms", Field::Timeout },
+        { "is_p2p", Field::IsP2p },
+        { "frames", Field::Frames },
+    };
+    for (const auto& [text, field] : kKeys)
+        if (text.size() == key.size() && text == key)
+            return field;
+    return Field::Unknown;
 }
 
-void parseFlightRecorderJson(std::string_view, model::ParsedSource& out)
+std::uint64_t saturatingMul(std::uint64_t a, std::uint64_t b)
 {
-    out.issues.add("flight_recorder_not_read",
-        out.source.path + ": Flight Recorder JSON dump found; this version lists it but does not read it yet");
+    if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
+        return std::numeric_limits<std::uint64_t>::max();
+    return a * b;
 }
 
-bool looksLikeFlightRecorderJson(std::string_view)
+std::uint64_t saturatingAdd(std::uint64_t a, std::uint64_t b)
 {
+    return b > std::numeric_limits<std::uint64_t>::max() - a
+        ? std::numeric_limits<std::uint64_t>::max()
+        : a + b;
+}
+
+// Value ids of memoized strings are scattered; a multiplicative hash spreads them over the
+// direct-mapped cache slots (id & mask collides for ids a power of two apart).
+std::size_t slotOf(PickleId id, unsigned bits)
+{
+    return static_cast<std::size_t>((id * 0x9E3779B1u) >> (32 - bits));
+}
+
+std::uint64_t fnv1a(std::string_view s)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : s)
+        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h;
+}
+
+// "1->2" (send: src 1, dst 2) or "3<-0" (recv on 3 from 0) after "nccl:send " / "nccl:recv ".
+void readP2pPeers(std::string_view name, std::int32_t& src, std::int32_t& dst)
+{
+    const std::size_t space = name.rfind(' ');
+    if (space == std::string_view::npos)
+        return;
+    const std::string_view peers = name.substr(space + 1);
+    std::size_t i = 0;
+    const auto a = readUnsigned(peers, i);
+    if (!a || i + 2 > peers.size())
+        return;
+    const std::string_view arrow = peers.substr(i, 2);
+    i += 2;
+    const auto b = readUnsigned(peers, i);
+    if (!b || i != peers.size() || *a > INT32_MAX || *b > INT32_MAX)
+        return;
+    if (arrow == "->") {
+        src = static_cast<std::int32_t>(*a);
+        dst = static_cast<std::int32_t>(*b);
+    } else if (arrow == "<-") {
+        src = static_cast<std::int32_t>(*b);
+        dst = static_cast<std::int32_t>(*a);
+    }
+}
+
+// Maps one dump document (pickle or converted JSON) into the ParsedSource. Values repeat
+// massively across the 2000 entries of a dump (keys, op names, dtypes, frames are memoized
+// by the pickler and so share one value id): small direct-mapped caches keyed by value id
+// turn them into model values once.
+class DumpMapper {
+public:
+    DumpMapper(const PickleDocument& doc, model::ParsedSource& out)
+        : m_doc(doc)
+        , m_out(out)
+    {
+    }
+
+    // False when the root is not a dump at all.
+    bool map(PickleId root, model::FrDump& dump);
+    std::size_t droppedEntries() const { return m_dropped; }
+    model::TimePoint newestTime() const { return m_newest; }
+
+private:
+    void mapEntries(PickleId list);
+    void mapEntry(PickleId dict, FrEntry& e);
+    void mapPgConfig(PickleId dict, model::FrDump& dump);
+    void mapPgStatus(PickleId dict, model::FrDump& dump);
+    Field field(PickleId key);
+    StrId internValue(PickleId id);
+    StrId internText(std::string_view text);
+    void profilingName(PickleId id, FrEntry& e);
+    StrId sizesText(PickleId list, std::uint64_t& numel);
+    StrId formatSizes(std::uint64_t& numel);
+    StrId dtypesText(PickleId list);
+    void frames(PickleId list, FrEntry& e);
+    model::StackFrame frame(PickleId dict);
+    bool integer(PickleId id, std::int64_t& out) const;
+    model::TimePoint time(PickleId id);
+
+    const PickleDocument& m_doc;
+    model::ParsedSource& m_out;
+    std::size_t m_dropped = 0;
+    model::TimePoint m_newest;
+    std::string m_buffer;
+
+    struct KeySlot {
+        PickleId id = kNoPickleValue;
+        Field field = Field::Unknown;
+    };
+    struct StrSlot {
+        PickleId id = kNoPickleValue;
+        StrId str = model::kNoStr;
+    };
+    struct NameSlot {
+        PickleId id = kNoPickleValue;
+        StrId name = model::kNoStr;
+        model::OpType op = model::OpType::Unknown;
+        std::int32_t src = -1;
+        std::int32_t dst = -1;
+    };
+    struct TextSlot {
+        std::string text;
+        StrId str = model::kNoStr;
+        bool used = false;
+    };
+    struct FrameSlot {
+        PickleId id = kNoPickleValue;
+        model::StackFrame frame;
+    };
+    struct SizesSlot {
+        std::vector<std::int64_t> key; // tensor count, then per tensor: rank, dims
+        StrId text = model::kNoStr;
+        std::uint64_t numel = 0;
+        bool used = false;
+    };
+    std::array<KeySlot, 256> m_keys {};
+    std::array<StrSlot, 1024> m_strs {};
+    std::array<NameSlot, 256> m_names {};
+    std::array<TextSlot, 256> m_texts {};
+    std::array<FrameSlot, 1024> m_frames {};
+    std::array<SizesSlot, 256> m_sizes {};
+    std::vector<std::int64_t> m_sizesKey;
+};
+
+bool DumpMapper::integer(PickleId id, std::int64_t& out) const
+{
+    if (m_doc.integer(id, out))
+        return true;
+    // The JSON variant writes pg_status numbers as strings.
+    if (m_doc.is(id, PickleKind::Str)) {
+        const auto v = toSigned(trim(m_doc.text(id)));
+        if (v) {
+            out = *v;
+            return true;
+        }
+        return false;
+    }
+    double d = 0;
+    if (m_doc.is(id, PickleKind::Float) && m_doc.real(id, d) && std::isfinite(d)
+        && std::fabs(d) < 9.2e18 && d == std::floor(d)) {
+        out = static_cast<std::int64_t>(d);
+        return true;
+    }
     return false;
+}
+
+// time_*_ns: CLOCK_REALTIME epoch ns; null (pickle) or 0 (JSON) when not observed.
+model::TimePoint DumpMapper::time(PickleId id)
+{
+    std::int64_t ns = 0;
+    model::TimePoint t;
+    if (!integer(id, ns) || ns <= 0 || m_doc.overflowed(id))
+        return t;
+    t.ns = ns;
+    t.domain = model::TimeDomain::Utc;
+    t.precision = model::TimePrecision::Nanosecond;
+    if (!m_newest.valid() || ns > m_newest.ns)
+        m_newest = t;
+    return t;
+}
+
+Field DumpMapper::field(PickleId key)
+{
+    KeySlot& slot = m_keys[slotOf(key, 8)];
+    if (slot.id != key) {
+        slot.id = key;
+        slot.field
+            = m_doc.is(key, PickleKind::Str) ? classifyEntryKey(m_doc.text(key)) : Field::Unknown;
+    }
+    return slot.field;
+}
+
+StrId DumpMapper::internValue(PickleId id)
+{
+    if (!m_doc.is(id, PickleKind::Str))
+        return model::kNoStr;
+    StrSlot& slot = m_strs[slotOf(id, 10)];
+    if (slot.id != id) {
+        slot.id = id;
+        slot.str = m_out.intern(m_doc.text(id));
+    }
+    return slot.str;
+}
+
+StrId DumpMapper::internText(std::string_view text)
+{
+    TextSlot& slot = m_texts[fnv1a(text) & 255];
+    if (!slot.used || slot.text != text) {
+        slot.used = true;
+        slot.text.assign(text);
+        slot.str = m_out.intern(text);
+    }
+    return slot.str;
+}
+
+void DumpMapper::profilingName(PickleId id, FrEntry& e)
+{
+    if (!m_doc.is(id, PickleKind::Str))
+        return;
+    NameSlot& slot = m_names[slotOf(id, 8)];
+    if (slot.id != id) {
+        const std::string_view name = m_doc.text(id);
+        slot.id = id;
+        slot.name = m_out.intern(name);
+        slot.op = model::opTypeFromProfilingName(name);
+        slot.src = slot.dst = -1;
+        if (model::isPointToPoint(slot.op))
+            readP2pPeers(name, slot.src, slot.dst);
+    }
+    e.profilingName = slot.name;
+    e.op = slot.op;
+    e.p2pSrc = slot.src;
+    e.p2pDst = slot.dst;
+}
+
+// input_sizes [[3, 4], [5]] → "[[3, 4], [5]]" as Python prints it, numel 3*4 + 5. Shapes
+// repeat from step to step, so the dims are looked up in a small cache before formatting.
+StrId DumpMapper::sizesText(PickleId list, std::uint64_t& numel)
+{
+    numel = 0;
+    if (!m_doc.is(list, PickleKind::List) && !m_doc.is(list, PickleKind::Tuple))
+        return model::kNoStr;
+    m_sizesKey.clear();
+    const auto tensors = m_doc.items(list);
+    m_sizesKey.push_back(static_cast<std::int64_t>(tensors.size()));
+    for (const PickleId tensor : tensors) {
+        const auto dims = m_doc.items(tensor);
+        m_sizesKey.push_back(static_cast<std::int64_t>(dims.size()));
+        for (const PickleId dim : dims) {
+            std::int64_t v = 0;
+            m_sizesKey.push_back(
+                m_doc.integer(dim, v) ? v : std::numeric_limits<std::int64_t>::min());
+        }
+        if (m_sizesKey.size() > 1024)
+            break;
+    }
+    std::uint64_t h = 1469598103934665603ull;
+    for (const std::int64_t v : m_sizesKey)
+        h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
+    SizesSlot& slot = m_sizes[(h >> 32) & 255];
+    if (!slot.used || slot.key != m_sizesKey) {
+        slot.used = true;
+        slot.key = m_sizesKey;
+        slot.text = formatSizes(slot.numel);
+    }
+    numel = slot.numel;
+    return slot.text;
+}
+
+// Formats m_sizesKey (see SizesSlot) the way Python prints the nested lists.
+StrId DumpMapper::formatSizes(std::uint64_t& numel)
+{
+    numel = 0;
+    m_buffer.assign("[");
+    std::size_t i = 1;
+    const auto tensors = static_cast<std::size_t>(m_sizesKey[0]);
+    for (std::size_t t = 0; t < tensors && i < m_sizesKey.size(); ++t) {
+        if (t > 0)
+            m_buffer += ", ";
+        m_buffer += '[';
+        const auto dims = static_cast<std::size_t>(m_sizesKey[i++]);
+        std::uint64_t product = 1;
+        bool firstDim = true;
+        for (std::size_t d = 0; d < dims && i < m_sizesKey.size(); ++d) {
+            const std::int64_t v = m_sizesKey[i++];
+            if (v == std::numeric_limits<std::int64_t>::min())
+                continue; // not an int
+            if (!firstDim)
+                m_buffer += ", ";
+            firstDim = false;
+            char digits[24];
+            const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+            m_buffer.append(digits, ec == std::errc() ? end : digits);
+            product = saturatingMul(product, v < 0 ? 0 : static_cast<std::uint64_t>(v));
+        }
+        m_buffer += ']';
+        numel = saturatingAdd(numel, product);
+    }
+    m_buffer += ']';
+    return internText(m_buffer);
+}
+
+// ["Float"] → "Float"; ["Float", "Half"] → "Float,Half".
+StrId DumpMapper::dtypesText(PickleId list)
+{
+    const auto items = m_doc.items(list);
+    if (items.size() == 1)
+        return internValue(items[0]);
+    m_buffer.clear();
+    for (const PickleId item : items) {
+        if (!m_buffer.empty())
+            m_buffer += ',';
+        m_buffer.append(m_doc.text(item));
+        if (m_buffer.size() > 4096)
+            break;
+    }
+    return internText(m_buffer);
+}
+
+model::StackFrame DumpMapper::frame(PickleId dict)
+{
+    FrameSlot& slot = m_frames[slotOf(dict, 10)];
+    if (slot.id == dict)
+        return slot.frame;
+    model::StackFrame f;
+    const auto pairs = m_doc.items(dict);
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        const std::string_view key = m_doc.text(pairs[i]);
+        if (key == "name") {
+            f.function = internValue(pairs[i + 1]);
+        } else if (key == "filename") {
+            f.file = internValue(pairs[i + 1]);
+        } else if (key == "line") {
+            std::int64_t line = -1;
+            if (integer(pairs[i + 1], line) && line >= 0 && line <= INT32_MAX)
+                f.line = static_cast<std::int32_t>(line);
+        }
+    }
+    slot.id = dict;
+    slot.frame = f;
+    return f;
+}
+
+// Innermost first, as torch::symbolize lists them (pt:FlightRecorderDetail.hpp getTraceback:
+// "#0 all_reduce from …distributed_c10d.py").
+void DumpMapper::frames(PickleId list, FrEntry& e)
+{
+    const auto items = m_doc.items(list);
+    if (items.empty() || !m_doc.is(list, PickleKind::List))
+        return;
+    e.frames.reserve(std::min(items.size(), kMaxFrames));
+    for (const PickleId item : items) {
+        if (e.frames.size() == kMaxFrames)
+            break;
+        if (m_doc.is(item, PickleKind::Dict))
+            e.frames.push_back(frame(item));
+    }
+}
+
+void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
+{
+    const auto pairs = m_doc.items(dict);
+    PickleId pgId = kNoPickleValue;
+    bool sawIsP2p = false;
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        const PickleId v = pairs[i + 1];
+        std::int64_t n = 0;
+        switch (field(pairs[i])) {
+        case Field::RecordId:
+            if (integer(v, n))
+                e.recordId = n;
+            break;
+        case Field::PgId:
+            pgId = v;
+            break;
+        case Field::ProcessGroup: {
+            // ("0", "default_pg"): a tuple in the pickle, a list in JSON.
+            const auto parts = m_doc.items(v);
+            if (!parts.empty()) {
+                e.pg = internValue(parts[0]);
+                if (parts.size() > 1)
+                    e.pgDesc = internValue(parts[1]);
+            } else if (m_doc.is(v, PickleKind::Str)) {
+                e.pg = internValue(v);
+            }
+            break;
+        }
+        case Field::CollectiveSeq:
+            if (integer(v, n))
+                e.collectiveSeq = n;
+            break;
+        case Field::P2pSeq:
+            if (integer(v, n))
+                e.p2pSeq = n;
+            break;
+        case Field::OpId:
+            if (integer(v, n))
+                e.opId = n;
+            break;
+        case Field::ProfilingName:
+            profilingName(v, e);
+            break;
+        case Field::TimeCreated:
+            e.created = time(v);
+            break;
+        case Field::TimeStarted:
+            e.discoveredStarted = time(v);
+            break;
+        case Field::TimeCompleted:
+            e.discoveredCompleted = time(v);
+            break;
+        case Field::Duration: {
+            double d = 0;
+            if (m_doc.real(v, d) && std::isfinite(d) && d >= 0)
+                e.durationMs = d;
+            break;
+        }
+        case Field::InputSizes:
+            e.inputSizes = sizesText(v, e.inputNumel);
+            break;
+        case Field::OutputSizes:
+            e.outputSizes = sizesText(v, e.outputNumel);
+            break;
+        case Field::InputDtypes:
+            e.inputDtypes = dtypesText(v);
+            break;
+        case Field::OutputDtypes:
+            e.outputDtypes = dtypesText(v);
+            break;
+        case Field::State: {
+            const std::string_view s = m_doc.text(v);
+            e.state = s == "completed" ? FrState::Completed
+                : s == "started"       ? FrState::Started
+                : s == "scheduled"     ? FrState::Scheduled
+                                       : FrState::Unknown;
+            break;
+        }
+        case Field::Retired:
+            if (integer(v, n))
+                e.retired = n != 0;
+            break;
+        case Field::Timeout:
+            if (integer(v, n))
+                e.timeoutMs = n;
+            break;
+        case Field::IsP2p:
+            if (integer(v, n)) {
+                e.isP2p = n != 0;
+                sawIsP2p = true;
+            }
+            break;
+        case Field::Frames:
+            frames(v, e);
+            break;
+        case Field::Unknown:
+            break;
+        }
+    }
+    if (!sawIsP2p)
+        e.isP2p = model::isPointToPoint(e.op);
+    // Without process_group (pre-2.2 dumps) the PG index is the only key there is.
+    if (e.pg == model::kNoStr && pgId != kNoPickleValue) {
+        std::int64_t n = 0;
+        if (integer(pgId, n))
+            e.pg = internText(std::to_string(n));
+    }
+}
+
+void DumpMapper::mapEntries(PickleId list)
+{
+    const auto items = m_doc.items(list);
+    const auto dumpIndex = static_cast<std::uint32_t>(m_out.frDumps.size());
+    m_out.frEntries.reserve(m_out.frEntries.size() + items.size());
+    for (const PickleId item : items) {
+        // An entry cut short by the end of the file would show made-up "unknown" fields.
+        if (!m_doc.is(item, PickleKind::Dict) || m_doc.salvaged(item)) {
+            ++m_dropped;
+            continue;
+        }
+        FrEntry& e = m_out.frEntries.emplace_back();
+        e.dump = dumpIndex;
+        mapEntry(item, e);
+    }
+}
+
+// {"<pg name>": {"name": "0", "desc": "default_pg", "ranks": "[0, 1]"}}: ranks is a string.
+void DumpMapper::mapPgConfig(PickleId dict, model::FrDump& dump)
+{
+    const auto pairs = m_doc.items(dict);
+    if (!m_doc.is(dict, PickleKind::Dict))
+        return;
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        model::FrPgConfig config;
+        const PickleId info = pairs[i + 1];
+        config.name = internValue(m_doc.find(info, "name"));
+        if (config.name == model::kNoStr)
+            config.name = internValue(pairs[i]);
+        config.desc = internValue(m_doc.find(info, "desc"));
+        const PickleId ranks = m_doc.find(info, "ranks");
+        if (m_doc.is(ranks, PickleKind::Str)) {
+            const std::string_view s = m_doc.text(ranks);
+            for (std::size_t k = 0; k < s.size();) {
+                if (!isDigit(s[k])) {
+                    ++k;
+                    continue;
+                }
+                const auto r = readUnsigned(s, k);
+                if (!r) // overflowing digits: skip them
+                    while (k < s.size() && isDigit(s[k]))
+                        ++k;
+                else if (*r <= INT32_MAX)
+                    config.ranks.push_back(static_cast<std::int32_t>(*r));
+            }
+        } else {
+            for (const PickleId r : m_doc.items(ranks)) {
+                std::int64_t n = 0;
+                if (integer(r, n) && n >= 0 && n <= INT32_MAX)
+                    config.ranks.push_back(static_cast<std::int32_t>(n));
+            }
+        }
+        dump.pgConfig.push_back(std::move(config));
+    }
+}
+
+// {"<pg id>": {"last_enqueued_collective": 2, "last_started_collective": -1, ...}}; the
+// JSON variant writes the numbers as strings.
+void DumpMapper::mapPgStatus(PickleId dict, model::FrDump& dump)
+{
+    const auto pairs = m_doc.items(dict);
+    if (!m_doc.is(dict, PickleKind::Dict))
+        return;
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        model::FrPgStatus status;
+        std::int64_t n = 0;
+        if (m_doc.is(pairs[i], PickleKind::Str))
+            status.pg = internValue(pairs[i]);
+        else if (integer(pairs[i], n))
+            status.pg = internText(std::to_string(n));
+        const PickleId info = pairs[i + 1];
+        if (integer(m_doc.find(info, "last_enqueued_collective"), n))
+            status.lastEnqueued = n;
+        if (integer(m_doc.find(info, "last_started_collective"), n))
+            status.lastStarted = n;
+        if (integer(m_doc.find(info, "last_completed_collective"), n))
+            status.lastCompleted = n;
+        dump.pgStatus.push_back(status);
+    }
+}
+
+bool DumpMapper::map(PickleId root, model::FrDump& dump)
+{
+    dump.firstEntry = static_cast<std::uint32_t>(m_out.frEntries.size());
+    if (m_doc.is(root, PickleKind::List)) {
+        // Before format 2.0 the dump was the bare entry list.
+        const auto items = m_doc.items(root);
+        if (items.empty() || !m_doc.is(items[0], PickleKind::Dict))
+            return false;
+        mapEntries(root);
+    } else if (m_doc.is(root, PickleKind::Dict)) {
+        if (m_doc.find(root, "version") == kNoPickleValue
+            && m_doc.find(root, "entries") == kNoPickleValue
+            && m_doc.find(root, "pg_config") == kNoPickleValue)
+            return false;
+        dump.version = internValue(m_doc.find(root, "version"));
+        mapPgConfig(m_doc.find(root, "pg_config"), dump);
+        mapPgStatus(m_doc.find(root, "pg_status"), dump);
+        const PickleId entries = m_doc.find(root, "entries");
+        if (m_doc.is(entries, PickleKind::List))
+            mapEntries(entries);
+    } else {
+        return false;
+    }
+    dump.entryCount = static_cast<std::uint32_t>(m_out.frEntries.size() - dump.firstEntry);
+    return true;
+}
+
+std::string_view kindName(PickleKind kind)
+{
+    switch (kind) {
+    case PickleKind::None:
+        return "None";
+    case PickleKind::Bool:
+        return "a bool";
+    case PickleKind::Int:
+        return "an int";
+    case PickleKind::Float:
+        return "a float";
+    case PickleKind::Str:
+        return "a string";
+    case PickleKind::Bytes:
+        return "bytes";
+    case PickleKind::List:
+        return "a list";
+    case PickleKind::Tuple:
+        return "a tuple";
+    case PickleKind::Dict:
+        return "a dict";
+    }
+    return "?";
+}
+
+// The dump's writer: the rank in the file name (nccl_trace_rank_N names the global rank of
+// PG 0, log-formats §2.1), so the rank resolver attributes the dump without any log line.
+std::uint32_t dumpIdentity(model::ParsedSource& out)
+{
+    const std::int32_t rank = out.source.pathIdentity.globalRank;
+    if (rank < 0)
+        return 0;
+    model::RawIdentity id;
+    id.source = out.source.id;
+    id.globalRank = rank;
+    return out.identityIndex(id);
+}
+
+void mapDocument(const PickleDocument& doc, PickleId root, bool complete, std::string_view error,
+    std::string_view format, model::ParsedSource& out)
+{
+    const std::string& path = out.source.path;
+    DumpMapper mapper(doc, out);
+    model::FrDump dump;
+    const bool isDump = root != kNoPickleValue && mapper.map(root, dump);
+    std::string problem(error);
+    if (!isDump && problem.empty())
+        problem = "not a Flight Recorder dump: the " + std::string(format) + " holds "
+            + std::string(root == kNoPickleValue ? "nothing" : kindName(doc.kind(root)))
+            + (doc.is(root, PickleKind::Dict) ? " without version, pg_config or entries" : "")
+            + (doc.is(root, PickleKind::List) ? " that is not a list of entries" : "");
+    if (!problem.empty()) {
+        std::string sample = path + ": " + problem;
+        if (isDump)
+            sample += "; " + std::to_string(dump.entryCount) + " entries read before it were kept";
+        if (mapper.droppedEntries() > 0)
+            sample
+                += "; " + std::to_string(mapper.droppedEntries()) + " incomplete entries dropped";
+        out.issues.add(kIssueKind, std::move(sample));
+    } else if (mapper.droppedEntries() > 0) {
+        out.issues.add(kIssueKind,
+            path + ": " + std::to_string(mapper.droppedEntries())
+                + " entries that are not dicts were skipped");
+    }
+    if (!isDump)
+        return;
+
+    dump.identity = dumpIdentity(out);
+    dump.evidence = { out.source.id, 0, 0 };
+    dump.globalRank = out.source.pathIdentity.globalRank;
+    dump.truncated = !complete;
+    const std::string_view version = out.text(dump.version);
+    out.frDumps.push_back(std::move(dump));
+
+    model::Event& e = out.events.emplace_back();
+    e.kind = model::EventKind::FlightRecorderDump;
+    e.severity = complete ? model::Severity::Info : model::Severity::Warning;
+    e.evidence = { out.source.id, 0, 0 };
+    e.identity = out.frDumps.back().identity;
+    // The dump was written after its newest record: that time places the event on the
+    // timeline, marked inferred because it is not the write time itself.
+    e.time = mapper.newestTime();
+    e.time.inferred = e.time.valid();
+    std::string text = "Flight Recorder dump: " + std::to_string(out.frDumps.back().entryCount)
+        + " entries, version " + (version.empty() ? std::string("unknown") : std::string(version));
+    if (!complete)
+        text += " (incomplete)";
+    e.text = out.intern(text);
+    e.detail = out.frDumps.back().version;
+}
+
+PickleId convertJson(const nlohmann::json& j, PickleDocument& doc, std::size_t depth)
+{
+    using nlohmann::json;
+    switch (j.type()) {
+    case json::value_t::null:
+        return doc.addNone();
+    case json::value_t::boolean:
+        return doc.addBool(j.get<bool>());
+    case json::value_t::number_integer:
+        return doc.addInt(j.get<std::int64_t>());
+    case json::value_t::number_unsigned: {
+        const auto v = j.get<std::uint64_t>();
+        const bool overflow = v > static_cast<std::uint64_t>(INT64_MAX);
+        return doc.addInt(overflow ? INT64_MAX : static_cast<std::int64_t>(v), overflow);
+    }
+    case json::value_t::number_float:
+        return doc.addFloat(j.get<double>());
+    case json::value_t::string:
+        return doc.addOwnedText(PickleKind::Str, j.get_ref<const std::string&>());
+    case json::value_t::array:
+    case json::value_t::object: {
+        const bool object = j.is_object();
+        const PickleId id = doc.addContainer(object ? PickleKind::Dict : PickleKind::List);
+        if (id == kNoPickleValue || depth > kMaxJsonNesting)
+            return id;
+        std::vector<PickleId> items;
+        items.reserve(object ? j.size() * 2 : j.size());
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            if (object)
+                items.push_back(doc.addOwnedText(PickleKind::Str, it.key()));
+            items.push_back(convertJson(*it, doc, depth + 1));
+            if (items.back() == kNoPickleValue)
+                return id;
+        }
+        doc.append(id, items.data(), items.size());
+        return id;
+    }
+    case json::value_t::binary:
+    case json::value_t::discarded:
+        break;
+    }
+    return doc.addNone();
+}
+
+} // namespace
+
+bool jsonNestingWithin(std::string_view json, std::size_t limit)
+{
+    std::size_t depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (const char c : json) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > limit)
+                return false;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        }
+    }
+    return true;
+}
+
+void parseFlightRecorderPickle(
+    std::string_view bytes, model::ParsedSource& out, PickleResult& scratch)
+{
+    try {
+        readPickle(bytes, scratch);
+        mapDocument(scratch.document, scratch.root, scratch.complete, scratch.error, "pickle", out);
+    } catch (const std::exception& ex) {
+        out.issues.add(kIssueKind, out.source.path + ": could not be read (" + ex.what() + ")");
+    }
+}
+
+void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out)
+{
+    PickleResult scratch;
+    parseFlightRecorderPickle(bytes, out, scratch);
+}
+
+void parseFlightRecorderJson(std::string_view bytes, model::ParsedSource& out)
+{
+    try {
+        if (!jsonNestingWithin(bytes, kMaxJsonNesting)) {
+            out.issues.add(kIssueKind,
+                out.source.path + ": JSON nested deeper than " + std::to_string(kMaxJsonNesting)
+                    + " levels refused");
+            return;
+        }
+        const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+        if (j.is_discarded()) {
+            out.issues.add(kIssueKind, out.source.path + ": not valid JSON");
+            return;
+        }
+        PickleDocument doc;
+        doc.reset({});
+        const PickleId root = convertJson(j, doc, 0);
+        mapDocument(doc, root, true, {}, "JSON document", out);
+    } catch (const std::exception& ex) {
+        out.issues.add(kIssueKind, out.source.path + ": could not be read (" + ex.what() + ")");
+    }
+}
+
+bool looksLikeFlightRecorderJson(std::string_view head)
+{
+    const std::size_t start = head.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos || head[start] != '{')
+        return false;
+    return (contains(head, "\"pg_config\"") || contains(head, "\"entries\""))
+        && contains(head, "\"version\"");
 }
 
 } // namespace rankscope::parsers

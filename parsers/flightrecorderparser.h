@@ -1,18 +1,43 @@
 #pragma once
-// PyTorch Flight Recorder dumps (log-formats §2): nccl_trace_rank_N, as a pickle (protocol
-// 2–5, read by a restricted reader that never executes anything) or as JSON. Fills
-// ParsedSource::frDumps / frEntries and a FlightRecorderDump event. STUB: issue 6.
+// PyTorch Flight Recorder dumps (log-formats §2): nccl_trace_rank_N, as a pickle (protocols
+// 0–5, read by the restricted reader of picklereader.h that never executes anything) or as
+// the control-plane JSON. Fills ParsedSource::frDumps / frEntries and one event.
+//
+//   {"version": "2.5", "pg_config": {"0": {"name": "0", "desc": "default_pg",
+//    "ranks": "[0, 1]"}}, "pg_status": {"0": {"last_enqueued_collective": 2, ...}},
+//    "entries": [...]}                      → one FrDump (version, pg config, pg status,
+//                                             rank from the file name) + a FlightRecorderDump
+//                                             event "Flight Recorder dump: N entries, version V"
+//   {"record_id": 0, "process_group": ("0", "default_pg"), "collective_seq_id": 1,
+//    "profiling_name": "nccl:all_reduce", "input_sizes": [[3, 4]], "state": "completed",
+//    "time_created_ns": 1724779239936775119, "frames": [{"name": …}], …}
+//                                           → one FrEntry (model/records.h), times Utc ns
+//   "nccl:send 1->2" / "nccl:recv 3<-0"     → op Send/Recv, p2pSrc/p2pDst (PG-local ranks)
+//   GLOBAL/REDUCE/… opcode, truncated file → import issue "bad_flight_recorder_dump"; the
+//                                             entries read completely before it are kept
+//
+// All schema versions 2.3 → 2.10 (and the pre-2.0 bare entry list, "seq_id") are read; a
+// missing optional key leaves the field at its "unknown" value.
 
 #include "model/parsedsource.h"
+#include "parsers/picklereader.h"
 
+#include <cstddef>
 #include <string_view>
 
 namespace rankscope::parsers {
 
 // `bytes` is the whole file. Hostile or broken input is an import issue, never a crash.
 void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out);
+// Same, reusing `scratch`'s buffers when many dumps are read in a row.
+void parseFlightRecorderPickle(
+    std::string_view bytes, model::ParsedSource& out, PickleResult& scratch);
 void parseFlightRecorderJson(std::string_view bytes, model::ParsedSource& out);
-// Cheap content check on a JSON document's head: has "entries"/"pg_config"/"version" keys.
+// Cheap content check on a JSON document: has "pg_config" or "entries", and "version".
 bool looksLikeFlightRecorderJson(std::string_view head);
+
+// nlohmann's parser recurses once per nesting level: a hostile file of a million "[" must
+// be refused before it reaches the library. True when `json` nests at most `limit` deep.
+bool jsonNestingWithin(std::string_view json, std::size_t limit);
 
 } // namespace rankscope::parsers

@@ -1,0 +1,630 @@
+// Flight Recorder reading speed (issue 6): N ranks' dumps of E entries each, in the shape
+// tools/frgen/frgen.py writes (schema 2.10 with frames), pickled the way Python's pickle
+// writes protocol 4 (FRAME, MEMOIZE, SHORT_BINUNICODE, BINGET, batches of 1000).
+//
+//   rankscope_bench_fr [--ranks 4096] [--entries 2000] [--threads 1]
+//       generates each dump in memory (not timed), then times reading + mapping it into a
+//       ParsedSource (picklereader + flightrecorderparser), one dump at a time per thread
+//   rankscope_bench_fr --write DIR [--ranks N] [--entries E]
+//       writes the dumps as DIR/nccl_trace_rank_<r> (for bench/fr/compare_python.sh)
+//   rankscope_bench_fr --read DIR [--threads T]
+//       times reading the files of DIR from disk and mapping them (what Python is timed on)
+//   --reader-only: the pickle reader alone, without mapping ("entries" then counts values)
+//
+// Prints dumps, entries, pickle bytes, seconds, MB/s and the peak RSS (getrusage).
+
+#include "model/parsedsource.h"
+#include "parsers/flightrecorderparser.h"
+#include "parsers/pathidentity.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The opcodes Python's pickle emits at protocol 4 for dicts of str/int/float/bool/None,
+// lists and tuples, with its memo (every str, list, dict and tuple is memoized; repeated
+// objects — interned key strings, shared frame dicts — come back through BINGET).
+class PickleWriter {
+public:
+    void begin()
+    {
+        m_out.clear();
+        m_memoNext = 0;
+        m_memo.clear();
+        m_out += "\x80\x04";
+        openFrame();
+    }
+    std::string& finish()
+    {
+        m_out += '.';
+        closeFrame();
+        return m_out;
+    }
+    // Python's framer cuts a frame once it holds 64 KiB, between top-level saves.
+    void maybeCommitFrame()
+    {
+        if (m_out.size() - m_frameStart >= 64 * 1024) {
+            closeFrame();
+            openFrame();
+        }
+    }
+
+    void none() { m_out += 'N'; }
+    void boolean(bool v) { m_out += v ? '\x88' : '\x89'; }
+    void integer(std::int64_t v)
+    {
+        if (v >= 0 && v < 256) {
+            m_out += 'K';
+            m_out += static_cast<char>(v);
+        } else if (v >= 0 && v < 65536) {
+            m_out += 'M';
+            le(static_cast<std::uint64_t>(v), 2);
+        } else if (v >= INT32_MIN && v <= INT32_MAX) {
+            m_out += 'J';
+            le(static_cast<std::uint32_t>(v), 4);
+        } else {
+            m_out += '\x8a';
+            m_out += '\x08';
+            le(static_cast<std::uint64_t>(v), 8);
+        }
+    }
+    void real(double v)
+    {
+        m_out += 'G';
+        const auto bits = std::bit_cast<std::uint64_t>(v);
+        for (int i = 7; i >= 0; --i)
+            m_out += static_cast<char>(bits >> (8 * i));
+    }
+    // `shared`: the same Python object every time (an interned literal), so a memo hit.
+    void str(std::string_view s, bool shared = true)
+    {
+        if (shared) {
+            auto it = m_memo.find(std::string(s));
+            if (it != m_memo.end()) {
+                get(it->second);
+                return;
+            }
+        }
+        if (s.size() < 256) {
+            m_out += '\x8c';
+            m_out += static_cast<char>(s.size());
+        } else {
+            m_out += 'X';
+            le(s.size(), 4);
+        }
+        m_out += s;
+        const std::uint32_t id = memoize();
+        if (shared)
+            m_memo.emplace(std::string(s), id);
+    }
+    // A shared object (frame dict) already written: BINGET; else false.
+    bool sharedObject(const std::string& key)
+    {
+        auto it = m_memo.find(key);
+        if (it == m_memo.end())
+            return false;
+        get(it->second);
+        return true;
+    }
+    void rememberLast(const std::string& key) { m_memo.emplace(key, m_memoNext - 1); }
+    void emptyList()
+    {
+        m_out += ']';
+        memoize();
+    }
+    void emptyDict()
+    {
+        m_out += '}';
+        memoize();
+    }
+    void mark() { m_out += '('; }
+    void appends() { m_out += 'e'; }
+    void append() { m_out += 'a'; }
+    void setitems() { m_out += 'u'; }
+    void tuple2()
+    {
+        m_out += '\x86';
+        memoize();
+    }
+
+private:
+    std::uint32_t memoize()
+    {
+        m_out += '\x94';
+        return m_memoNext++;
+    }
+    void get(std::uint32_t id)
+    {
+        if (id < 256) {
+            m_out += 'h';
+            m_out += static_cast<char>(id);
+        } else {
+            m_out += 'j';
+            le(id, 4);
+        }
+    }
+    void le(std::uint64_t v, int n)
+    {
+        for (int i = 0; i < n; ++i)
+            m_out += static_cast<char>(v >> (8 * i));
+    }
+    void openFrame()
+    {
+        m_out += '\x95';
+        m_out.append(8, '\0');
+        m_frameStart = m_out.size();
+    }
+    void closeFrame()
+    {
+        const std::uint64_t length = m_out.size() - m_frameStart;
+        for (int i = 0; i < 8; ++i)
+            m_out[m_frameStart - 8 + static_cast<std::size_t>(i)]
+                = static_cast<char>(length >> (8 * i));
+    }
+
+    std::string m_out;
+    std::size_t m_frameStart = 0;
+    std::uint32_t m_memoNext = 0;
+    std::unordered_map<std::string, std::uint32_t> m_memo;
+};
+
+struct Frame {
+    const char* name;
+    const char* file;
+    int line;
+};
+
+constexpr Frame kFrames[] = {
+    { "all_reduce", "torch/distributed/distributed_c10d.py", 2696 },
+    { "broadcast", "torch/distributed/distributed_c10d.py", 2380 },
+    { "all_gather_into_tensor", "torch/distributed/distributed_c10d.py", 3512 },
+    { "send", "torch/distributed/distributed_c10d.py", 1990 },
+    { "recv", "torch/distributed/distributed_c10d.py", 2040 },
+    { "wrapper", "torch/distributed/c10d_logger.py", 83 },
+    { "train_step", "/home/user/train.py", 120 },
+    { "pipeline_step", "/home/user/train.py", 151 },
+    { "main", "/home/user/train.py", 200 },
+};
+
+void writeFrame(PickleWriter& w, int index)
+{
+    const std::string key = "frame:" + std::to_string(index);
+    if (w.sharedObject(key))
+        return;
+    w.emptyDict();
+    w.rememberLast(key);
+    w.mark();
+    w.str("name");
+    w.str(kFrames[index].name);
+    w.str("filename");
+    w.str(kFrames[index].file);
+    w.str("line");
+    w.integer(kFrames[index].line);
+    w.setitems();
+}
+
+// A Python list as pickle writes it: one item with APPEND, more in MARK … APPENDS batches.
+void writeInts(PickleWriter& w, const std::vector<std::int64_t>& values)
+{
+    w.emptyList();
+    if (values.size() == 1) {
+        w.integer(values[0]);
+        w.append();
+        return;
+    }
+    w.mark();
+    for (const std::int64_t v : values)
+        w.integer(v);
+    w.appends();
+}
+
+void writeSizes(PickleWriter& w, const std::vector<std::vector<std::int64_t>>& tensors)
+{
+    w.emptyList();
+    if (tensors.size() == 1) {
+        writeInts(w, tensors[0]);
+        w.append();
+        return;
+    }
+    w.mark();
+    for (const auto& dims : tensors)
+        writeInts(w, dims);
+    w.appends();
+}
+
+constexpr std::int64_t kT0 = 1724779239936775119;
+
+// One rank's dump with `entries` entries (frgen's op mix, cycled).
+const std::string& makeDump(PickleWriter& w, int rank, int entries)
+{
+    w.begin();
+    w.emptyDict();
+    w.mark();
+    w.str("version");
+    w.str("2.10");
+    w.str("pg_config");
+    w.emptyDict();
+    w.mark();
+    const std::string tp = rank % 2 == 0 ? "1" : "2";
+    for (const auto& [name, desc, ranks] :
+        { std::tuple<std::string, std::string, std::string> { "0", "default_pg", "[0, 1, 2, 3]" },
+            { tp, "tp_group", rank % 2 == 0 ? "[0, 1]" : "[2, 3]" } }) {
+        w.str(name);
+        w.emptyDict();
+        w.mark();
+        w.str("name");
+        w.str(name);
+        w.str("desc");
+        w.str(desc);
+        w.str("ranks");
+        w.str(ranks, false);
+        w.setitems();
+    }
+    w.setitems();
+    w.str("comm_lib_version");
+    w.str("2.26.2");
+    w.str("pg_status");
+    w.emptyDict();
+    w.mark();
+    for (const std::string& pg : { std::string("0"), tp }) {
+        w.str(pg);
+        w.emptyDict();
+        w.mark();
+        w.str("last_enqueued_collective");
+        w.integer(entries);
+        w.str("last_started_collective");
+        w.integer(entries - 1);
+        w.str("last_completed_collective");
+        w.integer(entries - 1);
+        w.setitems();
+    }
+    w.setitems();
+    w.str("entries");
+    w.emptyList();
+    std::int64_t seq[3] = { 0, 0, 0 };
+    std::int64_t p2pSeq = 0;
+    bool worldTupleWritten = false;
+    bool tpTupleWritten = false;
+    for (int i = 0; i < entries; ++i) {
+        if (i % 1000 == 0) {
+            if (i > 0)
+                w.appends();
+            w.mark();
+        }
+        const int kind = i % 5;
+        const bool world = kind != 2;
+        const bool p2p = kind == 3;
+        const bool last = i == entries - 1;
+        const std::int64_t created = kT0 + 1'000'000LL * i + 1000LL * rank;
+        w.emptyDict();
+        w.mark();
+        w.str("frames");
+        w.emptyList();
+        w.mark();
+        writeFrame(w,
+            kind == 0 || kind == 4 ? 0
+                : kind == 1        ? 1
+                : kind == 2        ? 2
+                : rank % 2 == 0    ? 3
+                                   : 4);
+        writeFrame(w, 5);
+        writeFrame(w, p2p ? 7 : 6);
+        writeFrame(w, 8);
+        w.appends();
+        w.str("record_id");
+        w.integer(i);
+        w.str("pg_id");
+        w.integer(world ? 0 : rank % 2 == 0 ? 1 : 2);
+        w.str("process_group");
+        // frgen reuses one tuple object per PG: Python memoizes it and writes BINGET after.
+        if (world ? worldTupleWritten : tpTupleWritten) {
+            w.sharedObject(world ? "tuple:world" : "tuple:tp");
+        } else {
+            w.str(world ? "0" : tp);
+            w.str(world ? "default_pg" : "tp_group");
+            w.tuple2();
+            w.rememberLast(world ? "tuple:world" : "tuple:tp");
+            (world ? worldTupleWritten : tpTupleWritten) = true;
+        }
+        w.str("thread_name");
+        w.str("pt_main_thread");
+        w.str("thread_id");
+        w.str("140234231514944");
+        w.str("collective_seq_id");
+        if (!p2p)
+            ++seq[world ? 0 : 1];
+        else
+            ++p2pSeq;
+        w.integer(seq[world ? 0 : 1]);
+        w.str("p2p_seq_id");
+        w.integer(p2pSeq);
+        w.str("op_id");
+        w.integer(i + 1);
+        w.str("profiling_name");
+        if (p2p) {
+            char name[64];
+            if (rank % 2 == 0)
+                std::snprintf(name, sizeof name, "nccl:send %d->%d", rank, rank + 1);
+            else
+                std::snprintf(name, sizeof name, "nccl:recv %d<-%d", rank, rank - 1);
+            w.str(name, false);
+        } else {
+            w.str(kind == 1     ? "nccl:broadcast"
+                    : kind == 2 ? "nccl:_allgather_base"
+                                : "nccl:all_reduce");
+        }
+        w.str("time_created_ns");
+        w.integer(created);
+        if (!last) {
+            w.str("duration_ms");
+            w.real(0.35 + 0.01 * (i % 100));
+        }
+        const char* dtype = kind == 2 ? "BFloat16" : p2p ? "Half" : "Float";
+        w.str("input_sizes");
+        if (kind == 4)
+            writeSizes(w, { { 4096, 1024 }, { 1024 } });
+        else if (kind == 2)
+            writeSizes(w, { { 512 } });
+        else
+            writeSizes(w, { { 64, 128 } });
+        w.str("input_dtypes");
+        w.emptyList();
+        w.str(dtype);
+        w.append();
+        w.str("output_sizes");
+        if (kind == 4)
+            writeSizes(w, { { 4096, 1024 }, { 1024 } });
+        else if (kind == 2)
+            writeSizes(w, { { 1024 } });
+        else
+            writeSizes(w, { { 64, 128 } });
+        w.str("output_dtypes");
+        w.emptyList();
+        w.str(dtype);
+        w.append();
+        w.str("state");
+        w.str(last ? "scheduled" : "completed");
+        w.str("time_discovered_started_ns");
+        if (last)
+            w.none();
+        else
+            w.integer(created + 20'000);
+        w.str("time_discovered_completed_ns");
+        if (last)
+            w.none();
+        else
+            w.integer(created + 350'000);
+        w.str("retired");
+        w.boolean(!last);
+        w.str("timeout_ms");
+        w.integer(600000);
+        w.str("is_p2p");
+        w.boolean(p2p);
+        w.setitems();
+        w.maybeCommitFrame();
+    }
+    if (entries > 0)
+        w.appends();
+    w.setitems();
+    return w.finish();
+}
+
+} // namespace
+
+namespace {
+
+struct Options {
+    int ranks = 4096;
+    int entries = 2000;
+    int threads = 1;
+    std::string writeDir;
+    std::string readDir;
+    bool readerOnly = false; // time the pickle reader alone, without mapping into the model
+};
+
+struct Totals {
+    std::uint64_t dumps = 0;
+    std::uint64_t entries = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t issues = 0;
+    double parseSeconds = 0; // per-dump read+map time, summed
+};
+
+long peakRssKb()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+// Reads + maps one dump into a fresh ParsedSource, as the bundle loader does per file.
+void readDump(std::string_view bytes, int rank, rankscope::parsers::PickleResult& scratch,
+    Totals& t, bool readerOnly = false)
+{
+    if (readerOnly) {
+        rankscope::parsers::readPickle(bytes, scratch);
+        t.dumps += 1;
+        t.entries += scratch.document.valueCount();
+        t.bytes += bytes.size();
+        t.issues += scratch.complete ? 0 : 1;
+        return;
+    }
+    rankscope::model::Source src;
+    src.id = static_cast<rankscope::model::SourceId>(rank);
+    src.path = "dumps/nccl_trace_rank_" + std::to_string(rank);
+    src.pathIdentity.globalRank = rank;
+    rankscope::model::ParsedSource out(std::move(src));
+    rankscope::parsers::parseFlightRecorderPickle(bytes, out, scratch);
+    t.dumps += 1;
+    t.entries += out.frEntries.size();
+    t.bytes += bytes.size();
+    t.issues += out.issues.total();
+}
+
+void report(const char* mode, const Options& o, const Totals& t, double wallSeconds)
+{
+    std::printf("mode %s, threads %d\n", mode, o.threads);
+    std::printf("dumps %llu, entries %llu, pickle bytes %.1f MB, import issues %llu\n",
+        static_cast<unsigned long long>(t.dumps), static_cast<unsigned long long>(t.entries),
+        t.bytes / 1e6, static_cast<unsigned long long>(t.issues));
+    if (t.parseSeconds > 0)
+        std::printf("read+map time (sum over dumps) %.3f s, %.0f MB/s per thread, %.0f ns/entry\n",
+            t.parseSeconds, t.bytes / 1e6 / t.parseSeconds,
+            t.parseSeconds * 1e9 / static_cast<double>(t.entries ? t.entries : 1));
+    std::printf("wall time %.3f s\n", wallSeconds);
+    std::printf("peak RSS %.1f MB\n", peakRssKb() / 1024.0);
+    std::printf("sizeof(FrEntry) %zu bytes: keeping all %llu entries would need >= %.0f MB\n",
+        sizeof(rankscope::model::FrEntry), static_cast<unsigned long long>(t.entries),
+        static_cast<double>(t.entries) * sizeof(rankscope::model::FrEntry) / 1e6);
+}
+
+// Generate (untimed) then read+map (timed) each rank's dump; ranks split across threads.
+int runInMemory(const Options& o)
+{
+    std::vector<Totals> totals(static_cast<std::size_t>(o.threads));
+    const auto start = Clock::now();
+    std::vector<std::thread> workers;
+    for (int w = 0; w < o.threads; ++w) {
+        workers.emplace_back([&o, &totals, w] {
+            PickleWriter writer;
+            rankscope::parsers::PickleResult scratch;
+            Totals& t = totals[static_cast<std::size_t>(w)];
+            for (int rank = w; rank < o.ranks; rank += o.threads) {
+                const std::string& bytes = makeDump(writer, rank, o.entries);
+                const auto t0 = Clock::now();
+                readDump(bytes, rank, scratch, t, o.readerOnly);
+                t.parseSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
+            }
+        });
+    }
+    for (auto& w : workers)
+        w.join();
+    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+    Totals sum;
+    double slowest = 0;
+    for (const Totals& t : totals) {
+        sum.dumps += t.dumps;
+        sum.entries += t.entries;
+        sum.bytes += t.bytes;
+        sum.issues += t.issues;
+        sum.parseSeconds += t.parseSeconds;
+        slowest = std::max(slowest, t.parseSeconds);
+    }
+    report("in-memory (generation untimed)", o, sum, wall);
+    std::printf("read+map wall estimate (slowest thread) %.3f s\n", slowest);
+    return sum.issues == 0 ? 0 : 1;
+}
+
+int writeDumps(const Options& o)
+{
+    std::filesystem::create_directories(o.writeDir);
+    PickleWriter writer;
+    std::uint64_t bytes = 0;
+    for (int rank = 0; rank < o.ranks; ++rank) {
+        const std::string& dump = makeDump(writer, rank, o.entries);
+        std::ofstream out(
+            o.writeDir + "/nccl_trace_rank_" + std::to_string(rank), std::ios::binary);
+        out.write(dump.data(), static_cast<std::streamsize>(dump.size()));
+        bytes += dump.size();
+    }
+    std::printf("wrote %d dumps, %.1f MB, to %s\n", o.ranks, bytes / 1e6, o.writeDir.c_str());
+    return 0;
+}
+
+// Reads every nccl_trace_rank_* file of a directory from disk and maps it (wall time).
+int readFiles(const Options& o)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(o.readDir))
+        if (entry.path().filename().string().starts_with("nccl_trace_rank_"))
+            files.push_back(entry.path());
+    std::vector<Totals> totals(static_cast<std::size_t>(o.threads));
+    std::atomic<std::size_t> next { 0 };
+    const auto start = Clock::now();
+    std::vector<std::thread> workers;
+    for (int w = 0; w < o.threads; ++w) {
+        workers.emplace_back([&, w] {
+            rankscope::parsers::PickleResult scratch;
+            std::string bytes;
+            Totals& t = totals[static_cast<std::size_t>(w)];
+            for (std::size_t i = next++; i < files.size(); i = next++) {
+                std::ifstream in(files[i], std::ios::binary);
+                bytes.resize(static_cast<std::size_t>(std::filesystem::file_size(files[i])));
+                in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+                const auto identity = rankscope::parsers::identityFromPath(files[i].string());
+                readDump(bytes, identity.globalRank, scratch, t, o.readerOnly);
+            }
+        });
+    }
+    for (auto& w : workers)
+        w.join();
+    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+    Totals sum;
+    for (const Totals& t : totals) {
+        sum.dumps += t.dumps;
+        sum.entries += t.entries;
+        sum.bytes += t.bytes;
+        sum.issues += t.issues;
+    }
+    report("files (read from disk + map, timed as a whole)", o, sum, wall);
+    return sum.issues == 0 ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (arg == "--ranks" && value) {
+            o.ranks = std::atoi(value);
+            ++i;
+        } else if (arg == "--entries" && value) {
+            o.entries = std::atoi(value);
+            ++i;
+        } else if (arg == "--threads" && value) {
+            o.threads = std::max(1, std::atoi(value));
+            ++i;
+        } else if (arg == "--write" && value) {
+            o.writeDir = value;
+            ++i;
+        } else if (arg == "--reader-only") {
+            o.readerOnly = true;
+        } else if (arg == "--read" && value) {
+            o.readDir = value;
+            ++i;
+        } else {
+            std::fprintf(stderr,
+                "usage: %s [--ranks N] [--entries E] [--threads T] [--reader-only] [--write DIR | "
+                "--read DIR]\n",
+                argv[0]);
+            return 2;
+        }
+    }
+    if (!o.writeDir.empty())
+        return writeDumps(o);
+    if (!o.readDir.empty())
+        return readFiles(o);
+    return runInMemory(o);
+}
