@@ -78,7 +78,8 @@ struct Fingerprints {
     alignas(32) std::uint8_t hi1[32] {};
 };
 
-constexpr void addBucket(Fingerprints& f, int bucket, std::string_view first, std::string_view second)
+constexpr void addBucket(
+    Fingerprints& f, int bucket, std::string_view first, std::string_view second)
 {
     const auto bit = static_cast<std::uint8_t>(1u << bucket);
     for (char ch : first) {
@@ -123,7 +124,8 @@ constexpr Fingerprints kPrints = makeFingerprints();
 
 bool pairMatches(unsigned char a, unsigned char b)
 {
-    return (kPrints.lo0[a & 15] & kPrints.hi0[a >> 4] & kPrints.lo1[b & 15] & kPrints.hi1[b >> 4]) != 0;
+    return (kPrints.lo0[a & 15] & kPrints.hi0[a >> 4] & kPrints.lo1[b & 15] & kPrints.hi1[b >> 4])
+        != 0;
 }
 
 bool anyFingerprintScalar(const char* p, std::size_t n)
@@ -138,6 +140,12 @@ bool anyFingerprintScalar(const char* p, std::size_t n)
 }
 
 #ifdef RANKSCOPE_MASKER_X86
+// The buckets whose second byte may be anything also match at the line's last byte.
+bool lastByteMatches(char c)
+{
+    return c == '_' || c == '@';
+}
+
 __attribute__((target("ssse3"))) bool blockSsse3(const char* q)
 {
     const __m128i nibble = _mm_set1_epi8(0x0f);
@@ -157,15 +165,19 @@ __attribute__((target("ssse3"))) bool blockSsse3(const char* q)
 
 __attribute__((target("ssse3"))) bool anyFingerprintSsse3(const char* p, std::size_t n)
 {
+    if (n < 17) {
+        // Too short for one block: a zero-padded copy (a 0 byte pairs with nothing).
+        alignas(16) char tail[32] = {};
+        std::memcpy(tail, p, n);
+        return blockSsse3(tail);
+    }
+    // A block reads 17 bytes (the last pair's second byte) and tests 16 positions.
     std::size_t i = 0;
-    // Each block reads 17 bytes (the pair's second byte); stop while that stays in range.
     for (; i + 17 <= n; i += 16)
         if (blockSsse3(p + i))
             return true;
-    // At most 16 bytes left: one block over a zero-padded copy (0 pairs with nothing).
-    alignas(16) char tail[32] = {};
-    std::memcpy(tail, p + i, n - i);
-    return blockSsse3(tail);
+    // The rest by one overlapping block, and the last byte, which has no pair of its own.
+    return (i + 1 < n && blockSsse3(p + n - 17)) || lastByteMatches(p[n - 1]);
 }
 
 __attribute__((target("avx2"))) bool blockAvx2(const char* q)
@@ -186,13 +198,16 @@ __attribute__((target("avx2"))) bool blockAvx2(const char* q)
 
 __attribute__((target("avx2"))) bool anyFingerprintAvx2(const char* p, std::size_t n)
 {
+    if (n < 33) {
+        alignas(32) char tail[64] = {};
+        std::memcpy(tail, p, n);
+        return blockAvx2(tail);
+    }
     std::size_t i = 0;
     for (; i + 33 <= n; i += 32)
         if (blockAvx2(p + i))
             return true;
-    alignas(32) char tail[64] = {};
-    std::memcpy(tail, p + i, n - i);
-    return blockAvx2(tail);
+    return (i + 1 < n && blockAvx2(p + n - 33)) || lastByteMatches(p[n - 1]);
 }
 #endif
 
@@ -213,16 +228,51 @@ FingerprintFinder chooseFinder()
 // ---------------------------------------------------------------------------------------
 // Detectors. Locale-free character classes: logs are full of bytes >= 0x80.
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isUpper(char c) { return c >= 'A' && c <= 'Z'; }
-bool isLower(char c) { return c >= 'a' && c <= 'z'; }
-bool isAlpha(char c) { return isUpper(c) || isLower(c); }
-bool isAlnum(char c) { return isAlpha(c) || isDigit(c); }
-bool isWord(char c) { return isAlnum(c) || c == '_'; }
-bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool isSpace(char c) { return c == ' ' || c == '\t'; }
-bool isBase64(char c) { return isAlnum(c) || c == '+' || c == '/' || c == '='; }
-char lower(char c) { return isUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isUpper(char c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+bool isLower(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+bool isAlpha(char c)
+{
+    return isUpper(c) || isLower(c);
+}
+bool isAlnum(char c)
+{
+    return isAlpha(c) || isDigit(c);
+}
+bool isWord(char c)
+{
+    return isAlnum(c) || c == '_';
+}
+bool isHex(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t';
+}
+bool isBase64(char c)
+{
+    return isAlnum(c) || c == '+' || c == '/' || c == '=';
+}
+char lower(char c)
+{
+    return isUpper(c) ? static_cast<char>(c - 'A' + 'a') : c;
+}
+// strchr() also finds the terminating NUL, and logs do contain NUL bytes.
+bool oneOf(char c, const char* set)
+{
+    return c != '\0' && std::strchr(set, c) != nullptr;
+}
 
 bool iEquals(std::string_view a, std::string_view b)
 {
@@ -249,17 +299,29 @@ std::size_t iFind(std::string_view s, std::string_view needle, std::size_t from 
     return std::string_view::npos;
 }
 
-template <class Pred>
-std::size_t runEnd(std::string_view s, std::size_t i, Pred pred)
+template <class Pred> std::size_t runEnd(std::string_view s, std::size_t i, Pred pred)
 {
     while (i < s.size() && pred(s[i]))
         ++i;
     return i;
 }
 
+constexpr std::string_view kMarkerOpen = "\xE2\x80\xB9"; // ‹
+constexpr std::string_view kMarkerClose = "\xE2\x80\xBA"; // ›
+
 bool startsMasked(std::string_view s, std::size_t i)
 {
-    return s.substr(i, 3) == "\xE2\x80\xB9";
+    return s.substr(i, kMarkerOpen.size()) == kMarkerOpen;
+}
+
+// "key" as a word of the line, not the end of a marker such as ‹masked:openai-key›.
+bool mentionsKey(std::string_view s)
+{
+    for (std::size_t at = iFind(s, "key"); at != std::string_view::npos;
+         at = iFind(s, "key", at + 1))
+        if (s.substr(at + 3, kMarkerClose.size()) != kMarkerClose)
+            return true;
+    return false;
 }
 
 // A token starts at a word boundary: "use_hf_transfer" is not an "hf_" token.
@@ -268,13 +330,14 @@ bool tokenStart(std::string_view s, std::size_t i)
     return i == 0 || !(isWord(s[i - 1]) || s[i - 1] == '-');
 }
 
-// Values that carry no secret even under a secret name (see the header).
-bool harmlessValue(std::string_view v)
+// Values that carry no secret even under a secret name (see the header). A password of
+// digits is still a password; a MAX_TOKEN of 2048 is a setting.
+bool harmlessValue(std::string_view v, bool password)
 {
     if (v.empty() || startsMasked(v, 0))
         return true;
     // Placeholders and markup: <pad>, [PAD], {…}, (…), $VAR, ${VAR}, %VAR%.
-    if (std::strchr("<[{($%", v.front()) != nullptr)
+    if (oneOf(v.front(), "<[{($%"))
         return true;
     // Paths.
     if (v.front() == '/' || v.front() == '~' || v.substr(0, 2) == "./" || v.substr(0, 3) == "../")
@@ -292,13 +355,16 @@ bool harmlessValue(std::string_view v)
         if (!(isDigit(c) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == '_'))
             number = false;
     }
-    if (number && digit)
+    if (number && digit && !password)
         return true;
     // Redacted already, or no information at all.
-    if (std::all_of(v.begin(), v.end(), [](char c) { return c == '*' || c == '.' || c == 'x' || c == 'X'; }))
+    if (std::all_of(v.begin(), v.end(), [](char c) { return c == '*' || c == '.'; }))
         return true;
-    for (std::string_view word : { "true", "false", "none", "null", "nil", "yes", "no", "on", "off", "unset",
-             "undefined" })
+    if (v.size() >= 3
+        && std::all_of(v.begin(), v.end(), [](char c) { return c == 'x' || c == 'X'; }))
+        return true;
+    for (std::string_view word :
+        { "true", "false", "none", "null", "nil", "yes", "no", "on", "off", "unset", "undefined" })
         if (iEquals(v, word))
             return true;
     return false;
@@ -332,37 +398,38 @@ struct SecretMaskerDetectors {
                 const std::size_t end = runEnd(s, i + 11, isWord);
                 if (end - (i + 11) >= 22)
                     add(spans, i, end, SecretKind::GithubToken);
-            } else if (c == 'g' && s[i + 1] == 'h' && std::strchr("pousr", s[i + 2]) && s[i + 3] == '_') {
+            } else if (c == 'g' && s[i + 1] == 'h' && oneOf(s[i + 2], "pousr") && s[i + 3] == '_') {
                 const std::size_t end = runEnd(s, i + 4, isAlnum);
                 if (end - (i + 4) >= 30)
                     add(spans, i, end, SecretKind::GithubToken);
             } else if (s.compare(i, 4, "AKIA") == 0 || s.compare(i, 4, "ASIA") == 0) {
-                const std::size_t end = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
+                const std::size_t end
+                    = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
                 if (end - (i + 4) == 16 && (end == s.size() || !isAlnum(s[end])))
                     add(spans, i, end, SecretKind::AwsAccessKey);
-            } else if (s.compare(i, 3, "xox") == 0 && i + 4 < s.size() && std::strchr("bpars", s[i + 3])
+            } else if (s.compare(i, 3, "xox") == 0 && i + 4 < s.size() && oneOf(s[i + 3], "bpars")
                 && s[i + 4] == '-') {
-                const std::size_t end = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
+                const std::size_t end
+                    = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
                 if (end - (i + 5) >= 10)
                     add(spans, i, end, SecretKind::SlackToken);
             } else if (s.compare(i, 3, "sk-") == 0) {
-                const std::size_t end = runEnd(s, i + 3, [](char ch) { return isWord(ch) || ch == '-'; });
+                const std::size_t end
+                    = runEnd(s, i + 3, [](char ch) { return isWord(ch) || ch == '-'; });
                 if (end - (i + 3) >= 32)
                     add(spans, i, end, SecretKind::OpenAiKey);
             }
         }
     }
 
-    static bool bearerChar(char c)
-    {
-        return isAlnum(c) || std::strchr("._~+/=-", c) != nullptr;
-    }
+    static bool bearerChar(char c) { return isAlnum(c) || oneOf(c, "._~+/=-_"); }
 
     // "Bearer <token>" anywhere: only tokens that look like one (prose says "Bearer token").
     static void bearerTokens(std::string_view s, Spans& spans)
     {
         for (std::string_view word : { std::string_view("Bearer"), std::string_view("BEARER") }) {
-            for (std::size_t at = s.find(word); at != std::string_view::npos; at = s.find(word, at + 1)) {
+            for (std::size_t at = s.find(word); at != std::string_view::npos;
+                 at = s.find(word, at + 1)) {
                 if (at > 0 && isAlpha(s[at - 1]))
                     continue;
                 std::size_t v = at + word.size();
@@ -403,15 +470,24 @@ struct SecretMaskerDetectors {
     // scheme://user:PASSWORD@host: keep the user, mask the password.
     static void urlPasswords(std::string_view s, Spans& spans)
     {
-        for (std::size_t at = s.find("://"); at != std::string_view::npos; at = s.find("://", at + 3)) {
+        for (std::size_t at = s.find("://"); at != std::string_view::npos;
+             at = s.find("://", at + 3)) {
             if (at == 0 || !isAlpha(s[at - 1]))
                 continue;
             std::size_t colon = std::string_view::npos;
             std::size_t j = at + 3;
             for (; j < s.size(); ++j) {
                 const char c = s[j];
-                if (isSpace(c) || std::strchr("/?#@\"'<>\\", c))
+                if (isSpace(c) || oneOf(c, "/?#@\"'<>\\"))
                     break;
+                if (startsMasked(s, j)) {
+                    // A user already masked: its marker's own ':' separates nothing.
+                    const std::size_t close = s.find(kMarkerClose, j);
+                    if (close == std::string_view::npos)
+                        break;
+                    j = close + kMarkerClose.size() - 1;
+                    continue;
+                }
                 if (c == ':' && colon == std::string_view::npos)
                     colon = j;
             }
@@ -455,10 +531,7 @@ struct SecretMaskerDetectors {
         return std::nullopt;
     }
 
-    static bool valueEnd(char c)
-    {
-        return isSpace(c) || std::strchr(",;)}]&|\"'\r", c) != nullptr;
-    }
+    static bool valueEnd(char c) { return isSpace(c) || c == '\0' || oneOf(c, ",;)}]&|\"'\r"); }
 
     // NAME=value, NAME = value, NAME: value, "NAME": "value", --name=value.
     static void assignments(std::string_view s, Spans& spans)
@@ -467,9 +540,12 @@ struct SecretMaskerDetectors {
             const char sep = s[i];
             if (sep != '=' && sep != ':')
                 continue;
-            if (sep == '=' && ((i + 1 < s.size() && s[i + 1] == '=') || (i > 0 && std::strchr("=!<>", s[i - 1]))))
+            if (sep == '='
+                && ((i + 1 < s.size() && s[i + 1] == '=') || (i > 0 && oneOf(s[i - 1], "=!<>"))))
                 continue; // ==, !=, <=, >=
-            if (sep == ':' && (i + 1 >= s.size() || s[i + 1] == '/' || s[i + 1] == ':' || (i > 0 && s[i - 1] == ':')))
+            if (sep == ':'
+                && (i + 1 >= s.size() || s[i + 1] == '/' || s[i + 1] == ':'
+                    || (i > 0 && s[i - 1] == ':')))
                 continue; // scheme://, C++ ::
             std::size_t k = i;
             while (k > 0 && isSpace(s[k - 1]) && i - k < 4)
@@ -490,7 +566,8 @@ struct SecretMaskerDetectors {
             const auto kind = kindForName(name);
             if (!kind)
                 continue;
-            if (sep == ':' && !(passwordName(name) || name.find_first_of("_-") != std::string_view::npos))
+            if (sep == ':'
+                && !(passwordName(name) || name.find_first_of("_-") != std::string_view::npos))
                 continue;
             std::size_t v = runEnd(s, i + 1, isSpace);
             if (sep == ':' && v == i + 1 && !(v < s.size() && (s[v] == '"' || s[v] == '\'')))
@@ -506,7 +583,10 @@ struct SecretMaskerDetectors {
             }
             const std::string_view value = s.substr(v, end - v);
             const bool strongName = *kind == SecretKind::AwsSecret || *kind == SecretKind::WandbKey;
-            if (strongName ? (value.empty() || startsMasked(value, 0)) : harmlessValue(value))
+            const bool password
+                = iEndsWith(name, "password") || iEndsWith(name, "passwd") || passwordName(name);
+            if (strongName ? (value.empty() || startsMasked(value, 0))
+                           : harmlessValue(value, password))
                 continue;
             add(spans, v, end, *kind);
         }
@@ -516,7 +596,7 @@ struct SecretMaskerDetectors {
     static void wandbBareKeys(std::string_view s, Spans& spans)
     {
         if (iFind(s, "wandb") == std::string_view::npos
-            || (iFind(s, "login") == std::string_view::npos && iFind(s, "key") == std::string_view::npos))
+            || (iFind(s, "login") == std::string_view::npos && !mentionsKey(s)))
             return;
         for (std::size_t i = 0; i < s.size();) {
             if (!isHex(s[i]) || (i > 0 && isAlnum(s[i - 1]))) {

@@ -5,22 +5,29 @@
 // it displays the same way. A secret is replaced by "‹masked:KIND›" (U+2039/U+203A).
 //
 // One input line → what it becomes, per kind:
-//   export HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789
-//       → export HF_TOKEN=‹masked:hf-token›                      (hf_ + 30 or more alnum)
-//   WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567  → WANDB_API_KEY=‹masked:wandb-key›
-//   + wandb login 0123456789abcdef0123456789abcdef01234567  → + wandb login ‹masked:wandb-key›
-//   aws_access_key_id = AKIAIOSFODNN7EXAMPLE                → … = ‹masked:aws-access-key›
-//   aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY → … = ‹masked:aws-secret›
-//   git clone https://ghp_…36 alnum…@github.com/org/repo    → https://‹masked:github-token›@…
-//   > Authorization: Bearer eyJhbGciOi…                     → > Authorization: Bearer ‹masked:bearer-token›
-//       ("Bearer"/"BEARER" + a token of 16+ chars, or 8+ with a digit, anywhere; after
-//       "Authorization:" any Bearer/Basic credential, however short)
-//   -----BEGIN RSA PRIVATE KEY----- (and the key's lines up to -----END) → ‹masked:private-key›
-//   MASTER_URL=postgres://alice:s3cret@db:5432/runs         → postgres://alice:‹masked:url-password›@db…
-//   DB_PASSWORD=hunter2 / MY_SERVICE_TOKEN=abc              → DB_PASSWORD=‹masked:env-secret›
-//   xoxb-123456789012-…                                     → ‹masked:slack-token›
-//   OPENAI_API_KEY=sk-proj-…32 or more…  / bare sk-…        → ‹masked:openai-key›
-//   mysql password: hunter2 / passwd=hunter2                → password: ‹masked:password›
+//   hf-token        export HF_TOKEN=hf_AbCd…(30+ alnum)
+//                   → export HF_TOKEN=‹masked:hf-token›
+//   wandb-key       WANDB_API_KEY=0123…(40 hex), + wandb login 0123…(40 hex)
+//                   → WANDB_API_KEY=‹masked:wandb-key›, + wandb login ‹masked:wandb-key›
+//   aws-access-key  aws_access_key_id = AKIAIOSFODNN7EXAMPLE (AKIA/ASIA + 16 [A-Z0-9])
+//                   → aws_access_key_id = ‹masked:aws-access-key›
+//   aws-secret      aws_secret_access_key = wJalr…, AWS_SECRET_ACCESS_KEY=wJalr…
+//                   → aws_secret_access_key = ‹masked:aws-secret›
+//   github-token    git clone https://ghp_…(30+)@github.com/org/repo, github_pat_…
+//                   → git clone https://‹masked:github-token›@github.com/org/repo
+//   bearer-token    > Authorization: Bearer eyJhbGciOi…
+//                   → > Authorization: Bearer ‹masked:bearer-token›
+//                   ("Bearer"/"BEARER" + a token of 16+ chars, or 8+ with a digit, anywhere;
+//                   after "Authorization:" any Bearer/Basic credential, however short)
+//   private-key     -----BEGIN RSA PRIVATE KEY----- and every key line up to -----END
+//                   → ‹masked:private-key› (what precedes the key on a line is kept)
+//   url-password    MASTER_URL=postgres://alice:s3cret@db:5432/runs
+//                   → MASTER_URL=postgres://alice:‹masked:url-password›@db:5432/runs
+//   env-secret      DB_PASSWORD=hunter2 MY_SERVICE_TOKEN=abc
+//                   → DB_PASSWORD=‹masked:env-secret› MY_SERVICE_TOKEN=‹masked:env-secret›
+//   slack-token     xoxb-123456789012-…  → ‹masked:slack-token›
+//   openai-key      OPENAI_API_KEY=sk-proj-…(32+) → OPENAI_API_KEY=‹masked:openai-key›
+//   password        mysql password: hunter2 / passwd=hunter2 → password: ‹masked:password›
 //
 // Assignments (NAME=value, NAME = value, NAME: value, "NAME": "value"): the name decides
 // whether the value is a secret, the value decides whether it is worth hiding.
@@ -29,10 +36,11 @@
 //   "NAME: value" counts only when the name has an underscore or a dash, or is a password
 //   name: prose such as "invalid token: the token expired" is not a secret. A bare TOKEN,
 //   SECRET or APIKEY needs its '=' right after the name (TOKEN=x).
-// - Values that are never secrets: empty, numbers (22, 1.5, -1, 0x1f), paths (/…, ~/…,
-//   ./…, ../…, C:\…), placeholders (<pad>, [PAD], {…}, (…), $VAR, ${VAR}, %VAR%, ***),
-//   words with no information (true, false, none, null, nil, yes, no, on, off, unset) and
-//   values already masked. A tokenizer's pad_token=<pad> or a KEY_FILE path stays readable.
+// - Values that are never secrets: empty, numbers (22, 1.5, -1, 0x1f; except under a
+//   password name: a PIN is a password), paths (/…, ~/…, ./…, ../…, C:\…), placeholders
+//   (<pad>, [PAD], {…}, (…), $VAR, ${VAR}, %VAR%, ***, xxx), words with no information
+//   (true, false, none, null, nil, yes, no, on, off, unset) and values already masked.
+//   A tokenizer's pad_token=<pad> or a SSH_KEY=/path stays readable.
 //
 // Speed: mightContainSecret() is a SIMD prefilter (2-byte fingerprints, one pass, no
 // branches per byte) that rejects almost every ordinary line; only lines that pass it are

@@ -49,8 +49,17 @@ std::uint32_t LogScanner::prefixIdentity(const LinePrefix& prefix)
     return m_lastPrefixIdentity;
 }
 
-void LogScanner::onSegment(const LineSegment& segment)
+void LogScanner::onSegment(const LineSegment& rawSegment)
 {
+    // Masking at ingress (issue 5): a line holding a secret is replaced by its masked form
+    // before prefixes are stripped and parsers run, so no raw token reaches an event, an
+    // interned string, an import-issue sample or an export. The prefilter rejects ordinary
+    // lines without copying; evidence offsets still point at the raw bytes on disk.
+    LineSegment segment = rawSegment;
+    if (m_masker.mask(rawSegment.text, m_maskedLine)) {
+        segment.text = m_maskedLine;
+        m_out.issues.add("secret_masked", m_out.sampleAt(segment.lineNo, segment.text));
+    }
     LineContext ctx;
     ctx.source = m_out.source.id;
     ctx.lineNo = segment.lineNo;

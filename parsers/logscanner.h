@@ -5,6 +5,7 @@
 // of large bundles, stop there unless another parser has a multi-line block open.
 
 #include "model/parsedsource.h"
+#include "model/secretmasker.h"
 #include "parsers/activityparser.h"
 #include "parsers/gputelemetryparser.h"
 #include "parsers/kernelparser.h"
@@ -18,6 +19,7 @@
 #include "parsers/stackdumpparser.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,6 +39,10 @@ private:
 
     model::ParsedSource& m_out;
     LineSplitter m_splitter;
+    // Secrets are masked before any parser sees a line (see onSegment); the masker keeps
+    // the state of a multi-line private key, so there is one per source.
+    model::SecretMasker m_masker;
+    std::string m_maskedLine;
     NcclParser m_nccl;
     PytorchParser m_pytorch;
     PythonErrorParser m_python;

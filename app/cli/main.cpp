@@ -2,15 +2,21 @@
 // runs without Qt.
 
 #include "app/cli/cliarguments.h"
+#include "app/core/anonymizer.h"
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
 #include "app/core/diagnosistext.h"
 #include "app/core/jsonexport.h"
+#include "app/core/reportdata.h"
+#include "app/core/reportwriter.h"
 #include "app/core/summarytext.h"
 
+#include <chrono>
+#include <ctime>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 using namespace rankscope;
 
@@ -43,6 +49,32 @@ bool writeOutput(const app::CliArguments& args, const std::string& text, std::st
     return true;
 }
 
+// The report format: --format when given, else the output file's extension.
+std::optional<app::ReportFormat> reportFormat(const app::CliArguments& args, std::string& error)
+{
+    if (!args.format.empty()) {
+        auto format = app::reportFormatFromName(args.format);
+        if (!format)
+            error = "report format '" + args.format + "' is not available (html, md or json)";
+        return format;
+    }
+    auto format = app::reportFormatFromPath(args.output);
+    if (!format)
+        error = "cannot tell the report format from '" + args.output
+            + "': name it .html, .md or .json, or pass --format html|md|json";
+    return format;
+}
+
+std::string utcNow()
+{
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm {};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+    return buf;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -59,6 +91,14 @@ int main(int argc, char** argv)
     if (args.command == "version") {
         std::cout << "rankscope-cli " << RANKSCOPE_VERSION << "\n";
         return 0;
+    }
+
+    std::optional<app::ReportFormat> format;
+    if (args.command == "report") {
+        std::string error;
+        format = reportFormat(args, error);
+        if (!format)
+            return fail(error); // before loading: a typo should not cost a 10-minute parse
     }
 
     app::LoadRequest request;
@@ -83,8 +123,24 @@ int main(int argc, char** argv)
             text = app::diagnosisMarkdown(bundle, diagnosis.value());
         else
             text = app::diagnosisText(bundle, diagnosis.value());
+    } else if (args.command == "report") {
+        auto diagnosis = app::diagnoseBundle(bundle);
+        if (!diagnosis)
+            return fail(diagnosis.error().message);
+        app::ReportOptions options;
+        options.inputPaths = args.paths;
+        options.anonymize = args.anonymize;
+        options.generatedAt = utcNow();
+        text = app::renderReport(app::buildReportData(bundle, diagnosis.value(), options), *format);
     } else {
         return fail("'" + args.command + "' is not available yet in this build");
+    }
+    if (args.anonymize && args.command != "report") {
+        // The report anonymises its content itself; here the finished text is rewritten
+        // (pseudonyms are plain words, so JSON stays valid).
+        app::Anonymizer anonymizer(bundle);
+        anonymizer.learn(text);
+        text = anonymizer.apply(text);
     }
     std::string error;
     if (!writeOutput(args, text, error))

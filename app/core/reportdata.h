@@ -1,0 +1,175 @@
+#pragma once
+// The diagnosis report's content, built once from (bundle, diagnosis, inputs) and rendered
+// by the writers (reportwriter.h: HTML, Markdown, JSON). Every string in it is final:
+// secrets masked again (defence in depth for sources that do not go through the log
+// scanner, such as error.json), invalid UTF-8 and terminal escapes cleaned, and — when
+// anonymising — host names, addresses, users and job ids replaced by pseudonyms. Writers
+// only escape and lay out; they never look at the bundle.
+
+#include "model/bundle.h"
+#include "model/diagnosis/diagnosis.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rankscope::app {
+
+struct ReportEvidence {
+    std::string location; // "train-0007.out:36"
+    std::string text;
+};
+
+struct ReportFinding {
+    std::string rule;
+    std::string title;
+    std::string ranks; // "7,8", "0-6,9-15"; empty when the finding names none
+    double confidence = 0.0;
+    std::string explanation;
+    std::vector<ReportEvidence> evidence;
+    std::vector<std::string> fix;
+    std::vector<std::string> verify;
+    std::vector<std::string> confirm;
+};
+
+// One row of the per-rank table. Big worlds are compressed: consecutive ranks with the
+// same state, role and progress share a row ("0-6", 7 ranks).
+struct ReportRankRow {
+    std::string ranks;
+    std::size_t count = 1;
+    std::string host; // one host, or "3 hosts"
+    std::string gpu; // "GPU 7", empty when unknown
+    std::string state; // "stuck in collective"
+    std::string stateKey; // "stuck_in_collective" (for styling)
+    std::string role; // "initiating", "collateral" or ""
+    std::string lastEnqueued; // "44", "44–45" in a compressed row, "?" when unknown
+    std::string lastCompleted;
+};
+
+struct ReportIssue {
+    std::string kind;
+    std::size_t count = 0;
+    std::vector<std::string> samples;
+};
+
+struct ReportInput {
+    std::string path;
+    std::string kind;
+    std::uint64_t bytes = 0;
+    std::string sha256;
+};
+
+struct ReportFigure {
+    std::string title;
+    std::string pngBytes; // a PNG file's bytes; embedded as a data: URI
+    std::string caption;
+};
+
+struct ReportOptions {
+    std::vector<std::string> inputPaths; // as the user gave them; for the reproduction command
+    bool anonymize = false;
+    std::string generatedAt; // "2025-03-01 12:00 UTC"; empty = not stated
+};
+
+struct ReportData {
+    std::string toolVersion;
+    std::string generatedAt;
+    bool anonymized = false;
+
+    // Verdict (the same facts as json["verdict"]).
+    model::DiagnosisStatus statusValue = model::DiagnosisStatus::Inconclusive;
+    std::string status; // "hang_diagnosed"
+    std::string headline; // "Hang diagnosed"
+    std::string rootCauseClass; // "network_pair"
+    std::string rootCauseLabel; // "Network link between two ranks"
+    double confidence = 0.0;
+    std::string summary;
+    std::vector<std::int32_t> initiatingRanks;
+    std::vector<std::string> initiating; // "rank 7 (host-01, GPU 7)" per initiating rank
+    std::optional<std::pair<std::int32_t, std::int32_t>> stuckPair;
+    std::string stuckPairText;
+    std::vector<std::int32_t> collateralRanks;
+    std::string collateralText; // "0-6,9-15"
+    std::string stuckCollective; // "ALLREDUCE #44 on PG 0"
+    std::string world; // "16 ranks on 2 hosts, 16 seen"
+
+    std::vector<ReportFinding> findings; // the verdict's finding first
+    std::vector<std::string> missingEvidence;
+    std::vector<ReportRankRow> ranks;
+    bool ranksCompressed = false;
+    std::size_t rankCount = 0;
+    std::vector<ReportIssue> issues;
+    std::vector<ReportInput> inputs;
+    std::vector<std::string> ruleIds; // every rule that produced a finding, in order
+    std::size_t maskedLines = 0; // lines that had secrets masked at ingress
+    std::string inputArguments; // the input paths, quoted for a shell
+    std::string reproduceCommand; // rankscope-cli diagnose <paths>
+
+    nlohmann::json json; // rankscope.diagnosis/1 with the same (masked, anonymised) strings
+};
+
+ReportData buildReportData(
+    const model::Bundle& bundle, const model::Diagnosis& diagnosis, const ReportOptions& options);
+
+// Valid UTF-8 with no control characters but tab and newline: invalid sequences become
+// U+FFFD, terminal colour escapes (ESC [ … m) are dropped.
+std::string sanitizeText(std::string_view text);
+
+// Calls fn(std::string&) for every string a writer may output (ReportData fields and every
+// string value in the JSON object). The anonymiser and the tests walk the report with it.
+template <class Fn> void forEachReportString(ReportData& d, Fn&& fn);
+
+// "'my dir/x'" for a shell; plain words stay bare.
+std::string shellQuote(std::string_view word);
+
+// Implementation of forEachReportString.
+namespace detail {
+template <class Fn> void forEachJsonString(nlohmann::json& j, Fn& fn)
+{
+    if (j.is_string()) {
+        fn(j.get_ref<std::string&>());
+    } else if (j.is_structured()) {
+        for (auto& item : j)
+            forEachJsonString(item, fn);
+    }
+}
+} // namespace detail
+
+template <class Fn> void forEachReportString(ReportData& d, Fn&& fn)
+{
+    for (std::string* s : { &d.generatedAt, &d.summary, &d.stuckPairText, &d.collateralText,
+             &d.stuckCollective, &d.world, &d.inputArguments, &d.reproduceCommand })
+        fn(*s);
+    for (auto& s : d.initiating)
+        fn(s);
+    for (auto& f : d.findings) {
+        fn(f.title);
+        fn(f.explanation);
+        for (auto& e : f.evidence) {
+            fn(e.location);
+            fn(e.text);
+        }
+        for (auto* list : { &f.fix, &f.verify, &f.confirm })
+            for (auto& s : *list)
+                fn(s);
+    }
+    for (auto& s : d.missingEvidence)
+        fn(s);
+    for (auto& r : d.ranks) {
+        fn(r.host);
+        fn(r.gpu);
+    }
+    for (auto& i : d.issues)
+        for (auto& s : i.samples)
+            fn(s);
+    for (auto& in : d.inputs)
+        fn(in.path);
+    detail::forEachJsonString(d.json, fn);
+}
+
+} // namespace rankscope::app
