@@ -1,1 +1,15 @@
 # Root-cause panel, log viewer, ranks table, charts (appended to RANKSCOPE_VIEWS_SOURCES).
+list(APPEND RANKSCOPE_VIEWS_SOURCES
+    chartsupport.cpp
+    durationchart.cpp
+    importissuesmodel.cpp
+    lineindex.cpp
+    logtextview.cpp
+    logviewer.cpp
+    progresschart.cpp
+    rankfilterproxy.cpp
+    ranktablemodel.cpp
+    rootcausepanel.cpp
+    textsearch.cpp
+    theme.cpp
+)

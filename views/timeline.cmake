@@ -1,1 +1,8 @@
 # Timeline and rank-pair heatmap sources (appended to RANKSCOPE_VIEWS_SOURCES).
+list(APPEND RANKSCOPE_VIEWS_SOURCES
+    heatmapimage.cpp
+    pairheatmapview.cpp
+    ranktimelineview.cpp
+    timelinecoords.cpp
+    timelinepainter.cpp
+)

@@ -1,1 +1,9 @@
 # Main window, background loading, docks, export wiring (appended to RANKSCOPE_GUI_SOURCES).
+list(APPEND RANKSCOPE_GUI_SOURCES
+    chartspanel.cpp
+    documentloader.cpp
+    mainwindow.cpp
+    rankspanel.cpp
+    recentbundles.cpp
+    welcomepage.cpp
+)

@@ -1,0 +1,183 @@
+// Charts: per-rank progress bars (initiating rank in the initiating colour, in-flight
+// collectives stacked on top, bucketed at 4096 ranks) and the per-rank wait-time chart.
+#include "documentfixture.h"
+
+#include "app/gui/chartspanel.h"
+#include "views/durationchart.h"
+#include "views/progresschart.h"
+#include "views/selectionstate.h"
+#include "views/theme.h"
+
+#include <catch2/catch.hpp>
+
+#include <QBarSet>
+#include <QChart>
+#include <QCoreApplication>
+#include <QDir>
+#include <QScatterSeries>
+#include <QSet>
+#include <QStackedBarSeries>
+
+using namespace rankscope;
+
+namespace {
+
+QString shotPath(const QString& name)
+{
+    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
+    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
+}
+
+int distinctColours(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+views::DocumentPtr straggler()
+{
+    static views::DocumentPtr doc
+        = testing::loadDocument({ RANKSCOPE_TEST_DATA "/views/straggler-8ranks" });
+    return doc;
+}
+
+// A synthetic 4096-rank job: every rank completed 99 and enqueued 100, except rank 1234
+// which never enqueued 100.
+views::DocumentPtr bigJob()
+{
+    auto bundle = std::make_shared<model::Bundle>();
+    const int n = 4096;
+    bundle->ranks.resize(n);
+    const model::StrId pg = bundle->strings.intern("0");
+    for (int r = 0; r < n; ++r) {
+        bundle->ranks[static_cast<std::size_t>(r)].rank = r;
+        model::RankProgress p;
+        p.rank = r;
+        p.pg = pg;
+        p.lastCompleted = 99;
+        p.lastEnqueued = r == 1234 ? 99 : 100;
+        p.hasStatus = true;
+        p.timeoutSeq = r == 1234 ? -1 : 100;
+        p.ranForMs = r == 1234 ? -1 : 600000 + r;
+        bundle->progress.push_back(p);
+    }
+    auto diagnosis = std::make_shared<model::Diagnosis>();
+    diagnosis->status = model::DiagnosisStatus::HangDiagnosed;
+    diagnosis->rootCause = model::RootCauseClass::StragglerStall;
+    diagnosis->initiatingRanks = { 1234 };
+    diagnosis->stuckCollective = model::StuckCollective { "0", model::OpType::AllReduce, 100 };
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->timeline = std::make_shared<const model::TimelineData>(
+        model::TimelineData::build(*bundle, *diagnosis));
+    doc->bundle = bundle;
+    doc->diagnosis = diagnosis;
+    return doc;
+}
+
+} // namespace
+
+TEST_CASE("progress chart draws the initiating rank's bar in the initiating colour", "[charts]")
+{
+    auto doc = straggler();
+    views::SelectionState selection;
+    views::ProgressChart chart(&selection);
+    chart.resize(700, 420);
+    chart.show();
+    selection.setDocument(doc);
+    QCoreApplication::processEvents();
+    REQUIRE(chart.hasData());
+    CHECK(chart.barCount() == 8);
+    const int bar = chart.barOfRank(6);
+    REQUIRE(bar >= 0);
+    CHECK(chart.barValue(bar) == 18);
+    const QPalette pal = chart.palette();
+    const QColor initiating = views::theme::colors(pal).initiating;
+    CHECK(chart.initiatingSet()->color() == initiating);
+    CHECK(chart.initiatingSet()->at(bar) == 18);
+    CHECK(chart.initiatingSet()->at(chart.barOfRank(0)) == 0);
+    // Rank 0 enqueued #19 and never completed it; rank 6 never enqueued it.
+    CHECK(chart.inFlightSet()->at(chart.barOfRank(0)) == 1);
+    CHECK(chart.inFlightSet()->at(bar) == 0);
+
+    const QImage image = chart.grab().toImage();
+    image.save(shotPath(QStringLiteral("progresschart.png")));
+    CHECK(distinctColours(image) > 8);
+    // Where the chart's own mapping puts the middle of rank 6's bar, the pixel is red.
+    const QPointF scene
+        = chart.chart()->mapToPosition(QPointF(bar, chart.barValue(bar) - 0.5), chart.series());
+    const QPoint pos = chart.mapFromScene(scene);
+    CHECK(image.pixelColor(pos).name() == initiating.name());
+    const QPointF otherScene = chart.chart()->mapToPosition(
+        QPointF(chart.barOfRank(0), chart.barValue(0) - 0.5), chart.series());
+    CHECK(image.pixelColor(chart.mapFromScene(otherScene)).name()
+        == views::theme::colors(pal).collateral.name());
+}
+
+TEST_CASE("progress chart buckets 4096 ranks and keeps the initiating rank visible", "[charts]")
+{
+    auto doc = bigJob();
+    views::SelectionState selection;
+    views::ProgressChart chart(&selection);
+    chart.resize(900, 420);
+    chart.show();
+    selection.setDocument(doc);
+    REQUIRE(chart.hasData());
+    CHECK(chart.barCount() <= 128);
+    const int bar = chart.barOfRank(1234);
+    REQUIRE(bar >= 0);
+    CHECK(chart.initiatingSet()->at(bar) == 99);
+    CHECK(chart.inFlightSet()->at(bar) == 0);
+    CHECK(chart.inFlightSet()->at(chart.barOfRank(0)) == 1);
+    const QImage image = chart.grab().toImage();
+    image.save(shotPath(QStringLiteral("progresschart-4096.png")));
+    const QPointF scene = chart.chart()->mapToPosition(QPointF(bar, 98.5), chart.series());
+    CHECK(image.pixelColor(chart.mapFromScene(scene)).name()
+        == views::theme::colors(chart.palette()).initiating.name());
+}
+
+TEST_CASE("duration chart shows each rank's wait and the initiating rank at zero", "[charts]")
+{
+    auto doc = straggler();
+    views::SelectionState selection;
+    views::DurationChart chart(&selection);
+    chart.resize(700, 420);
+    chart.show();
+    selection.setDocument(doc);
+    REQUIRE(chart.hasData());
+    CHECK(chart.valueOfRank(6) == 0);
+    CHECK(chart.valueOfRank(0) == Approx(600).margin(5));
+    REQUIRE(chart.initiatingSeries());
+    CHECK(chart.initiatingSeries()->count() == 1);
+    CHECK(chart.initiatingSeries()->color() == views::theme::colors(chart.palette()).initiating);
+    chart.grab().save(shotPath(QStringLiteral("durationchart.png")));
+    chart.setMode(views::DurationChart::Mode::TimeoutTime);
+    CHECK(chart.mode() == views::DurationChart::Mode::TimeoutTime);
+    chart.grab().save(shotPath(QStringLiteral("durationchart-timeouts.png")));
+
+    auto big = bigJob();
+    chart.setMode(views::DurationChart::Mode::WaitDuration);
+    selection.setDocument(big);
+    CHECK(chart.valueOfRank(1234) == 0);
+    CHECK(chart.valueOfRank(4095) == Approx(604.095));
+    chart.grab().save(shotPath(QStringLiteral("durationchart-4096.png")));
+}
+
+TEST_CASE("charts follow the selected process group and survive an empty document", "[charts]")
+{
+    views::SelectionState selection;
+    app::ChartsPanel panel(&selection);
+    panel.resize(900, 700);
+    panel.show();
+    selection.setDocument(straggler());
+    selection.setProcessGroup(QStringLiteral("no-such-group"));
+    CHECK(panel.progressChart()->hasData()); // unknown group: falls back to the stuck one
+    selection.setProcessGroup(QStringLiteral("0"));
+    CHECK(panel.progressChart()->hasData());
+    panel.grab().save(shotPath(QStringLiteral("chartspanel.png")));
+    selection.setDocument(nullptr);
+    CHECK_FALSE(panel.progressChart()->hasData());
+    CHECK_FALSE(panel.durationChart()->hasData());
+}

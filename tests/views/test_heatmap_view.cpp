@@ -1,0 +1,244 @@
+// PairHeatmapView and its image on a real bundle (tests/data/views/straggler8: rank 1 never
+// entered ALLREDUCE #13; the 7 other ranks wait on it, so column 1 carries "waits on").
+
+#include "documentfixture.h"
+#include "views/heatmapimage.h"
+#include "views/pairheatmapview.h"
+
+#include <catch2/catch.hpp>
+
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace rankscope;
+using rankscope::views::PairHeatmapView;
+using rankscope::views::SelectionState;
+
+namespace {
+
+views::DocumentPtr stragglerDocument()
+{
+    static const views::DocumentPtr doc
+        = testing::loadDocument({ std::string(RANKSCOPE_TEST_DATA) + "/views/straggler8" });
+    return doc;
+}
+
+// The pixel at a logical position of a grabbed image (device pixels on high-DPI screens).
+QRgb pixelAt(const QImage& image, QPointF logical)
+{
+    return image.pixel((logical * image.devicePixelRatio()).toPoint());
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x30), base(0x1e, 0x1f, 0x22), text(0xdf, 0xe1, 0xe5);
+    for (auto role :
+        { QPalette::Window, QPalette::Button, QPalette::AlternateBase, QPalette::ToolTipBase })
+        p.setColor(role, window);
+    for (auto role :
+        { QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText })
+        p.setColor(role, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9d, 0xa3));
+    p.setColor(QPalette::Mid, QColor(0x50, 0x52, 0x56));
+    p.setColor(QPalette::Midlight, QColor(0x60, 0x62, 0x66));
+    p.setColor(QPalette::Highlight, QColor(0x35, 0x74, 0xf0));
+    return p;
+}
+
+struct Fixture {
+    SelectionState selection;
+    PairHeatmapView view { &selection };
+
+    explicit Fixture(QSize size = { 640, 480 })
+    {
+        selection.setDocument(stragglerDocument());
+        view.resize(size);
+        view.show();
+        QApplication::processEvents();
+    }
+};
+
+// A sparse matrix of n ranks with `cells` pairs of evidence, built like PairEvidence::build
+// would from a bundle: the public API only, through a synthetic bundle and diagnosis.
+model::PairEvidence syntheticPairs(std::int32_t n, const std::vector<std::int32_t>& initiating)
+{
+    model::Bundle b;
+    b.ranks.resize(static_cast<std::size_t>(n));
+    for (std::int32_t r = 0; r < n; ++r)
+        b.ranks[static_cast<std::size_t>(r)].rank = r;
+    model::Diagnosis d;
+    d.initiatingRanks = initiating;
+    for (std::int32_t r = 0; r < n; ++r)
+        if (std::find(initiating.begin(), initiating.end(), r) == initiating.end())
+            d.collateralRanks.push_back(r);
+    return model::PairEvidence::build(b, d);
+}
+
+} // namespace
+
+TEST_CASE("heatmap image has one pixel per cell and pools large matrices by maximum", "[heatmap]")
+{
+    const model::PairEvidence pairs = syntheticPairs(64, { 5 });
+    const auto full = views::HeatmapImage::build(pairs, model::PairMetric::WaitsOn, 1000);
+    REQUIRE(full.resolution == 64);
+    CHECK_FALSE(full.pooled());
+    CHECK(full.image.format() == QImage::Format_Indexed8);
+    CHECK(full.cellsWithEvidence == 63);
+    // Column 5 is lit for every row but 5; everything else is background (index 0).
+    CHECK(full.image.pixelIndex(5, 0) > 0);
+    CHECK(full.image.pixelIndex(5, 63) > 0);
+    CHECK(full.image.pixelIndex(5, 5) == 0);
+    CHECK(full.image.pixelIndex(4, 0) == 0);
+    const std::int32_t cell = full.cellAtPixel(5, 9);
+    REQUIRE(cell >= 0);
+    CHECK(pairs.cells()[static_cast<std::size_t>(cell)].from == 9);
+    CHECK(pairs.cells()[static_cast<std::size_t>(cell)].to == 5);
+
+    // 64 ranks on 10 pixels: column 5 falls into pixel 0 and must survive the downscale.
+    const auto pooled = views::HeatmapImage::build(pairs, model::PairMetric::WaitsOn, 10);
+    REQUIRE(pooled.resolution == 10);
+    CHECK(pooled.pooled());
+    CHECK(pooled.pixelOf(5) == 0);
+    CHECK(pooled.pixelOf(63) == 9);
+    CHECK(pooled.firstIndex(1) == 7); // ceil(64/10)
+    CHECK(pooled.pixelOf(pooled.firstIndex(7)) == 7);
+    for (int y = 0; y < 10; ++y)
+        CHECK(pooled.image.pixelIndex(0, y) > 0);
+    CHECK(pooled.image.pixelIndex(3, 3) == 0);
+    // Scaling without smoothing keeps cells crisp and where hit testing expects them.
+    const QImage big = views::scaledNearest(pooled.image, 25);
+    REQUIRE(big.width() == 25);
+    CHECK(big.format() == QImage::Format_Indexed8);
+    for (int d = 0; d < 25; ++d)
+        CHECK(big.pixelIndex(d, 0) == pooled.image.pixelIndex(d * 10 / 25, 0));
+    // Another metric with no evidence leaves the image empty.
+    const auto none = views::HeatmapImage::build(pairs, model::PairMetric::NetworkErrors, 100);
+    CHECK(none.cellsWithEvidence == 0);
+    CHECK(none.maxValue == 0.0f);
+}
+
+TEST_CASE("heatmap colour table starts at the background and rises away from it", "[heatmap]")
+{
+    const QColor bg(Qt::white);
+    const auto light = views::heatmapColorTable(bg, false);
+    REQUIRE(light.size() == 256);
+    CHECK(light[0] == bg.rgb());
+    auto distance = [&](QRgb c) {
+        return std::abs(qRed(c) - bg.red()) + std::abs(qGreen(c) - bg.green())
+            + std::abs(qBlue(c) - bg.blue());
+    };
+    CHECK(distance(light[255]) > distance(light[1]));
+    CHECK(views::heatmapColorIndex(0.0f, 5.0f) == 0);
+    CHECK(views::heatmapColorIndex(5.0f, 5.0f) == 255);
+    CHECK(views::heatmapColorIndex(0.01f, 5.0f) > 1);
+}
+
+TEST_CASE("heatmap of 4096 ranks builds fast and stays on rank pairs when asked", "[heatmap]")
+{
+    const model::PairEvidence pairs = syntheticPairs(4096, { 1234 });
+    QElapsedTimer timer;
+    timer.start();
+    const auto img = views::HeatmapImage::build(pairs, model::PairMetric::Combined, 900);
+    const auto ms = timer.elapsed();
+    INFO("build " << ms << " ms");
+    CHECK(ms < 200);
+    CHECK(img.resolution == 900);
+    CHECK(img.image.pixelIndex(img.pixelOf(1234), img.pixelOf(0)) > 0);
+}
+
+TEST_CASE(
+    "clicking a heatmap cell selects the pair, filters the timeline to it and jumps to evidence",
+    "[heatmap]")
+{
+    Fixture f;
+    CHECK_FALSE(f.view.hostMode()); // 8 ranks: rank pairs
+    CHECK(f.view.matrixSize() == 8);
+    CHECK(f.view.metric() == model::PairMetric::Combined);
+    QSignalSpy evidence(&f.selection, &SelectionState::evidenceSelected);
+    const QRectF cell = f.view.cellRect(0, 1);
+    REQUIRE_FALSE(cell.isNull());
+    QTest::mouseClick(&f.view, Qt::LeftButton, {}, cell.center().toPoint());
+    CHECK(f.selection.selectedPair() == qMakePair(0, 1));
+    CHECK(f.selection.rankFilter() == QVector<int> { 0, 1 });
+    REQUIRE(evidence.count() == 1);
+    const auto ref = evidence.takeFirst().at(0).value<model::EvidenceRef>();
+    CHECK(ref == f.view.currentPairs()->cell(0, 1)->evidence.front());
+    // Outside the matrix: the filter goes away.
+    QTest::mouseClick(&f.view, Qt::LeftButton, {}, QPoint(f.view.width() - 3, f.view.height() - 3));
+    CHECK(f.selection.rankFilter().isEmpty());
+    CHECK(f.selection.selectedPair() == qMakePair(-1, -1));
+}
+
+TEST_CASE(
+    "heatmap host mode aggregates pairs and a click filters to both hosts' ranks", "[heatmap]")
+{
+    Fixture f;
+    QSignalSpy modes(&f.view, &PairHeatmapView::hostModeChanged);
+    f.view.setHostMode(true);
+    CHECK(modes.count() == 1);
+    REQUIRE(f.view.matrixSize() == 2);
+    const QRectF cell = f.view.cellRect(1, 0); // dgx29 ranks wait on rank 1 of dgx28
+    QTest::mouseClick(&f.view, Qt::LeftButton, {}, cell.center().toPoint());
+    CHECK(f.selection.rankFilter().size() == 8);
+    CHECK(f.selection.selectedPair().second == 1);
+    CHECK(f.selection.selectedPair().first >= 4);
+}
+
+TEST_CASE(
+    "heatmap hover tooltip lists ranks, hosts, values per metric and evidence count", "[heatmap]")
+{
+    Fixture f;
+    const QString tip = f.view.toolTipAt(f.view.cellRect(2, 1).center().toPoint());
+    CHECK(tip.contains(QStringLiteral("rank 2")));
+    CHECK(tip.contains(QStringLiteral("rank 1")));
+    CHECK(tip.contains(QStringLiteral("dgx28")));
+    CHECK(tip.contains(QStringLiteral("Waits on")));
+    CHECK(tip.contains(QStringLiteral("evidence line")));
+    const QString empty = f.view.toolTipAt(f.view.cellRect(1, 2).center().toPoint());
+    CHECK(empty.contains(QStringLiteral("no evidence")));
+    CHECK(f.view.toolTipAt(QPoint(2, f.view.height() - 2)).isEmpty());
+    // The metric selector changes what the cells show.
+    auto* combo = f.view.findChild<QComboBox*>();
+    REQUIRE(combo);
+    combo->setCurrentIndex(combo->findData(static_cast<int>(model::PairMetric::WaitsOn)));
+    CHECK(f.view.metric() == model::PairMetric::WaitsOn);
+}
+
+TEST_CASE(
+    "heatmap screenshots show the waits-on column of the initiating rank", "[heatmap][screenshot]")
+{
+    for (const bool dark : { false, true }) {
+        Fixture f;
+        if (dark)
+            f.view.setPalette(darkPalette());
+        // Hover a cell so the crosshair is in the picture too.
+        QTest::mouseMove(&f.view, f.view.cellRect(5, 1).center().toPoint());
+        const QImage image = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
+        image.save(QStringLiteral(RANKSCOPE_SHOTS_DIR "/heatmap-%1.png")
+                       .arg(dark ? QStringLiteral("dark") : QStringLiteral("light")));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                colours.insert(image.pixel(x, y));
+        CHECK(colours.size() > 12);
+        const QRgb background = PairHeatmapView::emptyCellColor(f.view.palette()).rgb();
+        // Column 1 (the initiating rank) is lit in the rows of the ranks that wait on it.
+        for (int from : { 0, 3, 7 }) {
+            const QRectF c = f.view.cellRect(from, 1);
+            INFO("from " << from << " dark " << dark);
+            CHECK(pixelAt(image, c.center()) != background);
+        }
+        // Its own row / neighbouring column: background.
+        CHECK(pixelAt(image, f.view.cellRect(3, 2).center()) == background);
+        CHECK(
+            pixelAt(image, f.view.cellRect(1, 3).center()) == background); // rank 1 waits on nobody
+    }
+}

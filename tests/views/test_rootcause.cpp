@@ -1,0 +1,285 @@
+// Root-cause panel: verdict first, the initiating rank highlighted and clickable, collateral
+// ranks compact, findings with clickable evidence, Copy buttons and the checklist; what
+// to collect next time for inconclusive verdicts.
+#include "documentfixture.h"
+
+#include "model/ranklist.h"
+#include "views/rootcausepanel.h"
+#include "views/selectionstate.h"
+#include "views/theme.h"
+
+#include <catch2/catch.hpp>
+
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDir>
+#include <QFrame>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSet>
+#include <QTest>
+#include <QToolButton>
+
+using namespace rankscope;
+using views::RootCausePanel;
+
+namespace {
+
+QString shotPath(const QString& name)
+{
+    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
+    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
+}
+
+int distinctColours(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::AlternateBase, QColor(0x2d, 0x2d, 0x2d));
+    p.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
+    p.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
+    p.setColor(QPalette::Link, QColor(0x8a, 0xb4, 0xf8));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x6f, 0xb5));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9e, 0x9e, 0x9e));
+    return p;
+}
+
+QWidget* chipOfRank(const RootCausePanel& panel, int rank)
+{
+    const auto chips = panel.findChildren<QWidget*>(QStringLiteral("initiatingRank"));
+    for (QWidget* chip : chips) {
+        if (chip->property("rank").toInt() == rank)
+            return chip;
+    }
+    return nullptr;
+}
+
+views::DocumentPtr straggler()
+{
+    static views::DocumentPtr doc
+        = testing::loadDocument({ RANKSCOPE_TEST_DATA "/views/straggler-8ranks" });
+    return doc;
+}
+
+} // namespace
+
+TEST_CASE(
+    "root cause panel puts the verdict first and highlights the initiating rank", "[rootcause]")
+{
+    auto doc = straggler();
+    REQUIRE(doc->diagnosis);
+    REQUIRE(doc->diagnosis->initiatingRanks == std::vector<std::int32_t> { 6 });
+
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(520, 900);
+    panel.show();
+    selection.setDocument(doc);
+    QCoreApplication::processEvents();
+
+    auto* summary = panel.findChild<QLabel*>(QStringLiteral("verdictSummary"));
+    REQUIRE(summary);
+    CHECK(summary->text() == QString::fromStdString(doc->diagnosis->summary));
+    CHECK(summary->font().pointSizeF() > panel.font().pointSizeF());
+    CHECK(panel.findChild<QWidget*>(QStringLiteral("statusBadge")));
+    CHECK(panel.findChild<QWidget*>(QStringLiteral("confidenceBadge")));
+
+    // The verdict sits above the chips, the chips above the findings.
+    QWidget* chip = chipOfRank(panel, 6);
+    REQUIRE(chip);
+    auto* firstCard = panel.findChild<QFrame*>(QStringLiteral("findingCard"));
+    REQUIRE(firstCard);
+    const QPoint summaryPos = summary->mapTo(panel.widget(), QPoint(0, 0));
+    const QPoint chipPos = chip->mapTo(panel.widget(), QPoint(0, 0));
+    const QPoint cardPos = firstCard->mapTo(panel.widget(), QPoint(0, 0));
+    CHECK(summaryPos.y() < chipPos.y());
+    CHECK(chipPos.y() < cardPos.y());
+
+    // Highlight: the chip is filled with the initiating tint, with the accent bar on its left.
+    const QImage image = panel.grab().toImage();
+    image.save(shotPath(QStringLiteral("rootcause-light.png")));
+    CHECK(distinctColours(image) > 12);
+    const QPalette pal = panel.palette();
+    const QColor tint = views::theme::tint(views::theme::colors(pal).initiating, pal);
+    const QPoint inPanel = chip->mapTo(&panel, QPoint(0, 0));
+    CHECK(image.pixelColor(inPanel + QPoint(chip->width() - 2, 1)).name() == tint.name());
+    CHECK(image.pixelColor(inPanel + QPoint(1, chip->height() / 2)).name()
+        == views::theme::colors(pal).initiating.name());
+
+    // Nothing is wider than the panel: long lines wrap instead of being cut.
+    CHECK(panel.widget()->width() <= panel.viewport()->width());
+
+    QTest::mouseClick(chip, Qt::LeftButton);
+    CHECK(selection.selectedRank() == 6);
+}
+
+TEST_CASE("root cause panel summarises collateral ranks as ranges and expands to every rank",
+    "[rootcause]")
+{
+    auto doc = straggler();
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(480, 800);
+    panel.show();
+    selection.setDocument(doc);
+
+    auto* collateral = panel.findChild<QLabel*>(QStringLiteral("collateralSummary"));
+    REQUIRE(collateral);
+    const QString ranges
+        = QString::fromStdString(model::formatRanks(doc->diagnosis->collateralRanks));
+    CHECK(collateral->text().contains(ranges));
+    CHECK(collateral->text().contains(
+        QStringLiteral("%1 rank(s)").arg(doc->diagnosis->collateralRanks.size())));
+
+    auto* list = panel.findChild<QLabel*>(QStringLiteral("collateralList"));
+    auto* toggle = panel.findChild<QToolButton*>(QStringLiteral("collateralToggle"));
+    REQUIRE(list);
+    REQUIRE(toggle);
+    CHECK_FALSE(list->isVisible());
+    toggle->click();
+    CHECK(list->isVisible());
+    CHECK(list->text().contains(QStringLiteral("href=\"rank:0\"")));
+    Q_EMIT list->linkActivated(QStringLiteral("rank:3"));
+    CHECK(selection.selectedRank() == 3);
+}
+
+TEST_CASE("clicking an evidence line selects it and the event written on it", "[rootcause]")
+{
+    auto doc = straggler();
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(520, 900);
+    panel.show();
+    selection.setDocument(doc);
+
+    const auto rows = panel.findChildren<QFrame*>(QStringLiteral("evidenceRow"));
+    REQUIRE_FALSE(rows.isEmpty());
+    const model::EvidenceRef first = doc->diagnosis->findings.front().evidence.front().ref;
+    QTest::mouseClick(rows.front(), Qt::LeftButton, {}, QPoint(rows.front()->width() / 2, 4));
+    CHECK(selection.selectedEvidence() == first);
+    REQUIRE(selection.selectedEvent() >= 0);
+    const model::Event& e
+        = doc->bundle->events[static_cast<std::size_t>(selection.selectedEvent())];
+    CHECK(e.evidence.source == first.source);
+    CHECK(e.evidence.line == first.line);
+}
+
+TEST_CASE(
+    "verification commands copy to the clipboard and the checklist is checkable", "[rootcause]")
+{
+    auto doc = straggler();
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(520, 900);
+    panel.show();
+    selection.setDocument(doc);
+    const model::Finding& f = doc->diagnosis->findings.front();
+    REQUIRE_FALSE(f.verify.empty());
+
+    const auto copies = panel.findChildren<QToolButton*>(QStringLiteral("copyButton"));
+    REQUIRE(copies.size() >= static_cast<qsizetype>(f.verify.size()));
+    copies.front()->click();
+    CHECK(QGuiApplication::clipboard()->text() == QString::fromStdString(f.verify.front()));
+    CHECK(copies.front()->text().startsWith(QStringLiteral("Copied")));
+
+    const auto checks = panel.findChildren<QCheckBox*>(QStringLiteral("confirmCheck"));
+    CHECK(checks.size() >= static_cast<qsizetype>(f.confirm.size()));
+    if (!checks.isEmpty()) {
+        checks.front()->click();
+        CHECK(checks.front()->isChecked());
+    }
+}
+
+TEST_CASE("an inconclusive verdict says what to collect next time", "[rootcause]")
+{
+    auto doc = testing::loadDocument({ RANKSCOPE_TEST_DATA "/views/inconclusive-excerpt" });
+    REQUIRE(doc->diagnosis);
+    REQUIRE(doc->diagnosis->status == model::DiagnosisStatus::Inconclusive);
+    REQUIRE_FALSE(doc->diagnosis->missingEvidence.empty());
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(520, 1000);
+    panel.show();
+    selection.setDocument(doc);
+    auto* missing = panel.findChild<QFrame*>(QStringLiteral("missingEvidence"));
+    REQUIRE(missing);
+    const auto labels = missing->findChildren<QLabel*>();
+    bool mentioned = false;
+    const QString first
+        = QString::fromStdString(doc->diagnosis->missingEvidence.front()).toHtmlEscaped();
+    for (const QLabel* label : labels)
+        mentioned = mentioned || label->text().contains(first.left(40));
+    CHECK(mentioned);
+    CHECK(panel.findChildren<QWidget*>(QStringLiteral("initiatingRank")).isEmpty());
+    panel.grab().save(shotPath(QStringLiteral("rootcause-inconclusive.png")));
+}
+
+TEST_CASE("a stuck pair shows both ranks as initiating chips", "[rootcause]")
+{
+    auto bundle = std::make_shared<model::Bundle>();
+    bundle->ranks.resize(8);
+    for (int r = 0; r < 8; ++r) {
+        bundle->ranks[static_cast<std::size_t>(r)].rank = r;
+        bundle->ranks[static_cast<std::size_t>(r)].host
+            = bundle->strings.intern(r < 4 ? "node-01" : "node-02");
+        bundle->ranks[static_cast<std::size_t>(r)].cudaDev = r % 4;
+    }
+    auto diagnosis = std::make_shared<model::Diagnosis>();
+    diagnosis->status = model::DiagnosisStatus::HangDiagnosed;
+    diagnosis->rootCause = model::RootCauseClass::NetworkPair;
+    diagnosis->stuckPair = std::pair<std::int32_t, std::int32_t>(3, 4);
+    diagnosis->collateralRanks = { 0, 1, 2, 5, 6, 7 };
+    diagnosis->confidence = 0.8;
+    diagnosis->summary
+        = "The link between rank 3 (node-01, GPU 3) and rank 4 (node-02, GPU 0) failed.";
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->bundle = bundle;
+    doc->diagnosis = diagnosis;
+
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(480, 600);
+    panel.show();
+    selection.setDocument(doc);
+    CHECK(chipOfRank(panel, 3));
+    CHECK(chipOfRank(panel, 4));
+    panel.grab().save(shotPath(QStringLiteral("rootcause-pair.png")));
+}
+
+TEST_CASE("root cause panel stays readable in a dark palette and a narrow dock", "[rootcause]")
+{
+    auto doc = straggler();
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.setPalette(darkPalette());
+    panel.resize(340, 900);
+    panel.show();
+    selection.setDocument(doc);
+    QCoreApplication::processEvents();
+    const QImage image = panel.grab().toImage();
+    image.save(shotPath(QStringLiteral("rootcause-dark.png")));
+    CHECK(views::theme::isDark(panel.palette()));
+    // The background follows the dark palette.
+    CHECK(QColor(image.pixel(2, image.height() - 3)).lightness() < 80);
+    CHECK(panel.widget()->width() <= panel.viewport()->width());
+    QWidget* chip = chipOfRank(panel, 6);
+    REQUIRE(chip);
+    const QPalette pal = panel.palette();
+    const QPoint inPanel = chip->mapTo(&panel, QPoint(0, 0));
+    CHECK(image.pixelColor(inPanel + QPoint(chip->width() - 2, 1)).name()
+        == views::theme::tint(views::theme::colors(pal).initiating, pal).name());
+}

@@ -1,0 +1,377 @@
+#include "views/logviewer.h"
+
+#include "views/logtextview.h"
+#include "views/selectionstate.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace rankscope::views {
+
+namespace {
+
+QToolButton* makeButton(QWidget* parent, const QIcon& icon, const QString& tip)
+{
+    auto* button = new QToolButton(parent);
+    button->setIcon(icon);
+    button->setToolTip(tip);
+    button->setAutoRaise(true);
+    return button;
+}
+
+} // namespace
+
+LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
+    : QWidget(parent)
+    , m_selection(selection)
+    , m_text(new LogTextView(this))
+    , m_sourcePicker(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_findBar(new QWidget(this))
+    , m_findEdit(new QLineEdit(m_findBar))
+    , m_findStatus(new QLabel(m_findBar))
+{
+    m_sourcePicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_sourcePicker->setMinimumContentsLength(24);
+    m_sourcePicker->setToolTip(tr("Source file (the selected rank's files are listed first)"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_sourcePicker, 1);
+    top->addWidget(m_status);
+    auto* findButton = makeButton(
+        this, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("Find (Ctrl+F)"));
+    top->addWidget(findButton);
+
+    m_findEdit->setPlaceholderText(tr("Find in this file (case-insensitive)"));
+    m_findEdit->setClearButtonEnabled(true);
+    auto* previous = makeButton(
+        m_findBar, style()->standardIcon(QStyle::SP_ArrowUp), tr("Previous match (Shift+F3)"));
+    auto* next
+        = makeButton(m_findBar, style()->standardIcon(QStyle::SP_ArrowDown), tr("Next match (F3)"));
+    auto* close = makeButton(
+        m_findBar, style()->standardIcon(QStyle::SP_DialogCloseButton), tr("Close (Esc)"));
+    auto* findLayout = new QHBoxLayout(m_findBar);
+    findLayout->setContentsMargins(0, 0, 0, 0);
+    findLayout->addWidget(m_findEdit, 1);
+    findLayout->addWidget(previous);
+    findLayout->addWidget(next);
+    findLayout->addWidget(m_findStatus);
+    findLayout->addWidget(close);
+    m_findBar->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(top);
+    layout->addWidget(m_findBar);
+    layout->addWidget(m_text, 1);
+
+    // Actions with shortcuts (listed by Help → Keyboard shortcuts through their text).
+    auto* findAction = new QAction(tr("Find in log"), this);
+    findAction->setShortcut(QKeySequence::Find);
+    findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    auto* nextAction = new QAction(tr("Find next in log"), this);
+    nextAction->setShortcut(QKeySequence::FindNext);
+    nextAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    auto* previousAction = new QAction(tr("Find previous in log"), this);
+    previousAction->setShortcut(QKeySequence::FindPrevious);
+    previousAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(findAction);
+    addAction(nextAction);
+    addAction(previousAction);
+    connect(findAction, &QAction::triggered, this, &LogViewer::showFind);
+    connect(nextAction, &QAction::triggered, this, &LogViewer::findNext);
+    connect(previousAction, &QAction::triggered, this, &LogViewer::findPrevious);
+    connect(findButton, &QToolButton::clicked, this, &LogViewer::showFind);
+    connect(next, &QToolButton::clicked, this, &LogViewer::findNext);
+    connect(previous, &QToolButton::clicked, this, &LogViewer::findPrevious);
+    auto* closeAction = new QAction(tr("Close the find bar"), m_findBar);
+    closeAction->setShortcut(Qt::Key_Escape);
+    closeAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_findBar->addAction(closeAction);
+    const auto closeFind = [this] {
+        m_findBar->hide();
+        m_text->cancelFind();
+        m_text->setSearchHighlight({});
+        m_text->setFocus();
+    };
+    connect(close, &QToolButton::clicked, this, closeFind);
+    connect(closeAction, &QAction::triggered, this, closeFind);
+    connect(m_findEdit, &QLineEdit::returnPressed, this, [this] {
+        if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)
+            findPrevious();
+        else
+            findNext();
+    });
+    connect(m_findEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_text->setSearchHighlight(text);
+        m_findStatus->clear();
+    });
+
+    connect(m_text, &LogTextView::searchFinished, this, [this](bool found, bool wrapped) {
+        if (!found)
+            m_findStatus->setText(tr("Not found"));
+        else
+            m_findStatus->setText(wrapped ? tr("Wrapped") : QString());
+    });
+    connect(m_text, &LogTextView::indexProgress, this, &LogViewer::updateStatus);
+    connect(m_text, &LogTextView::currentLineChanged, this, &LogViewer::updateStatus);
+    connect(m_text, &LogTextView::lineActivated, this, &LogViewer::onLineActivated);
+    connect(m_sourcePicker, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_fillingPicker || index < 0)
+            return;
+        const QVariant id = m_sourcePicker->itemData(index);
+        if (id.isValid())
+            openSource(static_cast<model::SourceId>(id.toUInt()));
+    });
+
+    connect(m_selection, &SelectionState::documentChanged, this, &LogViewer::onDocumentChanged);
+    connect(m_selection, &SelectionState::rankSelected, this, &LogViewer::onRankSelected);
+    connect(m_selection, &SelectionState::evidenceSelected, this, &LogViewer::showEvidence);
+    onDocumentChanged();
+}
+
+void LogViewer::onDocumentChanged()
+{
+    m_source = model::kNoSource;
+    m_evidenceLines.clear();
+    m_eventByLine.clear();
+    m_openError.clear();
+    m_text->clear();
+    const DocumentPtr& doc = m_selection->document();
+    if (doc && doc->diagnosis) {
+        for (const model::Finding& finding : doc->diagnosis->findings) {
+            for (const model::EvidenceLine& line : finding.evidence) {
+                if (line.ref.valid())
+                    m_evidenceLines[line.ref.source].push_back(line.ref.line);
+            }
+        }
+        for (auto& lines : m_evidenceLines) {
+            std::sort(lines.begin(), lines.end());
+            lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+        }
+    }
+    fillSourcePicker(-1);
+    updateStatus();
+}
+
+void LogViewer::fillSourcePicker(int rank)
+{
+    m_fillingPicker = true;
+    m_sourcePicker->clear();
+    const DocumentPtr& doc = m_selection->document();
+    if (doc && doc->bundle) {
+        const model::Bundle& bundle = *doc->bundle;
+        std::vector<model::SourceId> first;
+        if (const model::RankInfo* info = bundle.rankInfo(rank))
+            first = info->sources;
+        for (model::SourceId id : first) {
+            if (const model::Source* s = bundle.source(id))
+                m_sourcePicker->addItem(
+                    tr("rank %1 · %2").arg(rank).arg(QString::fromStdString(s->path)), id);
+        }
+        if (!first.empty())
+            m_sourcePicker->insertSeparator(m_sourcePicker->count());
+        for (const model::Source& s : bundle.sources) {
+            if (std::find(first.begin(), first.end(), s.id) != first.end())
+                continue;
+            QString label = QString::fromStdString(s.path);
+            if (s.kind == model::SourceKind::Skipped)
+                label += tr(" (not a log)");
+            m_sourcePicker->addItem(label, s.id);
+        }
+    }
+    const int index = m_sourcePicker->findData(m_source);
+    m_sourcePicker->setCurrentIndex(index);
+    m_fillingPicker = false;
+}
+
+bool LogViewer::openSource(model::SourceId source)
+{
+    if (source == m_source && m_text->hasSource())
+        return true;
+    const DocumentPtr& doc = m_selection->document();
+    if (!doc || !doc->sources || !doc->bundle || !doc->bundle->source(source))
+        return false;
+    auto opened = doc->sources->open(source);
+    if (!opened) {
+        m_openError = QString::fromStdString(opened.error().message);
+        m_source = model::kNoSource;
+        m_text->clear();
+        updateStatus();
+        return false;
+    }
+    m_openError.clear();
+    m_source = source;
+    m_text->setSource(opened.value());
+    m_text->setMarkedLines(m_evidenceLines.value(source));
+    if (m_findBar->isVisible())
+        m_text->setSearchHighlight(m_findEdit->text());
+    m_eventByLine.clear();
+    const auto& events = doc->bundle->events;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (events[i].evidence.source == source)
+            m_eventByLine.insert(events[i].evidence.line, static_cast<int>(i));
+    }
+    m_fillingPicker = true;
+    m_sourcePicker->setCurrentIndex(m_sourcePicker->findData(source));
+    m_fillingPicker = false;
+    updateStatus();
+    Q_EMIT sourceOpened(source);
+    return true;
+}
+
+void LogViewer::showEvidence(const model::EvidenceRef& ref)
+{
+    if (!ref.valid() || !openSource(ref.source))
+        return;
+    // Offset 0 is only meaningful for line 1; otherwise it means "not recorded".
+    const bool hasOffset = ref.offset != 0 || ref.line <= 1;
+    m_text->goToLine(std::max<std::uint64_t>(1, ref.line),
+        hasOffset ? std::optional<std::uint64_t>(ref.offset) : std::nullopt);
+}
+
+model::SourceId LogViewer::bestSourceOfRank(int rank) const
+{
+    const DocumentPtr& doc = m_selection->document();
+    if (!doc || !doc->bundle)
+        return model::kNoSource;
+    const model::RankInfo* info = doc->bundle->rankInfo(rank);
+    if (!info || info->sources.empty())
+        return model::kNoSource;
+    // A source holding diagnosis evidence first, then the log with the most recognised lines.
+    model::SourceId best = model::kNoSource;
+    std::uint64_t bestScore = 0;
+    for (model::SourceId id : info->sources) {
+        const model::Source* s = doc->bundle->source(id);
+        if (!s)
+            continue;
+        std::uint64_t score = s->recognisedLines + 1;
+        if (s->kind == model::SourceKind::Log)
+            score += 1'000'000'000ull;
+        if (m_evidenceLines.contains(id))
+            score += 2'000'000'000ull;
+        if (best == model::kNoSource || score > bestScore) {
+            best = id;
+            bestScore = score;
+        }
+    }
+    return best;
+}
+
+std::uint64_t LogViewer::firstInterestingLine(model::SourceId source, int rank) const
+{
+    const auto it = m_evidenceLines.constFind(source);
+    if (it != m_evidenceLines.constEnd() && !it->empty())
+        return it->front();
+    const DocumentPtr& doc = m_selection->document();
+    std::uint64_t warning = 0;
+    for (const model::Event& e : doc->bundle->events) {
+        if (e.evidence.source != source || (e.rank != rank && e.rank >= 0))
+            continue;
+        if (e.severity >= model::Severity::Error)
+            return e.evidence.line;
+        if (e.severity == model::Severity::Warning && warning == 0)
+            warning = e.evidence.line;
+    }
+    return warning;
+}
+
+void LogViewer::onRankSelected(int rank)
+{
+    if (rank < 0)
+        return;
+    const DocumentPtr& doc = m_selection->document();
+    if (!doc || !doc->bundle)
+        return;
+    fillSourcePicker(rank);
+    const model::RankInfo* info = doc->bundle->rankInfo(rank);
+    if (info
+        && std::find(info->sources.begin(), info->sources.end(), m_source) != info->sources.end())
+        return; // already showing one of this rank's files
+    const model::SourceId source = bestSourceOfRank(rank);
+    if (source == model::kNoSource || !openSource(source))
+        return;
+    if (const std::uint64_t line = firstInterestingLine(source, rank))
+        m_text->goToLine(line);
+}
+
+void LogViewer::onLineActivated(quint64 line)
+{
+    const auto it = m_eventByLine.constFind(line);
+    if (it != m_eventByLine.constEnd())
+        m_selection->selectEvent(*it);
+}
+
+void LogViewer::showFind()
+{
+    m_findBar->show();
+    m_findEdit->setFocus();
+    m_findEdit->selectAll();
+    m_text->setSearchHighlight(m_findEdit->text());
+}
+
+void LogViewer::findNext()
+{
+    if (!m_findBar->isVisible() || m_findEdit->text().isEmpty())
+        return showFind();
+    m_findStatus->setText(tr("Searching…"));
+    m_text->find(m_findEdit->text(), false);
+}
+
+void LogViewer::findPrevious()
+{
+    if (!m_findBar->isVisible() || m_findEdit->text().isEmpty())
+        return showFind();
+    m_findStatus->setText(tr("Searching…"));
+    m_text->find(m_findEdit->text(), true);
+}
+
+QString LogViewer::statusText() const
+{
+    return m_status->text();
+}
+
+void LogViewer::updateStatus()
+{
+    if (!m_openError.isEmpty()) {
+        m_status->setText(tr("Cannot read this file: %1").arg(m_openError));
+        return;
+    }
+    if (!m_text->hasSource()) {
+        m_status->setText(
+            m_selection->document() ? tr("Select a rank or an evidence line") : QString());
+        return;
+    }
+    const QLocale locale;
+    QString text;
+    if (m_text->indexComplete()) {
+        text = tr("%1 lines").arg(locale.toString(static_cast<qulonglong>(m_text->knownLines())));
+    } else {
+        const auto total = static_cast<double>(std::max<std::size_t>(1, m_text->bytes().size()));
+        text = tr("indexing %1%")
+                   .arg(static_cast<int>(
+                       100.0 * static_cast<double>(m_text->index().indexedBytes()) / total));
+    }
+    if (m_text->currentLine() > 0)
+        text = tr("line %1 · %2")
+                   .arg(locale.toString(static_cast<qulonglong>(m_text->currentLine())), text);
+    m_status->setText(text);
+    // Never squeezed to "li…" by a long source name in the picker.
+    m_status->setMinimumWidth(m_status->fontMetrics().horizontalAdvance(text));
+}
+
+} // namespace rankscope::views

@@ -1,0 +1,819 @@
+#include "views/pairheatmapview.h"
+
+#include "model/bundle.h"
+#include "model/ranklist.h"
+#include "views/theme.h"
+#include "views/timelinecoords.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rankscope::views {
+
+namespace {
+
+constexpr int kMargin = 8;
+constexpr int kMaxResolution = 2048; // pooled image side cap (device pixels of a large screen)
+
+QString fromView(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<int>(v.size()));
+}
+
+QString metricTitle(model::PairMetric m)
+{
+    QString name = fromView(model::pairMetricName(m));
+    if (!name.isEmpty())
+        name[0] = name[0].toUpper();
+    return name;
+}
+
+QString valueText(float v)
+{
+    return QString::number(static_cast<double>(v), 'g', 3);
+}
+
+QColor withAlpha(QColor c, int alpha)
+{
+    c.setAlpha(alpha);
+    return c;
+}
+
+} // namespace
+
+PairHeatmapView::PairHeatmapView(SelectionState* selection, QWidget* parent)
+    : QWidget(parent)
+    , m_selection(selection)
+{
+    setMouseTracking(true);
+    setMinimumSize(260, 220);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+
+    m_header = new QWidget(this);
+    auto* row = new QHBoxLayout(m_header);
+    row->setContentsMargins(kMargin, 4, kMargin, 4);
+    auto* metricLabel = new QLabel(tr("Metric:"), m_header);
+    m_metricBox = new QComboBox(m_header);
+    for (int i = 0; i < static_cast<int>(model::PairMetric::Count); ++i)
+        m_metricBox->addItem(metricTitle(static_cast<model::PairMetric>(i)), i);
+    m_metricBox->setCurrentIndex(
+        m_metricBox->findData(static_cast<int>(model::PairMetric::Combined)));
+    m_metricBox->setToolTip(tr("Which evidence the cells show"));
+    metricLabel->setBuddy(m_metricBox);
+    m_hostsBox = new QCheckBox(tr("Hosts"), m_header);
+    m_hostsBox->setToolTip(
+        tr("Aggregate rank pairs to host pairs (default above %1 ranks)").arg(kHostDefaultAbove));
+    m_info = new QLabel(m_header);
+    m_info->setForegroundRole(QPalette::PlaceholderText);
+    row->addWidget(metricLabel);
+    row->addWidget(m_metricBox);
+    row->addSpacing(12);
+    row->addWidget(m_hostsBox);
+    row->addStretch(1);
+    row->addWidget(m_info);
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(m_header);
+    column->addStretch(1);
+
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setMetric(static_cast<model::PairMetric>(m_metricBox->itemData(index).toInt()));
+    });
+    connect(m_hostsBox, &QCheckBox::toggled, this, &PairHeatmapView::setHostMode);
+    connect(
+        m_selection, &SelectionState::documentChanged, this, &PairHeatmapView::onDocumentChanged);
+    connect(m_selection, &SelectionState::pairSelected, this, qOverload<>(&QWidget::update));
+    onDocumentChanged();
+}
+
+PairHeatmapView::~PairHeatmapView() = default;
+
+QColor PairHeatmapView::stuckPairColor(const QPalette& palette)
+{
+    return theme::colors(palette).initiating;
+}
+
+QColor PairHeatmapView::emptyCellColor(const QPalette& palette)
+{
+    return palette.color(QPalette::Base);
+}
+
+void PairHeatmapView::onDocumentChanged()
+{
+    m_document = m_selection->document();
+    m_hostPairs.reset();
+    m_ranksOfHost.clear();
+    m_hostOfRank.clear();
+    m_hover.reset();
+    m_imageKey = {};
+    m_image = {};
+    if (m_document && m_document->bundle) {
+        const model::Bundle& b = *m_document->bundle;
+        m_ranksOfHost.resize(b.world.hosts.size());
+        m_hostOfRank.assign(b.ranks.size(), -1);
+        for (std::size_t r = 0; r < b.ranks.size(); ++r)
+            for (std::size_t h = 0; h < b.world.hosts.size(); ++h)
+                if (b.ranks[r].host == b.world.hosts[h]) {
+                    m_ranksOfHost[h].push_back(static_cast<std::int32_t>(r));
+                    m_hostOfRank[r] = static_cast<std::int32_t>(h);
+                    break;
+                }
+    }
+    measureHostLabels();
+    const bool hosts = m_document && m_document->pairs
+        && m_document->pairs->size() > kHostDefaultAbove && !m_ranksOfHost.empty();
+    m_hostsBox->setEnabled(!m_ranksOfHost.empty());
+    const QSignalBlocker block(m_hostsBox);
+    m_hostsBox->setChecked(hosts);
+    if (hosts != m_hostMode) {
+        m_hostMode = hosts;
+        Q_EMIT hostModeChanged(hosts);
+    }
+    updateInfo();
+    update();
+}
+
+void PairHeatmapView::measureHostLabels()
+{
+    // Once per document and font, so layout (and with it every hover) stays O(1).
+    m_widestHostLabel = 0;
+    if (!m_document || !m_document->bundle)
+        return;
+    const QFontMetrics fm(font());
+    for (model::StrId h : m_document->bundle->world.hosts)
+        m_widestHostLabel = std::max(
+            m_widestHostLabel, fm.horizontalAdvance(fromView(m_document->bundle->text(h))));
+}
+
+void PairHeatmapView::setMetric(model::PairMetric metric)
+{
+    if (metric == m_metric || metric == model::PairMetric::Count)
+        return;
+    m_metric = metric;
+    const QSignalBlocker block(m_metricBox);
+    m_metricBox->setCurrentIndex(m_metricBox->findData(static_cast<int>(metric)));
+    updateInfo();
+    update();
+    Q_EMIT metricChanged(metric);
+}
+
+void PairHeatmapView::setHostMode(bool hosts)
+{
+    if (hosts && m_ranksOfHost.empty())
+        hosts = false;
+    if (hosts == m_hostMode)
+        return;
+    m_hostMode = hosts;
+    const QSignalBlocker block(m_hostsBox);
+    m_hostsBox->setChecked(hosts);
+    m_hover.reset();
+    updateInfo();
+    update();
+    Q_EMIT hostModeChanged(hosts);
+}
+
+void PairHeatmapView::clearPairFilter()
+{
+    m_selection->selectPair(-1, -1);
+    if (!m_selection->rankFilter().isEmpty())
+        m_selection->setRankFilter({});
+}
+
+const model::PairEvidence* PairHeatmapView::currentPairs() const
+{
+    if (!m_document || !m_document->pairs)
+        return nullptr;
+    if (!m_hostMode)
+        return m_document->pairs.get();
+    if (!m_hostPairs && m_document->bundle)
+        const_cast<PairHeatmapView*>(this)->m_hostPairs = std::make_unique<model::PairEvidence>(
+            m_document->pairs->aggregateToHosts(*m_document->bundle));
+    return m_hostPairs.get();
+}
+
+std::int32_t PairHeatmapView::matrixSize() const
+{
+    const model::PairEvidence* p = currentPairs();
+    return p ? p->size() : 0;
+}
+
+void PairHeatmapView::updateInfo()
+{
+    const model::PairEvidence* p = currentPairs();
+    if (!p) {
+        m_info->clear();
+        return;
+    }
+    const auto m = static_cast<std::size_t>(m_metric);
+    const auto withEvidence = std::count_if(p->cells().begin(), p->cells().end(),
+        [m](const model::PairCell& c) { return c.value[m] > 0; });
+    m_info->setText(tr("%1 %2 · %3 pairs with evidence")
+                        .arg(p->size())
+                        .arg(m_hostMode ? tr("hosts") : tr("ranks"))
+                        .arg(withEvidence));
+}
+
+// ---------------------------------------------------------------------------------------
+// Geometry
+
+PairHeatmapView::Layout PairHeatmapView::computeLayout() const
+{
+    Layout l;
+    const QFontMetrics fm(font());
+    const std::int32_t n = matrixSize();
+    const int top = m_header->geometry().bottom() + 1 + kMargin;
+    const int titleH = fm.height() + 2;
+    int rowLabelW = fm.horizontalAdvance(QString::number(std::max(9, n - 1))) + 10;
+    int colLabelH = fm.height() + 4;
+    if (m_hostMode) {
+        rowLabelW = std::min(m_widestHostLabel, 120) + 10;
+        colLabelH = std::min(m_widestHostLabel, 100) + 8; // rotated
+    }
+    l.labelLeft = titleH + rowLabelW + 2;
+    int legendW = 0;
+    for (const QString& t : { tr("initiating rank"), tr("initiating host"), tr("no evidence"),
+             tr("stuck pair"), metricTitle(m_metric) })
+        legendW = std::max(legendW, fm.horizontalAdvance(t));
+    legendW += 20 + 16;
+    l.labelTop = titleH + colLabelH;
+    const int availW = width() - kMargin - l.labelLeft - legendW - kMargin;
+    const int availH = height() - top - l.labelTop - kMargin;
+    int side = std::max(0, std::min(availW, availH));
+    // Whole pixels per cell, so every cell is the same size, where cells are big enough for
+    // a difference of one pixel to show; denser matrices use the whole square.
+    if (n > 0 && side / n >= 3)
+        side = (side / n) * n;
+    l.matrix = QRect(kMargin + l.labelLeft, top + l.labelTop, side, side);
+    l.legend = QRect(l.matrix.right() + 1 + 16, l.matrix.top(), legendW - 16, std::max(side, 120));
+    return l;
+}
+
+int PairHeatmapView::resolutionFor(const Layout& l) const
+{
+    const std::int32_t n = matrixSize();
+    const int devicePx = static_cast<int>(std::floor(l.matrix.width() * devicePixelRatioF()));
+    return std::clamp(std::min(n, devicePx), n > 0 ? 1 : 0, kMaxResolution);
+}
+
+QRect PairHeatmapView::matrixRect() const
+{
+    return computeLayout().matrix;
+}
+
+QRectF PairHeatmapView::cellRect(std::int32_t from, std::int32_t to) const
+{
+    const Layout l = computeLayout();
+    HeatmapImage map; // only its index arithmetic
+    map.size = matrixSize();
+    map.resolution = resolutionFor(l);
+    if (map.resolution <= 0 || from < 0 || to < 0 || from >= map.size || to >= map.size)
+        return {};
+    const double px = static_cast<double>(l.matrix.width()) / map.resolution;
+    return QRectF(
+        l.matrix.left() + map.pixelOf(to) * px, l.matrix.top() + map.pixelOf(from) * px, px, px);
+}
+
+std::optional<std::pair<std::int32_t, std::int32_t>> PairHeatmapView::cellAt(
+    const QPoint& pos) const
+{
+    const Layout l = computeLayout();
+    if (!l.matrix.contains(pos) || l.matrix.width() <= 0)
+        return std::nullopt;
+    HeatmapImage map;
+    map.size = matrixSize();
+    map.resolution = resolutionFor(l);
+    if (map.resolution <= 0)
+        return std::nullopt;
+    const auto px = static_cast<std::int32_t>(
+        static_cast<std::int64_t>(pos.x() - l.matrix.left()) * map.resolution / l.matrix.width());
+    const auto py = static_cast<std::int32_t>(
+        static_cast<std::int64_t>(pos.y() - l.matrix.top()) * map.resolution / l.matrix.width());
+    // A pooled pixel stands for the strongest cell inside it.
+    if (m_image.resolution == map.resolution && m_imageKey.pairs == currentPairs()
+        && m_imageKey.metric == m_metric) {
+        const std::int32_t cell = m_image.cellAtPixel(px, py);
+        if (cell >= 0) {
+            const model::PairCell& c = currentPairs()->cells()[static_cast<std::size_t>(cell)];
+            return std::make_pair(c.from, c.to);
+        }
+    }
+    return std::make_pair(map.firstIndex(py), map.firstIndex(px));
+}
+
+// ---------------------------------------------------------------------------------------
+// Caches
+
+void PairHeatmapView::ensureImage(const Layout& l)
+{
+    const model::PairEvidence* pairs = currentPairs();
+    const ImageKey key { pairs, m_metric, resolutionFor(l) };
+    if (key == m_imageKey)
+        return;
+    m_imageKey = key;
+    m_image = pairs ? HeatmapImage::build(*pairs, m_metric, key.resolution) : HeatmapImage {};
+    ++m_imageGeneration;
+}
+
+void PairHeatmapView::ensurePixmap(const Layout& l)
+{
+    const qreal dpr = devicePixelRatioF();
+    const QColor background = emptyCellColor(palette());
+    const PixmapKey key { m_imageGeneration, background.rgb(), theme::isDark(palette()),
+        static_cast<int>(std::lround(l.matrix.width() * dpr)) };
+    if (key == m_pixmapKey && !m_pixmap.isNull())
+        return;
+    m_pixmapKey = key;
+    if (m_image.image.isNull() || key.sidePx <= 0) {
+        m_pixmap = {};
+        return;
+    }
+    QImage indexed = m_image.image;
+    indexed.setColorTable(heatmapColorTable(background, key.dark));
+    // Nearest neighbour: a cell is a crisp square, never a blur into its neighbours.
+    m_pixmap = QPixmap::fromImage(scaledNearest(indexed, key.sidePx));
+    m_pixmap.setDevicePixelRatio(dpr);
+}
+
+// ---------------------------------------------------------------------------------------
+// Painting
+
+QString PairHeatmapView::labelOf(std::int32_t index) const
+{
+    if (m_hostMode && m_document && m_document->bundle) {
+        const auto& hosts = m_document->bundle->world.hosts;
+        return index >= 0 && static_cast<std::size_t>(index) < hosts.size()
+            ? fromView(m_document->bundle->text(hosts[static_cast<std::size_t>(index)]))
+            : QString();
+    }
+    return QString::number(index);
+}
+
+QString PairHeatmapView::describeIndexRange(std::int32_t first, std::int32_t end) const
+{
+    if (end - first <= 1)
+        return m_hostMode ? labelOf(first) : QStringLiteral("rank %1").arg(first);
+    if (m_hostMode)
+        return tr("hosts %1 … %2").arg(labelOf(first), labelOf(end - 1));
+    return tr("ranks %1-%2").arg(first).arg(end - 1);
+}
+
+void PairHeatmapView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Window));
+    const Layout l = computeLayout();
+    const model::PairEvidence* pairs = currentPairs();
+    if (!pairs || pairs->size() == 0 || l.matrix.width() <= 0) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(0, m_header->height(), 0, 0), Qt::AlignCenter,
+            m_document ? tr("No rank pairs in this bundle.")
+                       : tr("Open a bundle to see rank pairs."));
+        return;
+    }
+    ensureImage(l);
+    ensurePixmap(l);
+    p.fillRect(l.matrix, emptyCellColor(palette()));
+    if (!m_pixmap.isNull())
+        p.drawPixmap(l.matrix.topLeft(), m_pixmap);
+    p.setPen(theme::isDark(palette()) ? palette().color(QPalette::Midlight)
+                                      : palette().color(QPalette::Mid));
+    p.drawRect(l.matrix.adjusted(-1, -1, 0, 0));
+    paintAxes(p, l);
+    paintOverlays(p, l);
+    paintLegend(p, l);
+    if (m_image.cellsWithEvidence == 0) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(l.matrix, Qt::AlignCenter | Qt::TextWordWrap,
+            tr("No evidence between rank pairs for this metric."));
+    }
+}
+
+void PairHeatmapView::paintAxes(QPainter& p, const Layout& l)
+{
+    const QFontMetrics fm(font());
+    const std::int32_t n = matrixSize();
+    const double cell = static_cast<double>(l.matrix.width()) / n;
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    const QColor initiating = theme::colors(palette()).initiating;
+    std::vector<std::int32_t> marked; // initiating ranks (or their hosts)
+    if (m_document && m_document->diagnosis)
+        for (std::int32_t r : m_document->diagnosis->initiatingRanks) {
+            const std::int32_t i = m_hostMode ? (static_cast<std::size_t>(r) < m_hostOfRank.size()
+                                           ? m_hostOfRank[static_cast<std::size_t>(r)]
+                                           : -1)
+                                              : r;
+            if (i >= 0 && i < n)
+                marked.push_back(i);
+        }
+
+    // Axis titles: "to" above the columns, "from" rotated left of the rows.
+    const QString what = m_hostMode ? tr("host") : tr("rank");
+    p.setPen(muted);
+    const int titleH = fm.height() + 2;
+    p.drawText(QRect(l.matrix.left(), l.matrix.top() - l.labelTop, l.matrix.width(), titleH),
+        Qt::AlignLeft | Qt::AlignVCenter, tr("to %1 →").arg(what));
+    p.save();
+    p.translate(l.matrix.left() - l.labelLeft, l.matrix.top());
+    p.rotate(90);
+    p.drawText(QRect(0, -titleH, l.matrix.height(), titleH), Qt::AlignLeft | Qt::AlignVCenter,
+        tr("from %1 →").arg(what));
+    p.restore();
+
+    // Labels at readable intervals (1-2-5 steps), the initiating ones always.
+    const int rowSpacing = fm.height() + 2;
+    const int colSpacing = m_hostMode
+        ? fm.height() + 2
+        : fm.horizontalAdvance(QString::number(std::max(9, n - 1))) + 10;
+    const std::int64_t rowStep = niceSeqStep(rowSpacing / std::max(cell, 1e-9));
+    const std::int64_t colStep = niceSeqStep(colSpacing / std::max(cell, 1e-9));
+    const int rowLabelW = l.labelLeft - titleH - 6;
+    const int colLabelH = l.labelTop - titleH - 4;
+    auto isMarked = [&](std::int32_t i) {
+        return std::find(marked.begin(), marked.end(), i) != marked.end();
+    };
+    auto drawRowLabel = [&](std::int32_t i, bool strong) {
+        const double y = l.matrix.top() + (i + 0.5) * cell;
+        p.setPen(strong ? initiating : text);
+        p.drawText(
+            QRectF(l.matrix.left() - 8 - rowLabelW, y - rowSpacing / 2.0, rowLabelW, rowSpacing),
+            Qt::AlignRight | Qt::AlignVCenter,
+            fm.elidedText(labelOf(i), Qt::ElideMiddle, rowLabelW));
+    };
+    auto drawColLabel = [&](std::int32_t i, bool strong) {
+        const double x = l.matrix.left() + (i + 0.5) * cell;
+        p.setPen(strong ? initiating : text);
+        if (m_hostMode) {
+            p.save();
+            p.translate(x, l.matrix.top() - 7);
+            p.rotate(-90);
+            p.drawText(QRectF(0, -rowSpacing / 2.0, colLabelH, rowSpacing),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(labelOf(i), Qt::ElideMiddle, colLabelH));
+            p.restore();
+        } else {
+            p.drawText(QRectF(x - colSpacing / 2.0, l.matrix.top() - 6 - fm.height(), colSpacing,
+                           fm.height()),
+                Qt::AlignCenter, labelOf(i));
+        }
+    };
+    QFont bold = font();
+    bold.setBold(true);
+    for (std::int64_t i = 0; i < n; i += rowStep) {
+        const auto idx = static_cast<std::int32_t>(i);
+        bool crowded = false;
+        for (std::int32_t m : marked)
+            crowded |= m != idx && std::abs(m - idx) * cell < rowSpacing;
+        if (!crowded && !isMarked(idx))
+            drawRowLabel(idx, false);
+    }
+    for (std::int64_t i = 0; i < n; i += colStep) {
+        const auto idx = static_cast<std::int32_t>(i);
+        bool crowded = false;
+        for (std::int32_t m : marked)
+            crowded |= m != idx && std::abs(m - idx) * cell < colSpacing;
+        if (!crowded && !isMarked(idx))
+            drawColLabel(idx, false);
+    }
+    p.setFont(bold);
+    for (std::int32_t m : marked) {
+        drawRowLabel(m, true);
+        drawColLabel(m, true);
+    }
+    p.setFont(font());
+    // Ticks for the initiating rank(s) at both matrix edges.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(Qt::NoPen);
+    p.setBrush(initiating);
+    for (std::int32_t m : marked) {
+        const double c = (m + 0.5) * cell;
+        const double y = l.matrix.top() + c, x = l.matrix.left() + c;
+        p.drawPolygon(QPolygonF({ QPointF(l.matrix.left() - 5, y - 3.5),
+            QPointF(l.matrix.left() - 1, y), QPointF(l.matrix.left() - 5, y + 3.5) }));
+        p.drawPolygon(QPolygonF({ QPointF(x - 3.5, l.matrix.top() - 5),
+            QPointF(x, l.matrix.top() - 1), QPointF(x + 3.5, l.matrix.top() - 5) }));
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // A faint cell grid where cells are big enough to count.
+    if (cell >= 10) {
+        p.setPen(withAlpha(palette().color(QPalette::WindowText), 16));
+        for (std::int32_t i = 1; i < n; ++i) {
+            const int c = static_cast<int>(std::lround(l.matrix.left() + i * cell));
+            const int r = static_cast<int>(std::lround(l.matrix.top() + i * cell));
+            p.drawLine(c, l.matrix.top(), c, l.matrix.bottom());
+            p.drawLine(l.matrix.left(), r, l.matrix.right(), r);
+        }
+    }
+    // Host boundaries in the rank matrix, where they are far enough apart to help.
+    if (!m_hostMode && m_ranksOfHost.size() > 1
+        && static_cast<double>(l.matrix.width()) / m_ranksOfHost.size() >= 8) {
+        p.setPen(withAlpha(palette().color(QPalette::WindowText), 40));
+        for (std::int32_t i = 1; i < n && static_cast<std::size_t>(i) < m_hostOfRank.size(); ++i) {
+            if (m_hostOfRank[static_cast<std::size_t>(i)]
+                == m_hostOfRank[static_cast<std::size_t>(i - 1)])
+                continue;
+            const int c = static_cast<int>(std::lround(l.matrix.left() + i * cell));
+            const int r = static_cast<int>(std::lround(l.matrix.top() + i * cell));
+            p.drawLine(c, l.matrix.top(), c, l.matrix.bottom());
+            p.drawLine(l.matrix.left(), r, l.matrix.right(), r);
+        }
+    }
+}
+
+void PairHeatmapView::outlineCell(QPainter& p, const Layout& l, std::int32_t from, std::int32_t to,
+    const QColor& color, qreal width)
+{
+    QRectF r = cellRect(from, to);
+    if (r.isNull())
+        return;
+    // Tiny cells get an outline of at least 7 px, centred, so the mark stays visible.
+    constexpr double kMin = 7.0;
+    if (r.width() < kMin)
+        r = QRectF(r.center().x() - kMin / 2, r.center().y() - kMin / 2, kMin, kMin);
+    p.setPen(QPen(color, width));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r.adjusted(width / 2, width / 2, -width / 2, -width / 2)
+                   .intersected(QRectF(l.matrix).adjusted(-kMin, -kMin, kMin, kMin)));
+}
+
+void PairHeatmapView::paintOverlays(QPainter& p, const Layout& l)
+{
+    const QColor highlight = palette().color(QPalette::Highlight);
+    if (m_hover) {
+        const QRectF c = cellRect(m_hover->first, m_hover->second);
+        if (!c.isNull()) {
+            const QColor band = withAlpha(highlight, 40);
+            p.fillRect(QRectF(l.matrix.left(), c.top(), l.matrix.width(), c.height()), band);
+            p.fillRect(QRectF(c.left(), l.matrix.top(), c.width(), l.matrix.height()), band);
+            outlineCell(
+                p, l, m_hover->first, m_hover->second, palette().color(QPalette::WindowText), 1.0);
+        }
+    }
+    auto toMatrix = [this](std::int32_t rank) {
+        if (!m_hostMode)
+            return rank;
+        return rank >= 0 && static_cast<std::size_t>(rank) < m_hostOfRank.size()
+            ? m_hostOfRank[static_cast<std::size_t>(rank)]
+            : -1;
+    };
+    if (m_document && m_document->diagnosis && m_document->diagnosis->stuckPair) {
+        const auto [a, b] = *m_document->diagnosis->stuckPair;
+        const QColor stuck = stuckPairColor(palette());
+        outlineCell(p, l, toMatrix(a), toMatrix(b), stuck, 2.0);
+        outlineCell(p, l, toMatrix(b), toMatrix(a), stuck, 2.0);
+    }
+    const auto sel = m_selection->selectedPair();
+    if (sel.first >= 0 && sel.second >= 0)
+        outlineCell(p, l, toMatrix(sel.first), toMatrix(sel.second), highlight, 2.0);
+}
+
+void PairHeatmapView::paintLegend(QPainter& p, const Layout& l)
+{
+    const QFontMetrics fm(font());
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    int y = l.legend.top();
+    const int x = l.legend.left();
+    p.setPen(text);
+    p.drawText(QRect(x, y - fm.height() - 4, l.legend.width() + kMargin, fm.height()),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        fm.elidedText(metricTitle(m_metric), Qt::ElideRight, l.legend.width() + kMargin));
+    // Colour bar, strongest at the top.
+    const int barH = std::clamp(l.matrix.height() / 2, 60, 160);
+    const QVector<QRgb> table
+        = heatmapColorTable(emptyCellColor(palette()), theme::isDark(palette()));
+    const int first = heatmapColorIndex(1e-9f, 1.0f);
+    for (int i = 0; i < barH; ++i) {
+        const int idx = 255
+            - static_cast<int>(
+                std::lround(static_cast<double>(i) / std::max(1, barH - 1) * (255 - first)));
+        p.fillRect(QRect(x, y + i, 14, 1), QColor(table[idx]));
+    }
+    p.setPen(muted);
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRect(x - 1, y - 1, 15, barH + 1));
+    p.drawText(QRect(x + 20, y - 2, l.legend.width() - 20, fm.height()),
+        Qt::AlignLeft | Qt::AlignTop, valueText(m_image.maxValue));
+    p.drawText(QRect(x + 20, y + barH - fm.height() + 2, l.legend.width() - 20, fm.height()),
+        Qt::AlignLeft | Qt::AlignBottom, tr("low"));
+    y += barH + 10;
+    auto swatch = [&](const QString& label, auto drawSwatch) {
+        p.setBrush(Qt::NoBrush);
+        drawSwatch(QRect(x, y + (fm.height() - 12) / 2, 14, 12));
+        p.setPen(muted);
+        p.drawText(QRect(x + 20, y, l.legend.width() - 20 + kMargin, fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            fm.elidedText(label, Qt::ElideRight, l.legend.width() - 20 + kMargin));
+        y += fm.height() + 6;
+    };
+    swatch(tr("no evidence"), [&](const QRect& r) {
+        p.fillRect(r, emptyCellColor(palette()));
+        p.setPen(muted);
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+    });
+    if (m_document && m_document->diagnosis && m_document->diagnosis->stuckPair)
+        swatch(tr("stuck pair"), [&](const QRect& r) {
+            p.setPen(QPen(stuckPairColor(palette()), 2));
+            p.drawRect(r.adjusted(1, 1, -1, -1));
+        });
+    if (m_document && m_document->diagnosis && !m_document->diagnosis->initiatingRanks.empty())
+        swatch(m_hostMode ? tr("initiating host") : tr("initiating rank"), [&](const QRect& r) {
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(Qt::NoPen);
+            p.setBrush(theme::colors(palette()).initiating);
+            p.drawPolygon(QPolygonF(
+                { QPointF(r.left() + 3, r.top() + 2), QPointF(r.right() - 3, r.center().y() + 0.5),
+                    QPointF(r.left() + 3, r.bottom() - 1) }));
+            p.setRenderHint(QPainter::Antialiasing, false);
+        });
+    swatch(tr("selected"), [&](const QRect& r) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.drawRect(r.adjusted(1, 1, -1, -1));
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Interaction
+
+QString PairHeatmapView::toolTipAt(const QPoint& pos) const
+{
+    const auto hit = cellAt(pos);
+    const model::PairEvidence* pairs = currentPairs();
+    if (!hit || !pairs || !m_document || !m_document->bundle)
+        return {};
+    const auto [from, to] = *hit;
+    const model::Bundle& b = *m_document->bundle;
+    auto who = [&](std::int32_t i) -> QString {
+        if (m_hostMode) {
+            const auto& ranks = m_ranksOfHost[static_cast<std::size_t>(i)];
+            return QStringLiteral("<b>") + labelOf(i).toHtmlEscaped()
+                + QStringLiteral("</b> (ranks ") + QString::fromStdString(model::formatRanks(ranks))
+                + QLatin1Char(')');
+        }
+        return QStringLiteral("<b>") + QString::fromStdString(b.describeRank(i)).toHtmlEscaped()
+            + QStringLiteral("</b>");
+    };
+    QString html = who(from) + QStringLiteral(" → ") + who(to);
+    const Layout l = computeLayout();
+    if (m_image.pooled() && m_image.resolution == resolutionFor(l)) {
+        const auto px
+            = static_cast<std::int32_t>(static_cast<std::int64_t>(pos.x() - l.matrix.left())
+                * m_image.resolution / l.matrix.width());
+        const auto py
+            = static_cast<std::int32_t>(static_cast<std::int64_t>(pos.y() - l.matrix.top())
+                * m_image.resolution / l.matrix.width());
+        html += QStringLiteral("<br><i>")
+            + tr("this pixel covers %1 → %2; the strongest pair is shown")
+                  .arg(describeIndexRange(m_image.firstIndex(py), m_image.endIndex(py)),
+                      describeIndexRange(m_image.firstIndex(px), m_image.endIndex(px)))
+            + QStringLiteral("</i>");
+    }
+    const model::PairCell* c = pairs->cell(from, to);
+    if (!c) {
+        html += QStringLiteral("<br>") + tr("no evidence between this pair");
+        return html;
+    }
+    html += QStringLiteral("<table>");
+    for (int i = 0; i < static_cast<int>(model::PairMetric::Count); ++i) {
+        const auto m = static_cast<model::PairMetric>(i);
+        const float v = c->value[static_cast<std::size_t>(i)];
+        const bool current = m == m_metric;
+        html += QStringLiteral("<tr><td>") + (current ? QStringLiteral("<b>") : QString())
+            + metricTitle(m).toHtmlEscaped() + (current ? QStringLiteral("</b>") : QString())
+            + QStringLiteral("</td><td align='right'>")
+            + (v > 0 ? valueText(v) : QStringLiteral("–")) + QStringLiteral("</td></tr>");
+    }
+    html += QStringLiteral("</table>")
+        + tr("%n evidence line(s)", nullptr, static_cast<int>(c->evidence.size()));
+    if (!c->evidence.empty())
+        if (const model::Source* src = b.source(c->evidence.front().source))
+            html += QStringLiteral(", first: <i>")
+                + QString::fromStdString(src->path).toHtmlEscaped()
+                + QStringLiteral(":%1</i>").arg(c->evidence.front().line);
+    html += QStringLiteral("<br><i>")
+        + tr("Click to show only these %1 in the timeline")
+              .arg(m_hostMode ? tr("hosts") : tr("ranks"))
+        + QStringLiteral("</i>");
+    return html;
+}
+
+void PairHeatmapView::selectCell(std::int32_t from, std::int32_t to)
+{
+    const model::PairEvidence* pairs = currentPairs();
+    if (!pairs || !m_document || !m_document->pairs)
+        return;
+    const model::PairCell* cell = pairs->cell(from, to);
+    QVector<int> filter;
+    std::int32_t rankFrom = from, rankTo = to;
+    if (m_hostMode) {
+        // The pair stands for its strongest rank pair between the two hosts.
+        const auto m = static_cast<std::size_t>(m_metric);
+        float best = -1;
+        rankFrom = m_ranksOfHost[static_cast<std::size_t>(from)].empty()
+            ? -1
+            : m_ranksOfHost[static_cast<std::size_t>(from)].front();
+        rankTo = m_ranksOfHost[static_cast<std::size_t>(to)].empty()
+            ? -1
+            : m_ranksOfHost[static_cast<std::size_t>(to)].front();
+        for (const model::PairCell& c : m_document->pairs->cells()) {
+            if (c.from < 0 || c.to < 0 || static_cast<std::size_t>(c.from) >= m_hostOfRank.size()
+                || static_cast<std::size_t>(c.to) >= m_hostOfRank.size())
+                continue;
+            if (m_hostOfRank[static_cast<std::size_t>(c.from)] == from
+                && m_hostOfRank[static_cast<std::size_t>(c.to)] == to && c.value[m] > best) {
+                best = c.value[m];
+                rankFrom = c.from;
+                rankTo = c.to;
+            }
+        }
+        for (std::int32_t h : { from, to })
+            for (std::int32_t r : m_ranksOfHost[static_cast<std::size_t>(h)])
+                if (!filter.contains(r))
+                    filter << r;
+    } else {
+        filter << from;
+        if (to != from)
+            filter << to;
+    }
+    std::sort(filter.begin(), filter.end());
+    m_selection->selectPair(rankFrom, rankTo);
+    m_selection->setRankFilter(filter);
+    if (cell && !cell->evidence.empty())
+        m_selection->selectEvidence(cell->evidence.front());
+    update();
+}
+
+void PairHeatmapView::mouseMoveEvent(QMouseEvent* event)
+{
+    const auto hit = cellAt(event->position().toPoint());
+    if (hit != m_hover) {
+        m_hover = hit;
+        update(); // overlays only: the image and pixmap caches stay valid
+    }
+    setCursor(hit ? Qt::PointingHandCursor : Qt::ArrowCursor);
+}
+
+void PairHeatmapView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mousePressEvent(event);
+    const QPoint pos = event->position().toPoint();
+    if (const auto hit = cellAt(pos))
+        selectCell(hit->first, hit->second);
+    else if (pos.y() > m_header->geometry().bottom())
+        clearPairFilter();
+    event->accept();
+}
+
+void PairHeatmapView::leaveEvent(QEvent* event)
+{
+    if (m_hover) {
+        m_hover.reset();
+        update();
+    }
+    QWidget::leaveEvent(event);
+}
+
+bool PairHeatmapView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void PairHeatmapView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_hover.reset();
+}
+
+void PairHeatmapView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        update(); // the pixmap key includes the colour table, so it rebuilds itself
+    if (event->type() == QEvent::FontChange) {
+        measureHostLabels();
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace rankscope::views

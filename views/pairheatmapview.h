@@ -1,0 +1,141 @@
+#pragma once
+// The rank-pair heatmap: an N×N matrix whose cell (row = from, column = to) holds the
+// evidence of trouble between two ranks (PairEvidence: network errors naming the peer,
+// stalled ring/tree neighbours, NVLink faults, "waits on", unmatched send/recv, combined).
+// Large worlds (N > 512) open aggregated to hosts; a toggle switches between the two.
+//
+// Click a cell: SelectionState::selectPair(from, to), setRankFilter({from, to}) (the
+// timeline then shows only the two ranks; on hosts, every rank of both hosts) and
+// selectEvidence(first evidence line) so the log viewer jumps there. Click beside the
+// matrix (or clearPairFilter()) to show all ranks again.
+//
+// Caches (STYLE §11):
+//   - m_image (HeatmapImage, Indexed8, one pixel per cell or max-pooled to the device
+//     pixels): key = (document, hosts/ranks, metric, resolution R). R only changes with the
+//     widget size when the matrix is larger than the device pixels.
+//   - m_pixmap (the image with the palette's colour table, scaled WITHOUT smoothing to the
+//     matrix square at the device pixel ratio): key = (image generation, colour table
+//     (palette), square side in device pixels).
+//   Hover crosshair, hovered cell, selected pair, the diagnosis's stuck pair and the
+//   initiating ranks' axis ticks are painted on top each frame and never touch either cache.
+// Hover and click are O(1): pixel → matrix index is arithmetic, pixel → cell a table lookup.
+
+#include "model/pairevidence.h"
+#include "views/heatmapimage.h"
+#include "views/selectionstate.h"
+
+#include <QPixmap>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace rankscope::views {
+
+class PairHeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    // Above this many ranks the view opens aggregated to hosts.
+    static constexpr int kHostDefaultAbove = 512;
+
+    explicit PairHeatmapView(SelectionState* selection, QWidget* parent = nullptr);
+    ~PairHeatmapView() override;
+
+    model::PairMetric metric() const { return m_metric; }
+    bool hostMode() const { return m_hostMode; }
+    // Matrix side (ranks or hosts) and the pair data currently drawn.
+    std::int32_t matrixSize() const;
+    const model::PairEvidence* currentPairs() const;
+    const HeatmapImage& image() const { return m_image; }
+
+    // Geometry in widget coordinates.
+    QRect matrixRect() const;
+    QRectF cellRect(std::int32_t from, std::int32_t to) const; // matrix indexes of the current mode
+    // Matrix (row, column) under a point; nullopt outside the matrix.
+    std::optional<std::pair<std::int32_t, std::int32_t>> cellAt(const QPoint& pos) const;
+    QString toolTipAt(const QPoint& pos) const;
+
+    static QColor stuckPairColor(const QPalette& palette);
+    static QColor emptyCellColor(const QPalette& palette);
+
+public Q_SLOTS:
+    void setMetric(rankscope::model::PairMetric metric);
+    void setHostMode(bool hosts);
+    void clearPairFilter();
+
+Q_SIGNALS:
+    void metricChanged(rankscope::model::PairMetric metric);
+    void hostModeChanged(bool hosts);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Layout {
+        QRect matrix;
+        QRect legend;
+        int labelLeft = 0;
+        int labelTop = 0;
+    };
+
+    void onDocumentChanged();
+    void updateInfo();
+    void measureHostLabels();
+    Layout computeLayout() const;
+    int resolutionFor(const Layout& layout) const;
+    void ensureImage(const Layout& layout);
+    void ensurePixmap(const Layout& layout);
+    QString labelOf(std::int32_t index) const;
+    QString describeIndexRange(std::int32_t first, std::int32_t end) const;
+    void paintAxes(QPainter& p, const Layout& l);
+    void paintOverlays(QPainter& p, const Layout& l);
+    void paintLegend(QPainter& p, const Layout& l);
+    void outlineCell(QPainter& p, const Layout& l, std::int32_t from, std::int32_t to,
+        const QColor& color, qreal width);
+    void selectCell(std::int32_t from, std::int32_t to);
+
+    SelectionState* m_selection;
+    DocumentPtr m_document;
+    model::PairMetric m_metric = model::PairMetric::Combined;
+    bool m_hostMode = false;
+    std::unique_ptr<model::PairEvidence> m_hostPairs; // per document, on first use
+    std::vector<std::vector<std::int32_t>> m_ranksOfHost; // index = bundle.world.hosts
+    std::vector<std::int32_t> m_hostOfRank;
+    int m_widestHostLabel = 0; // px, per document and font
+
+    HeatmapImage m_image;
+    struct ImageKey {
+        const void* pairs = nullptr;
+        model::PairMetric metric = model::PairMetric::Count;
+        int resolution = -1;
+        bool operator==(const ImageKey&) const = default;
+    } m_imageKey;
+    std::uint64_t m_imageGeneration = 0;
+    QPixmap m_pixmap;
+    struct PixmapKey {
+        std::uint64_t image = ~std::uint64_t { 0 };
+        QRgb background = 0;
+        bool dark = false;
+        int sidePx = -1;
+        bool operator==(const PixmapKey&) const = default;
+    } m_pixmapKey;
+
+    std::optional<std::pair<std::int32_t, std::int32_t>> m_hover;
+    QWidget* m_header = nullptr;
+    QComboBox* m_metricBox = nullptr;
+    QCheckBox* m_hostsBox = nullptr;
+    QLabel* m_info = nullptr;
+};
+
+} // namespace rankscope::views

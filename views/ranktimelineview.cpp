@@ -1,0 +1,1017 @@
+#include "views/ranktimelineview.h"
+
+#include "model/bundle.h"
+#include "model/ranklist.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rankscope::views {
+
+namespace {
+
+// The horizontal scroll bar maps the full axis range onto this many steps (ns would
+// overflow an int scroll bar).
+constexpr int kScrollSteps = 100000;
+constexpr double kZoomStep = 1.25;
+constexpr double kMinTimeSpanNs = 1000.0; // 1 µs
+constexpr double kMinSeqSpan = 3.0;
+
+QString fromView(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<int>(v.size()));
+}
+
+QString rankList(const QVector<int>& ranks)
+{
+    return QString::fromStdString(
+        model::formatRanks(std::vector<std::int32_t>(ranks.begin(), ranks.end())));
+}
+
+QString durationText(std::int64_t ns)
+{
+    const std::int64_t s = ns / model::kNsPerSecond;
+    if (s >= 3600)
+        return QStringLiteral("%1h %2m").arg(s / 3600).arg((s % 3600) / 60);
+    if (s >= 60)
+        return QStringLiteral("%1m %2s").arg(s / 60).arg(s % 60);
+    if (s >= 1)
+        return QStringLiteral("%1 s").arg(static_cast<double>(ns) / 1e9, 0, 'f', 1);
+    return QStringLiteral("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 1);
+}
+
+} // namespace
+
+QString StepInfo::summary() const
+{
+    if (seq < 0)
+        return {};
+    QString text
+        = (op.isEmpty() ? QStringLiteral("Collective") : op) + QStringLiteral(" #%1").arg(seq);
+    if (!processGroup.isEmpty())
+        text += QStringLiteral(" (PG ") + processGroup + QLatin1Char(')');
+    QStringList parts;
+    parts << QStringLiteral("%1 completed").arg(completed.size());
+    auto listed = [&parts](const QVector<int>& ranks, const QString& what) {
+        if (ranks.isEmpty())
+            return;
+        QString part = QStringLiteral("%1 ").arg(ranks.size()) + what;
+        if (ranks.size() <= 16)
+            part += QStringLiteral(" (")
+                + (ranks.size() == 1 ? QStringLiteral("rank ") : QStringLiteral("ranks "))
+                + rankList(ranks) + QLatin1Char(')');
+        parts << part;
+    };
+    listed(waiting, QStringLiteral("waiting"));
+    listed(neverEntered, QStringLiteral("never entered"));
+    listed(unknown, QStringLiteral("unknown"));
+    return text + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+}
+
+RankTimelineView::RankTimelineView(SelectionState* selection, QWidget* parent)
+    : QAbstractScrollArea(parent)
+    , m_selection(selection)
+{
+    qRegisterMetaType<rankscope::views::StepInfo>();
+    setFrameShape(QFrame::NoFrame);
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setMouseTracking(true);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    horizontalScrollBar()->setRange(0, 0);
+    m_painter.setStyle(TimelineStyle::fromPalette(palette()));
+    setMinimumSize(320, 160);
+
+    connect(horizontalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (m_syncingScrollBar)
+            return;
+        const bool time = m_mode == AxisMode::Time;
+        const double lo = time ? m_scene.timeLo : m_scene.seqLo;
+        const double hi = time ? m_scene.timeHi : m_scene.seqHi;
+        const double margin = (hi - lo) * 0.05;
+        const double full = hi - lo + 2 * margin;
+        const double span = time ? m_timeEnd - m_timeStart : m_seqEnd - m_seqStart;
+        const double start = lo - margin + full * value / kScrollSteps;
+        setAxisRange(start, start + span);
+    });
+
+    connect(
+        m_selection, &SelectionState::documentChanged, this, &RankTimelineView::onDocumentChanged);
+    connect(m_selection, &SelectionState::processGroupChanged, this, [this] {
+        rebuildScene();
+        emitStep();
+    });
+    connect(m_selection, &SelectionState::visibleTimeRangeChanged, this,
+        &RankTimelineView::syncFromSelectionTime);
+    connect(m_selection, &SelectionState::rankFilterChanged, this, &RankTimelineView::rebuildRows);
+    connect(m_selection, &SelectionState::rankSelected, this, [this](int rank) {
+        ensureRankVisible(rank);
+        viewport()->update();
+    });
+    connect(m_selection, &SelectionState::eventSelected, this, [this](int index) {
+        // Bring a selected event into view (root-cause evidence, log viewer) without zooming.
+        const DocumentPtr& doc = m_scene.document;
+        if (index >= 0 && doc && doc->bundle && m_mode == AxisMode::Time && m_scene.hasTime) {
+            const model::Event& e = doc->bundle->events[static_cast<std::size_t>(index)];
+            if (model::onWallClockAxis(e.time)) {
+                const double t = static_cast<double>(e.time.ns - m_scene.originNs);
+                if (t < m_timeStart || t > m_timeEnd) {
+                    const double span = m_timeEnd - m_timeStart;
+                    setAxisRange(t - span / 2, t + span / 2);
+                }
+            }
+        }
+        viewport()->update();
+    });
+    connect(m_selection, &SelectionState::seqSelected, this, [this](qint64 seq) {
+        ensureSeqVisible(seq);
+        emitStep();
+        viewport()->update();
+    });
+
+    // Actions for a toolbar or menu. No shortcuts on them: the keys are handled while the
+    // timeline has focus (keyPressEvent), so N or F typed into another view never steps here.
+    auto makeAction = [this](const QString& text, const QString& tip, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setToolTip(tip);
+        connect(a, &QAction::triggered, this, slot);
+        m_actions << a;
+        return a;
+    };
+    auto* modes = new QActionGroup(this);
+    m_timeAction = makeAction(
+        tr("Time"), tr("X axis: wall-clock time (T toggles)"), &RankTimelineView::showTimeAxis);
+    m_seqAction = makeAction(tr("Sequence"), tr("X axis: collective sequence number (T toggles)"),
+        &RankTimelineView::showSequenceAxis);
+    for (QAction* a : { m_timeAction, m_seqAction }) {
+        a->setCheckable(true);
+        modes->addAction(a);
+    }
+    makeAction(tr("Zoom In"), tr("Zoom in (+, Ctrl+wheel)"), &RankTimelineView::zoomIn);
+    makeAction(tr("Zoom Out"), tr("Zoom out (-, Ctrl+wheel)"), &RankTimelineView::zoomOut);
+    makeAction(tr("Fit All"), tr("Show everything (F)"), &RankTimelineView::fitAll);
+    makeAction(tr("Previous Collective"), tr("Step to the previous collective (P, Alt+Left)"),
+        &RankTimelineView::previousCollective);
+    makeAction(tr("Next Collective"), tr("Step to the next collective (N, Alt+Right)"),
+        &RankTimelineView::nextCollective);
+    updateActions();
+    updateGutterWidth();
+    if (m_selection->document())
+        onDocumentChanged();
+}
+
+RankTimelineView::~RankTimelineView() = default;
+
+QList<QAction*> RankTimelineView::toolBarActions() const
+{
+    return m_actions;
+}
+
+QColor RankTimelineView::initiatingRowColor(const QPalette& palette)
+{
+    return TimelineStyle::fromPalette(palette).initiatingRow;
+}
+
+// ---------------------------------------------------------------------------------------
+// Document, scene, rows
+
+void RankTimelineView::onDocumentChanged()
+{
+    m_scene = {};
+    rebuildScene();
+    m_collapsed.assign(m_scene.ranksByGroup.size(), false);
+    updateGutterWidth();
+    rebuildRows();
+    m_timeStart = m_scene.timeLo;
+    m_timeEnd = m_scene.timeHi;
+    const AxisMode mode = m_scene.hasTime ? AxisMode::Time : AxisMode::Sequence;
+    if (mode != m_mode) {
+        m_mode = mode;
+        Q_EMIT axisModeChanged(m_mode);
+    }
+    updateActions();
+    m_seqStart = m_scene.seqLo - 0.5;
+    m_seqEnd = m_scene.seqHi + 0.5;
+    if (m_scene.hasTime) {
+        // A fresh document shows everything with a little room at both ends, so the markers
+        // at the edges are not cut in half; the padded range goes back to SelectionState.
+        const double pad = (m_scene.timeHi - m_scene.timeLo) * 0.02;
+        AxisMap m = axisMap();
+        m.start = m_scene.timeLo - pad;
+        m.end = m_scene.timeHi + pad;
+        applyMap(m, AxisMode::Time);
+    }
+    updateScrollBars();
+    verticalScrollBar()->setValue(0);
+    // Open where the answer is: the first initiating rank's row in the middle of the view
+    // (once the viewport has its size, if it has none yet).
+    m_revealRank = -1;
+    if (m_scene.document && m_scene.document->diagnosis
+        && !m_scene.document->diagnosis->initiatingRanks.empty())
+        m_revealRank = m_scene.document->diagnosis->initiatingRanks.front();
+    revealPendingRank();
+    emitStep();
+    viewport()->update();
+}
+
+void RankTimelineView::rebuildScene()
+{
+    m_scene = TimelineScene::build(
+        m_selection->document(), m_selection->processGroup(), ++m_generation);
+    m_painter.invalidate();
+    if (m_collapsed.size() != m_scene.ranksByGroup.size())
+        m_collapsed.assign(m_scene.ranksByGroup.size(), false);
+    m_seqStart = m_scene.seqLo - 0.5;
+    m_seqEnd = m_scene.seqHi + 0.5;
+    updateScrollBars();
+    viewport()->update();
+}
+
+void RankTimelineView::rebuildRows()
+{
+    const QVector<int>& filter = m_selection->rankFilter();
+    m_rows = RowLayout::build(m_scene.ranksByGroup, m_collapsed,
+        std::vector<std::int32_t>(filter.begin(), filter.end()), m_scene.rankCount(), m_rowParams);
+    m_hoveredRow = -1;
+    updateScrollBars();
+    viewport()->update();
+}
+
+void RankTimelineView::updateGutterWidth()
+{
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics bfm(bold);
+    int w
+        = bfm.horizontalAdvance(QStringLiteral("rank %1").arg(std::max(9999, m_scene.rankCount())));
+    for (const QString& host : m_scene.groupNames)
+        w = std::max(w,
+            std::min(
+                bfm.horizontalAdvance(host) + fm.horizontalAdvance(QStringLiteral(" 0000")), 170));
+    m_gutterWidth = std::max(110, 22 + w + 12);
+    m_rowParams.rankRowHeight = std::max(16, fm.height() + 4);
+    m_rowParams.hostRowHeight = m_rowParams.rankRowHeight + 4;
+}
+
+bool RankTimelineView::isHostCollapsed(int group) const
+{
+    return group >= 0 && static_cast<std::size_t>(group) < m_collapsed.size()
+        && m_collapsed[static_cast<std::size_t>(group)];
+}
+
+void RankTimelineView::setHostCollapsed(int group, bool collapsed)
+{
+    if (group < 0 || static_cast<std::size_t>(group) >= m_collapsed.size()
+        || isHostCollapsed(group) == collapsed)
+        return;
+    m_collapsed[static_cast<std::size_t>(group)] = collapsed;
+    rebuildRows();
+}
+
+void RankTimelineView::toggleHost(int group)
+{
+    setHostCollapsed(group, !isHostCollapsed(group));
+}
+
+void RankTimelineView::clearRankFilter()
+{
+    if (!m_selection->rankFilter().isEmpty())
+        m_selection->setRankFilter({});
+}
+
+// ---------------------------------------------------------------------------------------
+// Axis
+
+int RankTimelineView::headerHeight() const
+{
+    return TimelinePainter::headerHeight();
+}
+
+int RankTimelineView::plotWidth() const
+{
+    return std::max(10, viewport()->width() - m_gutterWidth - 2);
+}
+
+AxisMap RankTimelineView::axisMap() const
+{
+    AxisMap m;
+    m.left = m_gutterWidth;
+    m.width = plotWidth();
+    if (m_mode == AxisMode::Time) {
+        m.start = m_timeStart;
+        m.end = m_timeEnd;
+    } else {
+        m.start = m_seqStart;
+        m.end = m_seqEnd;
+    }
+    if (m.end <= m.start)
+        m.end = m.start + 1;
+    return m;
+}
+
+double RankTimelineView::timeToX(qint64 ns) const
+{
+    AxisMap m = axisMap();
+    m.start = m_timeStart;
+    m.end = m_timeEnd;
+    return m.toX(static_cast<double>(ns - m_scene.originNs));
+}
+
+double RankTimelineView::seqToX(double seq) const
+{
+    AxisMap m = axisMap();
+    m.start = m_seqStart;
+    m.end = m_seqEnd;
+    return m.toX(seq);
+}
+
+void RankTimelineView::setAxisRange(double start, double end)
+{
+    AxisMap m = axisMap();
+    m.start = start;
+    m.end = end;
+    applyMap(m);
+}
+
+void RankTimelineView::applyMap(const AxisMap& map)
+{
+    applyMap(map, m_mode);
+}
+
+void RankTimelineView::applyMap(const AxisMap& map, AxisMode mode)
+{
+    const bool time = mode == AxisMode::Time;
+    const double lo = time ? m_scene.timeLo : m_scene.seqLo;
+    const double hi = time ? m_scene.timeHi : m_scene.seqHi;
+    // Some room beyond the data so the first and last marker are not cut in half.
+    const double margin = (hi - lo) * 0.05 + (time ? 0.0 : 1.0);
+    const AxisMap c = map.clamped(lo - margin, hi + margin, time ? kMinTimeSpanNs : kMinSeqSpan);
+    if (time) {
+        m_timeStart = c.start;
+        m_timeEnd = c.end;
+        if (m_scene.hasTime)
+            m_selection->setVisibleTimeRange(
+                m_scene.originNs + std::llround(c.start), m_scene.originNs + std::llround(c.end));
+    } else {
+        m_seqStart = c.start;
+        m_seqEnd = c.end;
+    }
+    updateScrollBars();
+    viewport()->update();
+}
+
+void RankTimelineView::syncFromSelectionTime()
+{
+    if (!m_scene.hasTime)
+        return;
+    const double start = static_cast<double>(m_selection->visibleStartNs() - m_scene.originNs);
+    const double end = static_cast<double>(m_selection->visibleEndNs() - m_scene.originNs);
+    if (end <= start || (std::abs(start - m_timeStart) < 1.0 && std::abs(end - m_timeEnd) < 1.0))
+        return;
+    m_timeStart = start;
+    m_timeEnd = end;
+    updateScrollBars();
+    viewport()->update();
+}
+
+void RankTimelineView::updateScrollBars()
+{
+    m_syncingScrollBar = true;
+    const int plotHeight
+        = std::max(0, viewport()->height() - headerHeight() - TimelinePainter::kLegendHeight);
+    verticalScrollBar()->setRange(0, std::max(0, m_rows.totalHeight() - plotHeight));
+    verticalScrollBar()->setPageStep(std::max(1, plotHeight));
+    verticalScrollBar()->setSingleStep(m_rowParams.rankRowHeight);
+
+    const bool time = m_mode == AxisMode::Time;
+    const double lo = time ? m_scene.timeLo : m_scene.seqLo;
+    const double hi = time ? m_scene.timeHi : m_scene.seqHi;
+    const double margin = (hi - lo) * 0.05 + (time ? 0.0 : 1.0);
+    const double full = std::max(1e-9, hi - lo + 2 * margin);
+    const double start = time ? m_timeStart : m_seqStart;
+    const double span = time ? m_timeEnd - m_timeStart : m_seqEnd - m_seqStart;
+    const int page
+        = std::clamp(static_cast<int>(std::lround(span / full * kScrollSteps)), 1, kScrollSteps);
+    QScrollBar* h = horizontalScrollBar();
+    h->setRange(0, kScrollSteps - page);
+    h->setPageStep(page);
+    h->setSingleStep(std::max(1, page / 10));
+    h->setValue(static_cast<int>(std::lround((start - (lo - margin)) / full * kScrollSteps)));
+    m_syncingScrollBar = false;
+}
+
+void RankTimelineView::setAxisMode(AxisMode mode)
+{
+    if (mode == AxisMode::Time && !m_scene.hasTime)
+        mode = AxisMode::Sequence;
+    if (mode == m_mode) {
+        updateActions();
+        return;
+    }
+    m_mode = mode;
+    updateActions();
+    updateScrollBars();
+    viewport()->update();
+    Q_EMIT axisModeChanged(mode);
+}
+
+void RankTimelineView::showTimeAxis()
+{
+    setAxisMode(AxisMode::Time);
+}
+
+void RankTimelineView::showSequenceAxis()
+{
+    setAxisMode(AxisMode::Sequence);
+}
+
+void RankTimelineView::toggleAxisMode()
+{
+    setAxisMode(m_mode == AxisMode::Time ? AxisMode::Sequence : AxisMode::Time);
+}
+
+void RankTimelineView::updateActions()
+{
+    if (!m_timeAction)
+        return;
+    m_timeAction->setEnabled(m_scene.hasTime || !m_scene.document);
+    m_timeAction->setChecked(m_mode == AxisMode::Time);
+    m_seqAction->setChecked(m_mode == AxisMode::Sequence);
+}
+
+void RankTimelineView::zoomIn()
+{
+    const AxisMap m = axisMap();
+    applyMap(m.zoomedAbout(m.left + m.width / 2, kZoomStep));
+}
+
+void RankTimelineView::zoomOut()
+{
+    const AxisMap m = axisMap();
+    applyMap(m.zoomedAbout(m.left + m.width / 2, 1.0 / kZoomStep));
+}
+
+void RankTimelineView::fitAll()
+{
+    if (m_mode == AxisMode::Time) {
+        const double pad = (m_scene.timeHi - m_scene.timeLo) * 0.02;
+        setAxisRange(m_scene.timeLo - pad, m_scene.timeHi + pad);
+    } else {
+        setAxisRange(m_scene.seqLo - 0.5, m_scene.seqHi + 0.5);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Stepping
+
+void RankTimelineView::nextCollective()
+{
+    if (!m_scene.seqAxis)
+        return;
+    const qint64 cur = m_selection->selectedSeq();
+    selectSeq(cur < 0 ? (m_scene.stuckSeq >= 0 ? m_scene.stuckSeq : m_scene.seqLo) : cur + 1);
+}
+
+void RankTimelineView::previousCollective()
+{
+    if (!m_scene.seqAxis)
+        return;
+    const qint64 cur = m_selection->selectedSeq();
+    selectSeq(cur < 0 ? (m_scene.stuckSeq >= 0 ? m_scene.stuckSeq : m_scene.seqHi - 1) : cur - 1);
+}
+
+void RankTimelineView::selectSeq(qint64 seq)
+{
+    m_selection->selectSeq(std::clamp<qint64>(seq, m_scene.seqLo, m_scene.seqHi - 1));
+}
+
+void RankTimelineView::ensureSeqVisible(qint64 seq)
+{
+    if (seq < 0 || m_mode != AxisMode::Sequence)
+        return;
+    const double span = m_seqEnd - m_seqStart;
+    if (static_cast<double>(seq) < m_seqStart)
+        setAxisRange(static_cast<double>(seq) - span * 0.1, static_cast<double>(seq) + span * 0.9);
+    else if (static_cast<double>(seq + 1) > m_seqEnd)
+        setAxisRange(
+            static_cast<double>(seq + 1) - span * 0.9, static_cast<double>(seq + 1) + span * 0.1);
+}
+
+void RankTimelineView::revealPendingRank()
+{
+    if (m_revealRank < 0
+        || viewport()->height()
+            < headerHeight() + TimelinePainter::kLegendHeight + 4 * m_rowParams.rankRowHeight)
+        return;
+    const int row = m_rows.rowOfRank(m_revealRank);
+    m_revealRank = -1;
+    if (row < 0)
+        return;
+    const int plotHeight = viewport()->height() - headerHeight() - TimelinePainter::kLegendHeight;
+    if (m_rows.top(row) + m_rows.height(row) > plotHeight)
+        verticalScrollBar()->setValue(m_rows.top(row) - plotHeight / 2);
+}
+
+void RankTimelineView::ensureRankVisible(int rank)
+{
+    if (rank < 0 || rank >= m_scene.rankCount())
+        return;
+    if (m_rows.rowOfRank(rank) < 0) {
+        const std::int32_t group = m_scene.groupOfRank[static_cast<std::size_t>(rank)];
+        if (isHostCollapsed(group))
+            setHostCollapsed(group, false);
+    }
+    const int row = m_rows.rowOfRank(rank);
+    if (row < 0)
+        return;
+    const int plotHeight = viewport()->height() - headerHeight() - TimelinePainter::kLegendHeight;
+    const int y = m_rows.top(row);
+    QScrollBar* v = verticalScrollBar();
+    if (y < v->value())
+        v->setValue(y - m_rowParams.hostRowHeight);
+    else if (y + m_rows.height(row) > v->value() + plotHeight)
+        v->setValue(y + m_rows.height(row) - plotHeight + m_rowParams.rankRowHeight);
+}
+
+StepInfo RankTimelineView::stepInfo() const
+{
+    StepInfo info;
+    info.seq = m_selection->selectedSeq();
+    if (info.seq < 0 || !m_scene.seqAxis)
+        return info;
+    info.processGroup = m_scene.pgKey;
+    model::OpType op = info.seq == m_scene.stuckSeq ? m_scene.stuckOp : model::OpType::Unknown;
+    for (const model::SeqRow& row : m_scene.seqAxis->rows) {
+        if (op != model::OpType::Unknown)
+            break;
+        if (row.timeoutSeq == info.seq)
+            op = row.timeoutOp;
+        for (const auto& [seq, o] : row.recent)
+            if (seq == info.seq)
+                op = o;
+    }
+    if (op != model::OpType::Unknown)
+        info.op = fromView(model::torchName(op));
+    for (std::int32_t r = 0; r < m_scene.rankCount(); ++r) {
+        switch (m_scene.state(r, info.seq)) {
+        case StepState::Completed:
+            info.completed << r;
+            break;
+        case StepState::Waiting:
+            info.waiting << r;
+            break;
+        case StepState::NeverEntered:
+            info.neverEntered << r;
+            break;
+        case StepState::Unknown:
+            info.unknown << r;
+            break;
+        }
+    }
+    return info;
+}
+
+void RankTimelineView::emitStep()
+{
+    Q_EMIT stepChanged(stepInfo());
+}
+
+void RankTimelineView::stepRank(int delta)
+{
+    if (m_rows.count() == 0)
+        return;
+    int row = m_rows.rowOfRank(m_selection->selectedRank());
+    for (int i = 0; i < m_rows.count(); ++i) {
+        row = row < 0 ? (delta > 0 ? 0 : m_rows.count() - 1) : row + delta;
+        if (row < 0 || row >= m_rows.count())
+            return;
+        if (m_rows.row(row).kind == TimelineRow::Kind::Rank) {
+            m_selection->selectRank(m_rows.row(row).rank);
+            return;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Geometry, hit testing, tooltips
+
+QRect RankTimelineView::rowRect(int rank) const
+{
+    const int row = m_rows.rowOfRank(rank);
+    if (row < 0)
+        return {};
+    return QRect(0, headerHeight() + m_rows.top(row) - verticalScrollBar()->value(),
+        viewport()->width(), m_rows.height(row));
+}
+
+QRect RankTimelineView::hostRowRect(int group) const
+{
+    const int row = m_rows.rowOfGroup(group);
+    if (row < 0)
+        return {};
+    return QRect(0, headerHeight() + m_rows.top(row) - verticalScrollBar()->value(),
+        viewport()->width(), m_rows.height(row));
+}
+
+int RankTimelineView::markerNear(int rank, double x) const
+{
+    const DocumentPtr& doc = m_scene.document;
+    if (!doc || !doc->timeline || !m_scene.hasTime)
+        return -1;
+    const model::TimelineData& t = *doc->timeline;
+    const AxisMap m = axisMap();
+    const double tol = TimelinePainter::glyphSize(m_rowParams.rankRowHeight) / 2.0 + 1.0;
+    const auto t0 = m_scene.originNs + static_cast<std::int64_t>(std::floor(m.toValue(x - tol)));
+    const auto t1 = m_scene.originNs + static_cast<std::int64_t>(std::ceil(m.toValue(x + tol)));
+    const std::size_t first = t.firstMarkerAtOrAfter(rank, t0);
+    const std::size_t end = std::min(t.endMarkerAtOrBefore(rank, t1), first + 256);
+    int best = -1;
+    int bestPriority = -1;
+    double bestDistance = 0;
+    for (std::size_t i = first; i < end; ++i) {
+        const model::TimelineMarker& mk = t.markers(rank)[i];
+        const double d = std::abs(m.toX(static_cast<double>(mk.timeNs - m_scene.originNs)) - x);
+        const int pr = markerPriority(mk.kind);
+        if (pr > bestPriority || (pr == bestPriority && d < bestDistance)) {
+            best = static_cast<int>(mk.event);
+            bestPriority = pr;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+RankTimelineView::Hit RankTimelineView::hitTest(const QPoint& pos) const
+{
+    Hit hit;
+    if (pos.y() < headerHeight()
+        || pos.y() >= viewport()->height() - TimelinePainter::kLegendHeight)
+        return hit;
+    hit.row = m_rows.rowAt(pos.y() - headerHeight() + verticalScrollBar()->value());
+    if (hit.row < 0)
+        return hit;
+    const TimelineRow& row = m_rows.row(hit.row);
+    hit.group = row.group;
+    hit.rank = row.rank;
+    hit.gutter = pos.x() < m_gutterWidth;
+    if (row.kind != TimelineRow::Kind::Rank || hit.gutter)
+        return hit;
+    const AxisMap m = axisMap();
+    if (m_mode == AxisMode::Time) {
+        hit.event = markerNear(row.rank, pos.x());
+        if (hit.event < 0 && m_scene.document && m_scene.document->timeline && m_scene.hasTime) {
+            const double v = m.toValue(pos.x());
+            for (const auto& s : m_scene.document->timeline->spans(row.rank))
+                if (v >= static_cast<double>(s.startNs - m_scene.originNs)
+                    && v <= static_cast<double>(s.endNs - m_scene.originNs)) {
+                    hit.event = static_cast<int>(s.event);
+                    hit.seq = s.seq;
+                }
+        }
+    } else if (m_scene.seqAxis) {
+        hit.seq = static_cast<qint64>(std::floor(m.toValue(pos.x())));
+    }
+    return hit;
+}
+
+QString RankTimelineView::toolTipAt(const QPoint& pos) const
+{
+    const DocumentPtr& doc = m_scene.document;
+    if (!doc || !doc->bundle)
+        return {};
+    const model::Bundle& b = *doc->bundle;
+    const Hit hit = hitTest(pos);
+    if (hit.row < 0)
+        return {};
+    auto esc = [](const QString& s) { return s.toHtmlEscaped(); };
+    if (hit.rank < 0) {
+        const auto& ranks = m_scene.ranksByGroup[static_cast<std::size_t>(hit.group)];
+        return QStringLiteral("<b>") + esc(m_scene.groupNames[static_cast<std::size_t>(hit.group)])
+            + QStringLiteral("</b> — ") + QStringLiteral("%1 rank(s): ").arg(ranks.size())
+            + rankList(QVector<int>(ranks.begin(), ranks.end()))
+            + QStringLiteral("<br><i>Click to ")
+            + (isHostCollapsed(hit.group) ? tr("expand") : tr("collapse")) + QStringLiteral("</i>");
+    }
+    QString html;
+    if (hit.event >= 0 && static_cast<std::size_t>(hit.event) < b.events.size()) {
+        const model::Event& e = b.events[static_cast<std::size_t>(hit.event)];
+        QString kind = fromView(model::eventKindName(e.kind));
+        kind.replace(QLatin1Char('_'), QLatin1Char(' '));
+        html = QStringLiteral("<b>") + esc(kind) + QStringLiteral("</b> · rank %1").arg(hit.rank)
+            + QStringLiteral(" · ") + esc(QString::fromStdString(model::formatTime(e.time)));
+        if (e.time.inferred)
+            html += tr(" (time inferred)");
+        if (hit.seq >= 0 && m_mode == AxisMode::Time)
+            html += QStringLiteral("<br>waited in ") + esc(fromView(model::torchName(e.op)))
+                + QStringLiteral(" #%1").arg(hit.seq)
+                + (e.durationMs >= 0
+                        ? QStringLiteral(" for ") + durationText(e.durationMs * 1'000'000)
+                        : QString());
+        if (e.text != model::kNoStr) {
+            QString text = fromView(b.text(e.text));
+            if (text.size() > 400)
+                text = text.left(400) + QChar(0x2026);
+            html += QStringLiteral("<br><span style='white-space:pre-wrap'>") + esc(text)
+                + QStringLiteral("</span>");
+        }
+        if (const model::Source* src = b.source(e.evidence.source))
+            html += QStringLiteral("<br><i>") + esc(QString::fromStdString(src->path))
+                + QStringLiteral(":%1</i>").arg(e.evidence.line);
+        return html;
+    }
+    html = QStringLiteral("<b>") + esc(QString::fromStdString(b.describeRank(hit.rank)))
+        + QStringLiteral("</b>");
+    const RankRole role = m_scene.role[static_cast<std::size_t>(hit.rank)];
+    if (role == RankRole::Initiating)
+        html += tr(" — initiating rank");
+    else if (role == RankRole::Collateral)
+        html += tr(" — collateral");
+    if (doc->diagnosis)
+        for (const auto& v : doc->diagnosis->ranks)
+            if (v.rank == hit.rank)
+                html
+                    += QStringLiteral("<br>state: ") + esc(fromView(model::rankStateName(v.state)));
+    if (m_scene.seqAxis && static_cast<std::size_t>(hit.rank) < m_scene.progress.size()) {
+        const SeqProgress& p = m_scene.progress[static_cast<std::size_t>(hit.rank)];
+        html += QStringLiteral("<br>") + esc(m_scene.pgLabel) + QStringLiteral(": ");
+        html += p.known()
+            ? QStringLiteral("last enqueued %1, last completed %2").arg(p.enqueued).arg(p.completed)
+            : tr("no progress logged");
+        if (hit.seq >= 0 && !hit.gutter && m_mode == AxisMode::Sequence) {
+            static const char* const names[]
+                = { "completed", "enqueued, not completed (waiting)", "never entered", "unknown" };
+            html += QStringLiteral("<br>#%1: ").arg(hit.seq)
+                + QString::fromLatin1(names[static_cast<int>(m_scene.state(hit.rank, hit.seq))]);
+            const model::SeqRow& row = m_scene.seqAxis->rows[static_cast<std::size_t>(hit.rank)];
+            if (row.timeoutSeq == hit.seq)
+                html += tr(" — timed out here");
+            for (const auto& [seq, op] : row.recent)
+                if (seq == hit.seq)
+                    html += QStringLiteral(" · ") + esc(fromView(model::torchName(op)));
+        }
+    }
+    return html;
+}
+
+TimelineFrame RankTimelineView::frame() const
+{
+    TimelineFrame f;
+    f.axis = m_mode == AxisMode::Time ? TimelineAxis::Time : TimelineAxis::Sequence;
+    f.map = axisMap();
+    f.size = viewport()->size();
+    f.headerHeight = headerHeight();
+    f.footerHeight = TimelinePainter::kLegendHeight;
+    f.gutterWidth = m_gutterWidth;
+    f.rankRowHeight = m_rowParams.rankRowHeight;
+    f.scrollY = verticalScrollBar()->value();
+    f.rows = m_scene.document ? &m_rows : nullptr;
+    f.collapsed = &m_collapsed;
+    f.selectedRank = m_selection->selectedRank();
+    f.selectedSeq = m_selection->selectedSeq();
+    f.hoveredRow = m_hoveredRow;
+    f.rubberBand = m_rubberBand;
+    const QVector<int>& filter = m_selection->rankFilter();
+    if (!filter.isEmpty())
+        f.notice = tr("only ranks %1 (Esc shows all)").arg(rankList(filter));
+    if (f.selectedSeq >= 0 && m_scene.seqAxis) {
+        const StepInfo s = stepInfo();
+        f.stepText = QStringLiteral("#%1: %2 completed · %3 waiting · %4 never entered")
+                         .arg(s.seq)
+                         .arg(s.completed.size())
+                         .arg(s.waiting.size())
+                         .arg(s.neverEntered.size());
+    }
+    return f;
+}
+
+// ---------------------------------------------------------------------------------------
+// Events
+
+void RankTimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(viewport());
+    p.setFont(font());
+    m_painter.paint(p, m_scene, frame());
+    if (!m_scene.document) {
+        p.setPen(m_painter.style().mutedText);
+        p.drawText(viewport()->rect().adjusted(0, headerHeight(), 0, 0), Qt::AlignCenter,
+            tr("Open a bundle to see its ranks."));
+    } else if (m_mode == AxisMode::Sequence && !m_scene.seqAxis) {
+        p.setPen(m_painter.style().mutedText);
+        p.drawText(viewport()->rect().adjusted(m_gutterWidth, headerHeight(), 0, 0),
+            Qt::AlignCenter, tr("No collective sequence numbers in this bundle."));
+    }
+}
+
+void RankTimelineView::resizeEvent(QResizeEvent* event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    updateScrollBars();
+    revealPendingRank();
+}
+
+void RankTimelineView::scrollContentsBy(int, int)
+{
+    viewport()->update();
+}
+
+bool RankTimelineView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, viewport());
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+void RankTimelineView::mousePressEvent(QMouseEvent* event)
+{
+    m_pressPos = m_lastPos = event->position().toPoint();
+    if (event->button() == Qt::RightButton
+        || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier))) {
+        m_drag = Drag::Rubber;
+        m_rubberBand = {};
+    } else if (event->button() == Qt::LeftButton) {
+        m_drag = Drag::Pending;
+    }
+    event->accept();
+}
+
+void RankTimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (m_drag == Drag::Pending
+        && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+        m_drag = Drag::Pan;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+    }
+    if (m_drag == Drag::Pan) {
+        const QPoint d = pos - m_lastPos;
+        if (d.x())
+            applyMap(axisMap().panned(d.x()));
+        if (d.y())
+            verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y());
+    } else if (m_drag == Drag::Rubber) {
+        const int x0
+            = std::clamp(std::min(m_pressPos.x(), pos.x()), m_gutterWidth, viewport()->width());
+        const int x1
+            = std::clamp(std::max(m_pressPos.x(), pos.x()), m_gutterWidth, viewport()->width());
+        m_rubberBand = QRect(x0, headerHeight(), x1 - x0,
+            viewport()->height() - headerHeight() - TimelinePainter::kLegendHeight);
+        viewport()->update();
+    } else {
+        const Hit hit = hitTest(pos);
+        if (hit.row != m_hoveredRow) {
+            m_hoveredRow = hit.row;
+            viewport()->update();
+        }
+        viewport()->setCursor(
+            hit.rank < 0 && hit.row >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    }
+    m_lastPos = pos;
+}
+
+void RankTimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    viewport()->setCursor(Qt::ArrowCursor);
+    if (drag == Drag::Rubber) {
+        const QRect band = m_rubberBand;
+        m_rubberBand = {};
+        if (band.width() >= 4)
+            applyMap(axisMap().zoomedTo(band.left(), band.right() + 1));
+        viewport()->update();
+        return;
+    }
+    if (drag != Drag::Pending)
+        return;
+    const Hit hit = hitTest(pos);
+    if (hit.row < 0)
+        return;
+    if (hit.rank < 0) {
+        toggleHost(hit.group);
+        return;
+    }
+    if (hit.event >= 0) {
+        m_selection->selectEvent(hit.event);
+    } else {
+        m_selection->selectRank(hit.rank);
+        if (hit.seq >= 0 && m_mode == AxisMode::Sequence && hit.seq >= m_scene.seqLo
+            && hit.seq < m_scene.seqHi)
+            m_selection->selectSeq(hit.seq);
+    }
+    viewport()->update();
+}
+
+void RankTimelineView::leaveEvent(QEvent* event)
+{
+    if (m_hoveredRow >= 0) {
+        m_hoveredRow = -1;
+        viewport()->update();
+    }
+    QAbstractScrollArea::leaveEvent(event);
+}
+
+void RankTimelineView::wheelEvent(QWheelEvent* event)
+{
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double factor = std::pow(kZoomStep, delta.y() / 120.0);
+        applyMap(
+            axisMap().zoomedAbout(std::max<double>(event->position().x(), m_gutterWidth), factor));
+        event->accept();
+        return;
+    }
+    const int dx = (event->modifiers() & Qt::ShiftModifier) ? delta.y() : delta.x();
+    if (dx != 0 && ((event->modifiers() & Qt::ShiftModifier) || delta.y() == 0)) {
+        applyMap(axisMap().panned(dx / 2.0));
+        event->accept();
+        return;
+    }
+    QAbstractScrollArea::wheelEvent(event);
+}
+
+void RankTimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const bool alt = event->modifiers() & Qt::AltModifier;
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_F:
+        fitAll();
+        break;
+    case Qt::Key_N:
+        nextCollective();
+        break;
+    case Qt::Key_P:
+        previousCollective();
+        break;
+    case Qt::Key_T:
+        toggleAxisMode();
+        break;
+    case Qt::Key_Escape:
+        clearRankFilter();
+        break;
+    case Qt::Key_Right:
+        if (alt)
+            nextCollective();
+        else
+            applyMap(axisMap().panned(-plotWidth() / 8.0));
+        break;
+    case Qt::Key_Left:
+        if (alt)
+            previousCollective();
+        else
+            applyMap(axisMap().panned(plotWidth() / 8.0));
+        break;
+    case Qt::Key_Up:
+        stepRank(-1);
+        break;
+    case Qt::Key_Down:
+        stepRank(1);
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void RankTimelineView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        m_painter.setStyle(TimelineStyle::fromPalette(palette()));
+        viewport()->update();
+    } else if (event->type() == QEvent::FontChange) {
+        updateGutterWidth();
+        m_painter.invalidate();
+        rebuildRows();
+    }
+    QAbstractScrollArea::changeEvent(event);
+}
+
+} // namespace rankscope::views

@@ -1,0 +1,180 @@
+#pragma once
+// The per-rank collective timeline: one row per rank, grouped under collapsible host rows,
+// on one of two x axes:
+//   - Time:     wall clock (TimelineData::minTimeNs..maxTimeNs). Waits inside collectives as
+//               bars (enqueue → watchdog timeout; the stuck collective outlined) and markers
+//               for timeouts, crashes, hardware and network faults, launcher kills,
+//               heartbeat and errors, merged when closer than a glyph.
+//   - Sequence: collective sequence number of the selected process group. Completed
+//               collectives as bars (coloured by op where NCCL COLL lines name it), the
+//               enqueued-but-not-completed range in the waiting colour, the timed-out
+//               collective marked, a "last completed" frontier across ranks, the stuck
+//               collective's column outlined and dashed cells where a rank never entered.
+// Default is Time when the bundle has wall-clock times, else Sequence.
+//
+// The initiating rank(s) rows carry initiatingRowColor(), collateral rows are dimmed, the
+// selected rank is outlined. All selection and the time zoom live in SelectionState.
+//
+// Mouse and keys (also in toolBarActions()):
+//   Ctrl+wheel          zoom about the cursor     wheel / Shift+wheel   scroll rows / pan x
+//   + / -               zoom in / out             F                     fit all
+//   left drag           pan (x and rows)          Shift+drag, right drag  rubber-band zoom
+//   click               select the event under the cursor (or the rank; a collective on the
+//                       sequence axis); click a host row to collapse or expand it
+//   N / Alt+Right       next collective           P / Alt+Left          previous collective
+//   T                   toggle time / sequence    Esc                   show all ranks again
+//   Up / Down           select previous / next rank
+
+#include "views/selectionstate.h"
+#include "views/timelinecoords.h"
+#include "views/timelinepainter.h"
+
+#include <QAbstractScrollArea>
+#include <QList>
+#include <QMetaType>
+#include <QPoint>
+#include <QVector>
+
+#include <memory>
+
+class QAction;
+
+namespace rankscope::views {
+
+// Where every rank stood on one collective (stepping); a status bar prints summary().
+struct StepInfo {
+    qint64 seq = -1;
+    QString processGroup; // PG key
+    QString op; // "ALLREDUCE" when known
+    QVector<int> completed;
+    QVector<int> waiting; // enqueued, not completed
+    QVector<int> neverEntered; // never enqueued it
+    QVector<int> unknown; // no progress logged
+    // "ALLREDUCE #198 (PG 0): 30 completed, 1 waiting (rank 5), 1 never entered (rank 7)"
+    QString summary() const;
+};
+
+class RankTimelineView : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    enum class AxisMode { Time, Sequence };
+    Q_ENUM(AxisMode)
+
+    explicit RankTimelineView(SelectionState* selection, QWidget* parent = nullptr);
+    ~RankTimelineView() override;
+
+    AxisMode axisMode() const { return m_mode; }
+    StepInfo stepInfo() const;
+    // Mode switch, zoom, fit and stepping as actions, for a toolbar or a menu.
+    QList<QAction*> toolBarActions() const;
+
+    // The warm row colour of the initiating rank(s) (gutter and lane background).
+    static QColor initiatingRowColor(const QPalette& palette);
+
+    // Geometry in viewport coordinates, for tests and for callers that point at things.
+    int headerHeight() const;
+    int gutterWidth() const { return m_gutterWidth; }
+    int rankRowHeight() const { return m_rowParams.rankRowHeight; }
+    QRect rowRect(int rank) const; // whole row incl. gutter; null when hidden
+    QRect hostRowRect(int group) const; // null when hidden
+    double timeToX(qint64 ns) const; // absolute ns (time axis)
+    double seqToX(double seq) const; // left edge of a collective's cell (sequence axis)
+    const RowLayout& rowLayout() const { return m_rows; }
+    const TimelineScene& scene() const { return m_scene; }
+    AxisMap axisMap() const;
+    QString toolTipAt(const QPoint& viewportPos) const;
+    bool isHostCollapsed(int group) const;
+
+public Q_SLOTS:
+    void setAxisMode(rankscope::views::RankTimelineView::AxisMode mode);
+    void showTimeAxis();
+    void showSequenceAxis();
+    void toggleAxisMode();
+    void zoomIn();
+    void zoomOut();
+    void fitAll();
+    void nextCollective();
+    void previousCollective();
+    void clearRankFilter();
+    void setHostCollapsed(int group, bool collapsed);
+    void toggleHost(int group);
+
+Q_SIGNALS:
+    void axisModeChanged(rankscope::views::RankTimelineView::AxisMode mode);
+    void stepChanged(const rankscope::views::StepInfo& step);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    bool viewportEvent(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    struct Hit {
+        int row = -1;
+        int rank = -1;
+        int group = -1;
+        int event = -1; // Bundle::events index
+        qint64 seq = -1; // sequence axis cell
+        bool gutter = false;
+    };
+
+    void onDocumentChanged();
+    void rebuildScene();
+    void rebuildRows();
+    void updateScrollBars();
+    void updateGutterWidth();
+    void setAxisRange(double start, double end); // current mode's units; clamps, syncs
+    void syncFromSelectionTime();
+    void applyMap(const AxisMap& map); // current mode
+    void applyMap(const AxisMap& map, AxisMode mode); // map.start/end in that mode's units
+    void selectSeq(qint64 seq);
+    void ensureSeqVisible(qint64 seq);
+    void ensureRankVisible(int rank);
+    void revealPendingRank();
+    void emitStep();
+    void stepRank(int delta);
+    Hit hitTest(const QPoint& pos) const;
+    int markerNear(int rank, double x) const; // event index or -1
+    int plotWidth() const;
+    TimelineFrame frame() const;
+    void updateActions();
+
+    SelectionState* m_selection;
+    TimelinePainter m_painter;
+    TimelineScene m_scene;
+    std::uint64_t m_generation = 0;
+    AxisMode m_mode = AxisMode::Time;
+    RowLayout m_rows;
+    RowLayout::Params m_rowParams;
+    std::vector<bool> m_collapsed; // per host group
+    int m_gutterWidth = 120;
+    // Visible range per mode: ns relative to scene.originNs, or sequence numbers. The time
+    // range mirrors SelectionState's visible range (absolute ns) so other views can zoom it.
+    double m_timeStart = 0, m_timeEnd = 1;
+    double m_seqStart = 0, m_seqEnd = 1;
+    bool m_syncingScrollBar = false;
+    // Mouse.
+    enum class Drag { None, Pending, Pan, Rubber };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    QPoint m_lastPos;
+    QRect m_rubberBand;
+    int m_hoveredRow = -1;
+    int m_revealRank = -1; // scrolled to once the viewport has a size
+    // Actions.
+    QAction* m_timeAction = nullptr;
+    QAction* m_seqAction = nullptr;
+    QList<QAction*> m_actions;
+};
+
+} // namespace rankscope::views
+
+Q_DECLARE_METATYPE(rankscope::views::StepInfo)

@@ -1,0 +1,52 @@
+#pragma once
+// The root-cause panel: what a tired on-call engineer reads first. Top to bottom: status,
+// class and confidence badges; the verdict in one sentence; the initiating rank(s) or stuck
+// pair as clickable chips in the initiating colour; the collateral ranks as a count and
+// compact ranges (expandable per state); the stuck collective; then one card per finding
+// (rule, confidence, explanation, clickable evidence lines, fix steps, verification commands
+// with Copy buttons, a "how to confirm" checklist). Inconclusive verdicts end with what to
+// collect next time. Real widgets in a QScrollArea, rebuilt once per document.
+
+#include "model/evidence.h"
+
+#include <QHash>
+#include <QScrollArea>
+
+namespace rankscope::views {
+
+class SelectionState;
+
+class RootCausePanel : public QScrollArea {
+    Q_OBJECT
+public:
+    explicit RootCausePanel(SelectionState* selection, QWidget* parent = nullptr);
+
+    // Clicking an evidence line: selects the evidence, and the event written on that line
+    // when there is one (so the timeline follows).
+    void activateEvidence(const model::EvidenceRef& ref);
+    // Text shown while a bundle loads or before its diagnosis is ready.
+    void setPendingText(const QString& text);
+
+    // Wide enough for the verdict sentence and the chips; never squeezed to a sliver.
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void rebuild();
+    QWidget* buildVerdict(QWidget* parent);
+    QWidget* buildCulprits(QWidget* parent);
+    QWidget* buildCollateral(QWidget* parent);
+    QWidget* buildFinding(QWidget* parent, std::size_t index);
+    QWidget* buildMissingEvidence(QWidget* parent);
+    QWidget* buildEmpty(QWidget* parent);
+
+    SelectionState* m_selection;
+    QString m_pendingText;
+    // (source, line) of each evidence line → event index; rebuilt per document.
+    QHash<quint64, int> m_eventOfEvidence;
+};
+
+} // namespace rankscope::views
