@@ -1,5 +1,6 @@
 #include "parsers/logscanner.h"
 
+#include "parsers/textscan.h"
 #include "parsers/timesniff.h"
 
 namespace rankscope::parsers {
@@ -100,7 +101,12 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     offer(m_kernel);
     offer(m_stacks);
     offer(m_gpu);
-    offer(m_ras);
+    // NCCL prints RAS's own verdicts as INFO lines ("NCCL INFO RAS declaring peer … as
+    // DEAD"); the NCCL parser claims them as NCCL output, so they are offered here too.
+    if (ncclLine && !m_ras.inBlock() && findLiteral(body, " as DEAD") != std::string_view::npos)
+        recognised |= m_ras.parseLine(ctx, body, m_out);
+    else
+        offer(m_ras);
     if (!recognised)
         recognised = m_activity.parseLine(ctx, body, m_out);
     if (recognised)

@@ -169,6 +169,8 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     ruleOpMismatch(ctx, out);
     ruleCollLineMismatch(ctx, out);
     ruleInitHang(ctx, out);
+    ruleRasCountMismatch(ctx, out);
+    ruleRasDeadProcess(ctx, out);
     ruleNeverEntered(ctx, out);
     ruleFrozenJob(ctx, out);
     ruleSilentRank(ctx, out);

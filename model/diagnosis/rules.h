@@ -83,6 +83,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out);        // rules_fa
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
 void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out);         // rules_failure.cpp
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out);          // rules_failure.cpp
+void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out); // rules_ras.cpp
+void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out);   // rules_ras.cpp
 
 // Run after the verdict: findings about misleading signals (launcher "Root Cause", dump
 // signal source rank) judged against the chosen initiating ranks.

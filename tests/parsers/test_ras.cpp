@@ -381,6 +381,17 @@ TEST_CASE("RAS debug line declaring a peer dead, also glued behind other text", 
     CHECK(dead[0]->pid == -1);
 }
 
+TEST_CASE("RAS declaring a peer dead inside an NCCL INFO line still reaches the RAS parser",
+    "[parsers][ras]")
+{
+    const auto p = scan("node-03:48211:48377 [2] NCCL INFO RAS declaring peer 10.1.2.7<40211> as DEAD; "
+                        "rasDeadPeersHash 0x5a1d\n",
+        "logs/rank2.log");
+    const auto dead = eventsOf(p, EventKind::RasDeadProcess);
+    REQUIRE(dead.size() == 1);
+    CHECK(str(p, dead[0]->peer) == "10.1.2.7");
+}
+
 TEST_CASE("the report ends at the first foreign line; rank lines outside a report mean nothing",
     "[parsers][ras]")
 {
