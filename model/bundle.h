@@ -104,6 +104,8 @@ public:
     std::vector<GpuUtilSummary> gpuUtil;
     std::vector<FrDump> frDumps;
     std::vector<FrEntry> frEntries;
+    std::vector<FrCall> frCalls; // FrEntry::call
+    FrStacks frStacks;           // FrEntry::stack
     ImportIssues issues;
 
     // Derived by buildBundle().

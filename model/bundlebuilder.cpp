@@ -4,6 +4,7 @@
 #include "model/collectiveprogress.h"
 #include "model/rankresolver.h"
 
+#include <algorithm>
 #include <map>
 
 namespace rankscope::model {
@@ -28,6 +29,18 @@ void assignYears(Bundle& b)
     for (const auto& f : b.launcherFailures)
         if (f.time.domain == TimeDomain::LocalWall)
             ++years[civilFromNs(f.time.ns).year];
+    // Flight Recorder times are epoch ns, so they carry the year even when no log line does
+    // (an FR-plus-glog bundle). Sample at most ~4096 entries: a 4096-rank bundle holds
+    // millions and one vote per dump-sized stride is plenty.
+    const std::size_t frStride = std::max<std::size_t>(1, b.frEntries.size() / 4096);
+    for (std::size_t i = 0; i < b.frEntries.size(); i += frStride) {
+        const TimePoint t = b.frEntries[i].created();
+        if (t.ns <= 0)
+            continue;
+        ++years[civilFromNs(t.ns).year];
+        sum += wholeSeconds(t) / 60;
+        ++count;
+    }
     if (years.empty())
         return;
     int year = years.begin()->first;
@@ -74,8 +87,17 @@ Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues)
 {
     Bundle b;
     b.issues = std::move(loadIssues);
-    for (ParsedSource& p : parsed)
+    // Flight Recorder entries dominate big bundles (4096 dumps × 2000 entries): reserve them
+    // once and free each source right after merging it, so the parsed copy and the bundle's
+    // copy (and vector growth slack) are never all alive at once.
+    std::size_t frEntries = 0;
+    for (const ParsedSource& p : parsed)
+        frEntries += p.frEntries.size();
+    b.frEntries.reserve(frEntries);
+    for (ParsedSource& p : parsed) {
         mergeSource(b, std::move(p));
+        p = ParsedSource();
+    }
     parsed.clear();
     assignYears(b);
     resolveRanks(b);

@@ -175,17 +175,33 @@ void mergeSource(Bundle& bundle, ParsedSource&& parsed)
         for (auto& st : d.pgStatus)
             st.pg = m.str(st.pg);
     }
+    // Calls and stacks are de-duplicated per source; appending keeps their indexes valid with
+    // one offset.
+    const auto callBase = static_cast<std::uint32_t>(bundle.frCalls.size());
+    const auto stackBase = static_cast<std::uint32_t>(bundle.frStacks.size());
+    const auto frameBase = static_cast<std::uint32_t>(bundle.frStacks.frames.size());
     for (FrEntry& e : parsed.frEntries) {
         e.dump += dumpBase;
-        e.pg = m.str(e.pg);
-        e.pgDesc = m.str(e.pgDesc);
-        e.profilingName = m.str(e.profilingName);
-        e.inputSizes = m.str(e.inputSizes);
-        e.outputSizes = m.str(e.outputSizes);
-        e.inputDtypes = m.str(e.inputDtypes);
-        e.outputDtypes = m.str(e.outputDtypes);
-        m.frames(e.frames);
+        if (e.call != kNoFrIndex)
+            e.call += callBase;
+        if (e.stack != kNoFrIndex)
+            e.stack += stackBase;
     }
+    for (FrCall& c : parsed.frCalls) {
+        c.pg = m.str(c.pg);
+        c.pgDesc = m.str(c.pgDesc);
+        c.profilingName = m.str(c.profilingName);
+        c.inputSizes = m.str(c.inputSizes);
+        c.outputSizes = m.str(c.outputSizes);
+        c.inputDtypes = m.str(c.inputDtypes);
+        c.outputDtypes = m.str(c.outputDtypes);
+    }
+    m.frames(parsed.frStacks.frames);
+    for (std::uint32_t& b : parsed.frStacks.begin)
+        b += frameBase;
+    append(bundle.frCalls, parsed.frCalls);
+    append(bundle.frStacks.frames, parsed.frStacks.frames);
+    append(bundle.frStacks.begin, parsed.frStacks.begin);
     append(bundle.frDumps, parsed.frDumps);
     append(bundle.frEntries, parsed.frEntries);
     append(bundle.events, parsed.events);

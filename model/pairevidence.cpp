@@ -19,6 +19,20 @@ constexpr float kWeights[] = { 4.0f, 2.0f, 4.0f, 1.0f, 3.0f };
 
 constexpr std::size_t kMaxEvidencePerCell = 4;
 
+// A PG-local rank of an FR p2p op ("nccl:send 1->2") as a global rank, through the dump's
+// pg_config for that PG (log-formats §2.3: profiling names carry PG-local src/dst). The
+// default PG's local ranks are global ones even when the dump has no pg_config.
+std::int32_t globalRankOf(const Bundle& b, const FrDump& dump, StrId pg, std::int32_t local)
+{
+    if (local < 0)
+        return -1;
+    for (const FrPgConfig& config : dump.pgConfig)
+        if (config.name == pg)
+            return static_cast<std::size_t>(local) < config.ranks.size() ? config.ranks[local] : -1;
+    const ProcessGroup* g = b.processGroup(pg);
+    return (g && g->isDefault) || b.text(pg) == "0" ? local : -1;
+}
+
 } // namespace
 
 std::string_view pairMetricName(PairMetric metric)
@@ -159,6 +173,28 @@ PairEvidence PairEvidence::build(const Bundle& b, const Diagnosis& d)
                     prog && prog->timeoutEvent != RankProgress::kNoEvent)
                     c.evidence.push_back(b.events[prog->timeoutEvent].evidence);
         }
+    // Flight Recorder send/recv ops that never completed: the recording rank waited on that
+    // peer. One count per op, from the recorder to its peer.
+    for (const FrDump& dump : b.frDumps) {
+        const std::int32_t rank = dump.globalRank >= 0 ? dump.globalRank : b.rankOfIdentity(dump.identity);
+        if (rank < 0 || rank >= p.m_size)
+            continue;
+        for (std::uint32_t i = dump.firstEntry; i < dump.firstEntry + dump.entryCount && i < b.frEntries.size(); ++i) {
+            const FrEntry& e = b.frEntries[i];
+            if (e.state == FrState::Completed || e.call >= b.frCalls.size())
+                continue;
+            const FrCall& call = b.frCalls[e.call];
+            if (!call.isP2p || (call.op != OpType::Send && call.op != OpType::Recv))
+                continue;
+            const std::int32_t peerLocal = call.op == OpType::Send ? call.p2pDst : call.p2pSrc;
+            const std::int32_t peer = globalRankOf(b, dump, call.pg, peerLocal);
+            if (peer < 0 || peer >= p.m_size || peer == rank)
+                continue;
+            PairCell& c = p.at(rank, peer);
+            c.value[idx(PairMetric::P2pUnmatched)] = 1.0f;
+            c.evidence.push_back(dump.evidence);
+        }
+    }
     p.finish();
     return p;
 }

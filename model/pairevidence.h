@@ -18,7 +18,7 @@ enum class PairMetric : std::uint8_t {
     StalledNeighbour, // ring/tree/channel neighbours: `from` entered the stuck collective, `to` did not
     NvlinkFault,     // NVLink Xids on both GPUs of the pair
     WaitsOn,         // collateral `from` waits on initiating `to` in the stuck collective
-    P2pUnmatched,    // a send/recv with no matching peer op (Flight Recorder)
+    P2pUnmatched,    // Flight Recorder send/recv ops of `from` to/from peer `to` that never completed
     Combined,        // weighted sum of the above
     Count
 };

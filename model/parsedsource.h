@@ -37,6 +37,8 @@ struct ParsedSource {
     std::vector<GpuUtilSummary> gpuUtil;
     std::vector<FrDump> frDumps;
     std::vector<FrEntry> frEntries; // FrEntry::dump indexes frDumps
+    std::vector<FrCall> frCalls;    // FrEntry::call, de-duplicated per source
+    FrStacks frStacks;              // FrEntry::stack, de-duplicated per source
     ImportIssues issues;
 
     ParsedSource();

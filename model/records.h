@@ -9,7 +9,9 @@
 #include "model/timepoint.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace rankscope::model {
@@ -189,34 +191,83 @@ struct WorkerGroupLayout {
 // One Flight Recorder entry (log-formats §2.3): a collective or p2p op as one rank recorded it.
 enum class FrState : std::uint8_t { Unknown, Scheduled, Started, Completed };
 
-struct FrEntry {
-    std::uint32_t dump = 0;         // index into the owning FrDump list (bundle-wide after merging)
-    std::int64_t recordId = -1;     // per process, across all PGs
-    StrId pg = kNoStr;              // process_group[0] (pg name, e.g. "0")
-    StrId pgDesc = kNoStr;          // process_group[1] ("default_pg")
-    std::int64_t collectiveSeq = -1; // collective_seq_id
-    std::int64_t p2pSeq = -1;        // p2p_seq_id
-    std::int64_t opId = -1;
+inline constexpr std::uint32_t kNoFrIndex = 0xffffffffu;
+
+// What an entry called, shared by every entry that called the same thing: a training loop
+// repeats a few dozen distinct calls thousands of times, so entries keep an index into a
+// de-duplicated FrCall table instead of ~60 bytes of their own (issue 6: 4096 dumps × 2000
+// entries must fit in memory).
+struct FrCall {
+    StrId pg = kNoStr;               // process_group[0] (pg name, e.g. "0")
+    StrId pgDesc = kNoStr;           // process_group[1] ("default_pg")
     StrId profilingName = kNoStr;    // "nccl:all_reduce", "nccl:send 1->2"
-    OpType op = OpType::Unknown;
-    bool isP2p = false;
-    std::int32_t p2pSrc = -1;        // PG-local ranks from "nccl:send 1->2" / "nccl:recv 3<-0"
-    std::int32_t p2pDst = -1;
-    std::uint64_t inputNumel = 0;    // product of input_sizes, summed over tensors
-    std::uint64_t outputNumel = 0;
     StrId inputSizes = kNoStr;       // "[[3, 4]]" as printed, for explanations
     StrId outputSizes = kNoStr;
     StrId inputDtypes = kNoStr;      // "Float" (joined with ',' when several)
     StrId outputDtypes = kNoStr;
-    FrState state = FrState::Unknown;
-    TimePoint created;               // time_created_ns (Utc)
-    TimePoint discoveredStarted;
-    TimePoint discoveredCompleted;
-    double durationMs = -1;
-    bool retired = false;
+    std::int32_t p2pSrc = -1;        // PG-local ranks from "nccl:send 1->2" / "nccl:recv 3<-0"
+    std::int32_t p2pDst = -1;
+    std::uint64_t inputNumel = 0;    // product of input_sizes, summed over tensors
+    std::uint64_t outputNumel = 0;
     std::int64_t timeoutMs = -1;
-    std::vector<StackFrame> frames;  // innermost first, at most a few dozen
+    OpType op = OpType::Unknown;
+    bool isP2p = false;
+
+    bool operator==(const FrCall&) const = default;
 };
+
+// A Python stack (innermost first) in the de-duplicated FrStacks table.
+struct FrStacks {
+    std::vector<StackFrame> frames;
+    std::vector<std::uint32_t> begin; // stack i is frames[begin[i], begin[i + 1]) (or to the end)
+
+    std::size_t size() const { return begin.size(); }
+    // Frames of stack `id`, innermost first; empty for kNoFrIndex.
+    std::pair<const StackFrame*, const StackFrame*> of(std::uint32_t id) const
+    {
+        if (id >= begin.size())
+            return { nullptr, nullptr };
+        const std::size_t end = id + 1 < begin.size() ? begin[id + 1] : frames.size();
+        return { frames.data() + begin[id], frames.data() + end };
+    }
+};
+
+// Times are CLOCK_REALTIME epoch ns (Utc), 0 when the dump has none (null in the pickle, 0
+// in JSON); created()/started()/completed() give them as TimePoints. record/p2p/op ids are
+// 32-bit (saturating at kMaxFrId; a process issuing 1000 ops per second needs 24 days to
+// reach it): 64 bytes per entry instead of 80 for 4096 dumps × 2000 entries.
+inline constexpr std::int32_t kMaxFrId = 0x7fffffff;
+
+struct FrEntry {
+    std::int64_t collectiveSeq = -1; // collective_seq_id
+    std::int64_t createdNs = 0;      // time_created_ns
+    std::int64_t startedNs = 0;      // time_discovered_started_ns
+    std::int64_t completedNs = 0;    // time_discovered_completed_ns
+    std::int32_t recordId = -1;      // per process, across all PGs
+    std::int32_t p2pSeq = -1;        // p2p_seq_id
+    std::int32_t opId = -1;
+    std::uint32_t dump = 0;          // index into the owning FrDump list (bundle-wide after merging)
+    std::uint32_t call = kNoFrIndex; // index into the FrCall table
+    std::uint32_t stack = kNoFrIndex; // index into FrStacks; kNoFrIndex without frames
+    float durationMs = -1;
+    FrState state = FrState::Unknown;
+    bool retired = false;
+
+    static TimePoint timeOf(std::int64_t ns)
+    {
+        TimePoint t;
+        if (ns > 0) {
+            t.ns = ns;
+            t.domain = TimeDomain::Utc;
+            t.precision = TimePrecision::Nanosecond;
+        }
+        return t;
+    }
+    TimePoint created() const { return timeOf(createdNs); }
+    TimePoint discoveredStarted() const { return timeOf(startedNs); }
+    TimePoint discoveredCompleted() const { return timeOf(completedNs); }
+};
+static_assert(sizeof(FrEntry) <= 64, "FrEntry is stored millions of times (see the comment above)");
 
 struct FrPgConfig {
     StrId name = kNoStr;

@@ -3,8 +3,10 @@
 // view can find the visible range with two binary searches (firstIndex/lastIndex):
 //   - markers: timeouts, errors, crashes, hardware and network faults, launcher kills;
 //   - spans:   the wait inside the stuck collective (enqueue → watchdog timeout) per rank;
+//   - collectives: each Flight Recorder entry as a bar with its real times (log-formats §2.3);
 //   - per process group, each rank's sequence-number progress for the sequence-number axis,
-//     with the op of recent collectives where NCCL COLL lines give it.
+//     with the op of recent collectives where Flight Recorder entries or NCCL COLL lines
+//     give it (and the progress itself for ranks that printed no PyTorch status line).
 
 #include "model/bundle.h"
 #include "model/diagnosis/diagnosis.h"
@@ -42,6 +44,20 @@ struct TimelineSpan {
     bool stuck = false;      // the diagnosis's stuck collective
 };
 
+// One collective as a rank's Flight Recorder recorded it: real start and end times, where
+// the logs only show when the stuck one timed out.
+struct TimelineCollective {
+    std::int64_t startNs = 0; // time_discovered_started, else time_created
+    std::int64_t endNs = 0;   // time_discovered_completed; still running: the end of the data
+    std::int64_t seq = -1;    // collective_seq_id; -1 for p2p ops
+    OpType op = OpType::Unknown;
+    StrId pg = kNoStr;
+    FrState state = FrState::Unknown;
+    std::uint32_t entry = 0;   // index into Bundle::frEntries
+    bool stillRunning = false; // not completed when the rank dumped
+    bool stuck = false;        // the diagnosis's stuck collective
+};
+
 // One rank's position on one process group's sequence axis.
 struct SeqRow {
     std::int32_t rank = -1;
@@ -50,8 +66,9 @@ struct SeqRow {
     std::int64_t timeoutSeq = -1;
     OpType timeoutOp = OpType::Unknown;
     bool hasStatus = false;
-    // Ops of recent collectives by sequence number (from NCCL COLL lines on the world
-    // communicator, seq = opCount + 1); empty when COLL lines were not logged.
+    // Ops of recent collectives by sequence number, sorted: Flight Recorder entries of this
+    // PG, and NCCL COLL lines on the world communicator (seq = opCount + 1) for the default
+    // PG; empty when neither was recorded.
     std::vector<std::pair<std::int64_t, OpType>> recent;
 };
 
@@ -69,6 +86,8 @@ public:
     std::int32_t rankCount() const { return static_cast<std::int32_t>(m_markers.size()); }
     const std::vector<TimelineMarker>& markers(std::int32_t rank) const { return m_markers[rank]; }
     const std::vector<TimelineSpan>& spans(std::int32_t rank) const { return m_spans[rank]; }
+    // Sorted by start time.
+    const std::vector<TimelineCollective>& collectives(std::int32_t rank) const { return m_collectives[rank]; }
     const std::vector<SeqAxis>& seqAxes() const { return m_seqAxes; }
     const SeqAxis* seqAxis(StrId pg) const;
 
@@ -79,10 +98,15 @@ public:
     // Index of the first marker of `rank` with time >= t, and one past the last with time <= t.
     std::size_t firstMarkerAtOrAfter(std::int32_t rank, std::int64_t t) const;
     std::size_t endMarkerAtOrBefore(std::int32_t rank, std::int64_t t) const;
+    // Index of the first collective of `rank` that may still be running at t: every one
+    // before it ended before t (O(log n), also when bars overlap).
+    std::size_t firstCollectiveEndingAtOrAfter(std::int32_t rank, std::int64_t t) const;
 
 private:
     std::vector<std::vector<TimelineMarker>> m_markers;
     std::vector<std::vector<TimelineSpan>> m_spans;
+    std::vector<std::vector<TimelineCollective>> m_collectives;
+    std::vector<std::vector<std::int64_t>> m_collectiveEndMax; // running max of endNs per rank
     std::vector<SeqAxis> m_seqAxes;
     std::int64_t m_minNs = 1;
     std::int64_t m_maxNs = 0;

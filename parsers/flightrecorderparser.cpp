@@ -12,12 +12,14 @@
 #include <exception>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace rankscope::parsers {
 
 namespace {
 
+using model::FrCall;
 using model::FrEntry;
 using model::FrState;
 using model::StrId;
@@ -82,6 +84,12 @@ Field classifyEntryKey(std::string_view key)
     return Field::Unknown;
 }
 
+// FrEntry ids are 32-bit: a larger id saturates, a negative one stays "unknown".
+std::int32_t narrowId(std::int64_t v)
+{
+    return v < 0 ? -1 : static_cast<std::int32_t>(std::min<std::int64_t>(v, model::kMaxFrId));
+}
+
 std::uint64_t saturatingMul(std::uint64_t a, std::uint64_t b)
 {
     if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
@@ -136,6 +144,28 @@ void readP2pPeers(std::string_view name, std::int32_t& src, std::int32_t& dst)
     }
 }
 
+struct FrCallHash {
+    std::size_t operator()(const FrCall& c) const
+    {
+        std::uint64_t h = 1469598103934665603ull;
+        auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+        mix(c.pg);
+        mix(c.pgDesc);
+        mix(c.profilingName);
+        mix(c.inputSizes);
+        mix(c.outputSizes);
+        mix(c.inputDtypes);
+        mix(c.outputDtypes);
+        mix(static_cast<std::uint32_t>(c.p2pSrc));
+        mix(static_cast<std::uint32_t>(c.p2pDst));
+        mix(c.inputNumel);
+        mix(c.outputNumel);
+        mix(static_cast<std::uint64_t>(c.timeoutMs));
+        mix(static_cast<std::uint64_t>(c.op) << 1 | (c.isP2p ? 1 : 0));
+        return static_cast<std::size_t>(h);
+    }
+};
+
 // Maps one dump document (pickle or converted JSON) into the ParsedSource. Values repeat
 // massively across the 2000 entries of a dump (keys, op names, dtypes, frames are memoized
 // by the pickler and so share one value id): small direct-mapped caches keyed by value id
@@ -156,19 +186,21 @@ public:
 private:
     void mapEntries(PickleId list);
     void mapEntry(PickleId dict, FrEntry& e);
+    std::uint32_t internCall(const FrCall& call);
+    std::uint32_t internStack();
     void mapPgConfig(PickleId dict, model::FrDump& dump);
     void mapPgStatus(PickleId dict, model::FrDump& dump);
     Field field(PickleId key);
     StrId internValue(PickleId id);
     StrId internText(std::string_view text);
-    void profilingName(PickleId id, FrEntry& e);
+    void profilingName(PickleId id, FrCall& c);
     StrId sizesText(PickleId list, std::uint64_t& numel);
     StrId formatSizes(std::uint64_t& numel);
     StrId dtypesText(PickleId list);
-    void frames(PickleId list, FrEntry& e);
+    void frames(PickleId list);
     model::StackFrame frame(PickleId dict);
     bool integer(PickleId id, std::int64_t& out) const;
-    model::TimePoint time(PickleId id);
+    std::int64_t time(PickleId id); // epoch ns, 0 when absent
 
     const PickleDocument& m_doc;
     model::ParsedSource& m_out;
@@ -213,6 +245,12 @@ private:
     std::array<FrameSlot, 1024> m_frames {};
     std::array<SizesSlot, 256> m_sizes {};
     std::vector<std::int64_t> m_sizesKey;
+    // De-duplication of calls and stacks within the source (FrCall, FrStacks): a dump's
+    // 2000 entries share a few dozen of each.
+    std::unordered_map<FrCall, std::uint32_t, FrCallHash> m_callIndex;
+    std::unordered_map<std::string, std::uint32_t> m_stackIndex;
+    std::vector<model::StackFrame> m_stack; // frames of the entry being mapped
+    std::string m_stackKey;
 };
 
 bool DumpMapper::integer(PickleId id, std::int64_t& out) const
@@ -238,18 +276,14 @@ bool DumpMapper::integer(PickleId id, std::int64_t& out) const
 }
 
 // time_*_ns: CLOCK_REALTIME epoch ns; null (pickle) or 0 (JSON) when not observed.
-model::TimePoint DumpMapper::time(PickleId id)
+std::int64_t DumpMapper::time(PickleId id)
 {
     std::int64_t ns = 0;
-    model::TimePoint t;
     if (!integer(id, ns) || ns <= 0 || m_doc.overflowed(id))
-        return t;
-    t.ns = ns;
-    t.domain = model::TimeDomain::Utc;
-    t.precision = model::TimePrecision::Nanosecond;
+        return 0;
     if (!m_newest.valid() || ns > m_newest.ns)
-        m_newest = t;
-    return t;
+        m_newest = FrEntry::timeOf(ns);
+    return ns;
 }
 
 Field DumpMapper::field(PickleId key)
@@ -286,7 +320,7 @@ StrId DumpMapper::internText(std::string_view text)
     return slot.str;
 }
 
-void DumpMapper::profilingName(PickleId id, FrEntry& e)
+void DumpMapper::profilingName(PickleId id, FrCall& e)
 {
     if (!m_doc.is(id, PickleKind::Str))
         return;
@@ -416,23 +450,53 @@ model::StackFrame DumpMapper::frame(PickleId dict)
 
 // Innermost first, as torch::symbolize lists them (pt:FlightRecorderDetail.hpp getTraceback:
 // "#0 all_reduce from …distributed_c10d.py").
-void DumpMapper::frames(PickleId list, FrEntry& e)
+void DumpMapper::frames(PickleId list)
 {
+    m_stack.clear();
     const auto items = m_doc.items(list);
     if (items.empty() || !m_doc.is(list, PickleKind::List))
         return;
-    e.frames.reserve(std::min(items.size(), kMaxFrames));
     for (const PickleId item : items) {
-        if (e.frames.size() == kMaxFrames)
+        if (m_stack.size() == kMaxFrames)
             break;
         if (m_doc.is(item, PickleKind::Dict))
-            e.frames.push_back(frame(item));
+            m_stack.push_back(frame(item));
     }
+}
+
+std::uint32_t DumpMapper::internCall(const FrCall& call)
+{
+    const auto [it, added] = m_callIndex.try_emplace(call, static_cast<std::uint32_t>(m_out.frCalls.size()));
+    if (added)
+        m_out.frCalls.push_back(call);
+    return it->second;
+}
+
+// The stack in m_stack, keyed by its frames' string ids (ids of one pool, so equal ids are
+// equal text).
+std::uint32_t DumpMapper::internStack()
+{
+    if (m_stack.empty())
+        return model::kNoFrIndex;
+    m_stackKey.clear();
+    for (const model::StackFrame& f : m_stack) {
+        const std::uint32_t parts[3] = { f.function, f.file, static_cast<std::uint32_t>(f.line) };
+        m_stackKey.append(reinterpret_cast<const char*>(parts), sizeof parts);
+    }
+    model::FrStacks& stacks = m_out.frStacks;
+    const auto [it, added] = m_stackIndex.try_emplace(m_stackKey, static_cast<std::uint32_t>(stacks.size()));
+    if (added) {
+        stacks.begin.push_back(static_cast<std::uint32_t>(stacks.frames.size()));
+        stacks.frames.insert(stacks.frames.end(), m_stack.begin(), m_stack.end());
+    }
+    return it->second;
 }
 
 void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
 {
     const auto pairs = m_doc.items(dict);
+    FrCall c;
+    m_stack.clear();
     PickleId pgId = kNoPickleValue;
     bool sawIsP2p = false;
     for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
@@ -441,7 +505,7 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
         switch (field(pairs[i])) {
         case Field::RecordId:
             if (integer(v, n))
-                e.recordId = n;
+                e.recordId = narrowId(n);
             break;
         case Field::PgId:
             pgId = v;
@@ -450,11 +514,11 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
             // ("0", "default_pg"): a tuple in the pickle, a list in JSON.
             const auto parts = m_doc.items(v);
             if (!parts.empty()) {
-                e.pg = internValue(parts[0]);
+                c.pg = internValue(parts[0]);
                 if (parts.size() > 1)
-                    e.pgDesc = internValue(parts[1]);
+                    c.pgDesc = internValue(parts[1]);
             } else if (m_doc.is(v, PickleKind::Str)) {
-                e.pg = internValue(v);
+                c.pg = internValue(v);
             }
             break;
         }
@@ -464,41 +528,41 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
             break;
         case Field::P2pSeq:
             if (integer(v, n))
-                e.p2pSeq = n;
+                e.p2pSeq = narrowId(n);
             break;
         case Field::OpId:
             if (integer(v, n))
-                e.opId = n;
+                e.opId = narrowId(n);
             break;
         case Field::ProfilingName:
-            profilingName(v, e);
+            profilingName(v, c);
             break;
         case Field::TimeCreated:
-            e.created = time(v);
+            e.createdNs = time(v);
             break;
         case Field::TimeStarted:
-            e.discoveredStarted = time(v);
+            e.startedNs = time(v);
             break;
         case Field::TimeCompleted:
-            e.discoveredCompleted = time(v);
+            e.completedNs = time(v);
             break;
         case Field::Duration: {
             double d = 0;
             if (m_doc.real(v, d) && std::isfinite(d) && d >= 0)
-                e.durationMs = d;
+                e.durationMs = static_cast<float>(d);
             break;
         }
         case Field::InputSizes:
-            e.inputSizes = sizesText(v, e.inputNumel);
+            c.inputSizes = sizesText(v, c.inputNumel);
             break;
         case Field::OutputSizes:
-            e.outputSizes = sizesText(v, e.outputNumel);
+            c.outputSizes = sizesText(v, c.outputNumel);
             break;
         case Field::InputDtypes:
-            e.inputDtypes = dtypesText(v);
+            c.inputDtypes = dtypesText(v);
             break;
         case Field::OutputDtypes:
-            e.outputDtypes = dtypesText(v);
+            c.outputDtypes = dtypesText(v);
             break;
         case Field::State: {
             const std::string_view s = m_doc.text(v);
@@ -514,29 +578,31 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
             break;
         case Field::Timeout:
             if (integer(v, n))
-                e.timeoutMs = n;
+                c.timeoutMs = n;
             break;
         case Field::IsP2p:
             if (integer(v, n)) {
-                e.isP2p = n != 0;
+                c.isP2p = n != 0;
                 sawIsP2p = true;
             }
             break;
         case Field::Frames:
-            frames(v, e);
+            frames(v);
             break;
         case Field::Unknown:
             break;
         }
     }
     if (!sawIsP2p)
-        e.isP2p = model::isPointToPoint(e.op);
+        c.isP2p = model::isPointToPoint(c.op);
     // Without process_group (pre-2.2 dumps) the PG index is the only key there is.
-    if (e.pg == model::kNoStr && pgId != kNoPickleValue) {
+    if (c.pg == model::kNoStr && pgId != kNoPickleValue) {
         std::int64_t n = 0;
         if (integer(pgId, n))
-            e.pg = internText(std::to_string(n));
+            c.pg = internText(std::to_string(n));
     }
+    e.call = internCall(c);
+    e.stack = internStack();
 }
 
 void DumpMapper::mapEntries(PickleId list)

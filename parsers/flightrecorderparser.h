@@ -11,7 +11,10 @@
 //   {"record_id": 0, "process_group": ("0", "default_pg"), "collective_seq_id": 1,
 //    "profiling_name": "nccl:all_reduce", "input_sizes": [[3, 4]], "state": "completed",
 //    "time_created_ns": 1724779239936775119, "frames": [{"name": …}], …}
-//                                           → one FrEntry (model/records.h), times Utc ns
+//                                           → one FrEntry (model/records.h), times Utc ns;
+//                                             what it called (pg, op, sizes, dtypes) and its
+//                                             frames go to the source's de-duplicated
+//                                             FrCall / FrStacks tables, the entry keeps indexes
 //   "nccl:send 1->2" / "nccl:recv 3<-0"     → op Send/Recv, p2pSrc/p2pDst (PG-local ranks)
 //   GLOBAL/REDUCE/… opcode, truncated file → import issue "bad_flight_recorder_dump"; the
 //                                             entries read completely before it are kept

@@ -672,18 +672,63 @@ RankTimelineView::Hit RankTimelineView::hitTest(const QPoint& pos) const
     if (m_mode == AxisMode::Time) {
         hit.event = markerNear(row.rank, pos.x());
         if (hit.event < 0 && m_scene.document && m_scene.document->timeline && m_scene.hasTime) {
+            const model::TimelineData& t = *m_scene.document->timeline;
             const double v = m.toValue(pos.x());
-            for (const auto& s : m_scene.document->timeline->spans(row.rank))
+            for (const auto& s : t.spans(row.rank))
                 if (v >= static_cast<double>(s.startNs - m_scene.originNs)
                     && v <= static_cast<double>(s.endNs - m_scene.originNs)) {
                     hit.event = static_cast<int>(s.event);
                     hit.seq = s.seq;
+                }
+            // Under the spans: the Flight Recorder bar, the latest one starting before v.
+            const auto& bars = t.collectives(row.rank);
+            const auto at = m_scene.originNs + static_cast<std::int64_t>(v);
+            for (std::size_t i = t.firstCollectiveEndingAtOrAfter(row.rank, at);
+                 i < bars.size() && bars[i].startNs <= at; ++i)
+                if (bars[i].endNs >= at) {
+                    hit.collective = static_cast<int>(i);
+                    if (hit.event < 0) // the span's collective stays the one it waited in
+                        hit.seq = bars[i].seq;
                 }
         }
     } else if (m_scene.seqAxis) {
         hit.seq = static_cast<qint64>(std::floor(m.toValue(pos.x())));
     }
     return hit;
+}
+
+QString RankTimelineView::collectiveToolTip(const Hit& hit) const
+{
+    const DocumentPtr& doc = m_scene.document;
+    if (hit.collective < 0 || hit.rank < 0 || !doc || !doc->timeline || !doc->bundle)
+        return {};
+    const model::Bundle& b = *doc->bundle;
+    auto esc = [](const QString& s) { return s.toHtmlEscaped(); };
+    QString html;
+    const model::TimelineCollective& c
+        = doc->timeline->collectives(hit.rank)[static_cast<std::size_t>(hit.collective)];
+    const model::FrEntry& e = b.frEntries[c.entry];
+    const std::string_view pg = c.pg == model::kNoStr ? std::string_view("?") : b.text(c.pg);
+    static const char* const states[] = { "unknown", "scheduled", "started", "completed" };
+    html = QStringLiteral("<b>") + esc(fromView(model::torchName(c.op)))
+        + (c.seq >= 0 ? QStringLiteral(" #%1").arg(c.seq) : QString())
+        + QStringLiteral("</b> · PG ") + esc(fromView(pg))
+        + QStringLiteral(" · rank %1<br>Flight Recorder: ").arg(hit.rank)
+        + QString::fromLatin1(states[static_cast<int>(c.state)]);
+    if (c.stillRunning)
+        html += tr(", still running when the rank dumped");
+    else
+        html += QStringLiteral(", ") + durationText(c.endNs - c.startNs);
+    if (e.durationMs >= 0)
+        html += QStringLiteral(" (GPU time ") + durationText(static_cast<std::int64_t>(e.durationMs * 1e6))
+            + QLatin1Char(')');
+    if (c.stuck)
+        html += tr("<br>the stuck collective");
+    if (e.dump < b.frDumps.size())
+        if (const model::Source* src = b.source(b.frDumps[e.dump].evidence.source))
+            html += QStringLiteral("<br><i>") + esc(QString::fromStdString(src->path))
+                + QStringLiteral("</i>");
+    return html;
 }
 
 QString RankTimelineView::toolTipAt(const QPoint& pos) const
@@ -704,6 +749,9 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
             + QStringLiteral("<br><i>Click to ")
             + (isHostCollapsed(hit.group) ? tr("expand") : tr("collapse")) + QStringLiteral("</i>");
     }
+    // The Flight Recorder bar is drawn over the watchdog span: describe it first, then the
+    // span's timeout line (whose evidence a click opens).
+    const QString frHtml = collectiveToolTip(hit);
     QString html;
     if (hit.event >= 0 && static_cast<std::size_t>(hit.event) < b.events.size()) {
         const model::Event& e = b.events[static_cast<std::size_t>(hit.event)];
@@ -729,8 +777,10 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
         if (const model::Source* src = b.source(e.evidence.source))
             html += QStringLiteral("<br><i>") + esc(QString::fromStdString(src->path))
                 + QStringLiteral(":%1</i>").arg(e.evidence.line);
-        return html;
+        return frHtml.isEmpty() ? html : frHtml + QStringLiteral("<hr>") + html;
     }
+    if (!frHtml.isEmpty())
+        return frHtml;
     html = QStringLiteral("<b>") + esc(QString::fromStdString(b.describeRank(hit.rank)))
         + QStringLiteral("</b>");
     const RankRole role = m_scene.role[static_cast<std::size_t>(hit.rank)];

@@ -123,9 +123,11 @@ private:
         int group = -1;
         int event = -1; // Bundle::events index
         qint64 seq = -1; // sequence axis cell
+        int collective = -1; // TimelineData::collectives(rank) index (Flight Recorder bar)
         bool gutter = false;
     };
 
+    QString collectiveToolTip(const Hit& hit) const; // "" without a Flight Recorder bar
     void onDocumentChanged();
     void rebuildScene();
     void rebuildRows();

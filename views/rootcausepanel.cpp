@@ -736,6 +736,21 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
         bodyLayout->addWidget(explanation);
     }
 
+    // Where the program issued the diverging call (Flight Recorder frames, innermost first).
+    if (!f.codeLocation.empty()) {
+        bodyLayout->addSpacing(em / 3);
+        bodyLayout->addWidget(makeHeading(tr("Code location"), body));
+        QStringList frames;
+        for (const std::string& frame : f.codeLocation)
+            frames << QString::fromStdString(frame);
+        auto* code = makeLabel(frames.join(QLatin1Char('\n')), body);
+        code->setObjectName(QStringLiteral("codeLocation"));
+        code->setFont(monospace(font(), 0.9));
+        code->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        code->setToolTip(tr("Python frames of the call, innermost first"));
+        bodyLayout->addWidget(code);
+    }
+
     if (!f.evidence.empty()) {
         bodyLayout->addSpacing(em / 3);
         bodyLayout->addWidget(makeHeading(tr("Evidence"), body));

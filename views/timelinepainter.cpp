@@ -279,6 +279,8 @@ TimelineScene TimelineScene::build(
                 s.markerKinds |= 1u << static_cast<unsigned>(m.kind);
             if (!t->spans(r).empty())
                 s.hasSpans = true;
+            for (const auto& c : t->collectives(r))
+                s.timeOpColors |= 1u << opColorIndex(c.op);
         }
     }
 
@@ -423,9 +425,17 @@ const LaneGeometry& TimelinePainter::hostLane(
         for (const LaneBox& box : boxes) {
             if (!host.boxes.empty() && box.x0 <= host.boxes.back().x1 + 1) {
                 LaneBox& last = host.boxes.back();
+                // The stuck style wins; otherwise the wider box names the run's op.
+                const bool wider = box.x1 - box.x0 > last.x1 - last.x0;
+                const bool stuck
+                    = box.style == LaneBox::Style::StuckSpan || box.style == LaneBox::Style::OpStuck;
+                const bool lastStuck = last.style == LaneBox::Style::StuckSpan
+                    || last.style == LaneBox::Style::OpStuck;
+                if (stuck || (wider && !lastStuck)) {
+                    last.style = box.style;
+                    last.op = box.op;
+                }
                 last.x1 = std::max(last.x1, box.x1);
-                if (box.style == LaneBox::Style::StuckSpan)
-                    last.style = LaneBox::Style::StuckSpan;
             } else {
                 host.boxes.push_back(box);
             }
@@ -494,6 +504,34 @@ void TimelinePainter::buildTimeLane(const TimelineScene& scene, const TimelineFr
             x1 = x0 + 1.0f;
         out.boxes.push_back(
             { x0, x1, s.stuck ? LaneBox::Style::StuckSpan : LaneBox::Style::Span, 0 });
+    }
+    // Flight Recorder collectives over the watchdog spans (FR knows the op and the real
+    // times, the span only the wait), coloured by op. Only the visible ones are looked at
+    // (binary search on the running end time); bars that land on the same pixel merge,
+    // keeping the first one's colour, so a dense trace costs O(pixels).
+    const auto& bars = t.collectives(rank);
+    const auto visibleFrom = scene.originNs + static_cast<std::int64_t>(std::floor(m.start));
+    for (std::size_t i = t.firstCollectiveEndingAtOrAfter(rank, visibleFrom); i < bars.size(); ++i) {
+        const model::TimelineCollective& c = bars[i];
+        const double s0 = static_cast<double>(c.startNs - scene.originNs);
+        if (s0 > m.end)
+            break;
+        const double s1 = static_cast<double>(c.endNs - scene.originNs);
+        if (s1 < m.start)
+            continue;
+        const float x0 = static_cast<float>(std::clamp(m.toX(s0), lo, hi));
+        const float x1 = std::max(x0 + 1.0f, static_cast<float>(std::clamp(m.toX(s1), lo, hi)));
+        const auto op = static_cast<std::uint8_t>(opColorIndex(c.op));
+        const auto style = c.stuck ? LaneBox::Style::OpStuck : LaneBox::Style::Op;
+        if (!out.boxes.empty()) {
+            LaneBox& last = out.boxes.back();
+            const bool tiny = x1 - x0 < 1.5f;
+            if (x0 <= last.x1 + 0.5f && last.style == style && (tiny || last.op == op)) {
+                last.x1 = std::max(last.x1, x1);
+                continue;
+            }
+        }
+        out.boxes.push_back({ x0, x1, style, op });
     }
     std::vector<std::pair<int, LaneGlyph>> buckets;
     addMarkers(scene, frame, rank, buckets);
@@ -859,6 +897,12 @@ void TimelinePainter::paintLane(QPainter& p, const LaneGeometry& lane, const QRe
         case LaneBox::Style::Op:
             p.fillRect(br, opColor(b.op));
             break;
+        case LaneBox::Style::OpStuck:
+            p.fillRect(br, opColor(b.op));
+            p.setPen(st.stuckOutline);
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(br.adjusted(0, 0, -1, -1));
+            break;
         }
     }
     if (lane.glyphs.empty())
@@ -1146,6 +1190,9 @@ void TimelinePainter::paintLegend(
     };
     std::vector<Item> items;
     if (frame.axis == TimelineAxis::Time) {
+        for (int i = 0; i < kOpColorCount; ++i)
+            if (scene.timeOpColors & (1u << i))
+                items.push_back({ opColor(i), opColorLabel(i), 0 });
         if (scene.hasSpans) {
             items.push_back({ st.span, QStringLiteral("waiting in collective"), 0 });
             items.push_back({ st.stuckOutline, QStringLiteral("stuck collective"), 1 });

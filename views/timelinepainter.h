@@ -64,7 +64,9 @@ QString opColorLabel(int index);
 
 // One rank's row or one host's summary row on the x axis.
 struct LaneBox {
-    enum class Style : std::uint8_t { Span, StuckSpan, Completed, Waiting, TimedOut, Op };
+    // Op: a collective coloured by its op (FR bars, COLL cells); OpStuck: the same with the
+    // stuck-collective outline.
+    enum class Style : std::uint8_t { Span, StuckSpan, Completed, Waiting, TimedOut, Op, OpStuck };
     float x0 = 0;
     float x1 = 0;
     Style style = Style::Span;
@@ -110,7 +112,8 @@ struct TimelineScene {
     // line gives their position (their row is empty on the sequence axis).
     std::vector<std::int32_t> neverEnteredStuck;
     std::uint32_t markerKinds = 0; // bit per MarkerKind present
-    std::uint32_t opColors = 0; // bit per op colour index present
+    std::uint32_t opColors = 0; // bit per op colour index present (sequence axis)
+    std::uint32_t timeOpColors = 0; // same for the Flight Recorder bars of the time axis
     bool hasSpans = false;
 
     std::int32_t rankCount() const { return static_cast<std::int32_t>(role.size()); }

@@ -61,7 +61,10 @@ json diagnosisJson(const model::Bundle& b, const model::Diagnosis& d)
         }
         findings.push_back({ { "rule", f.rule }, { "title", f.title }, { "ranks", f.ranks },
             { "confidence", rounded(f.confidence) }, { "evidence", evidence }, { "explanation", f.explanation },
-            { "fix", f.fix }, { "verify", f.verify }, { "confirm", f.confirm } });
+            { "fix", f.fix }, { "verify", f.verify }, { "confirm", f.confirm },
+            // Added in place (schema stays rankscope.diagnosis/1): frames of the diverging
+            // call, innermost first; empty when the finding has none.
+            { "code_location", f.codeLocation } });
     }
     json out;
     out["schema"] = "rankscope.diagnosis/1";

@@ -108,6 +108,11 @@ std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
         if (!f.ranks.empty())
             out << ", ranks " << model::formatRanks(f.ranks);
         out << "\n   " << wrap(f.explanation, 93, "   ") << "\n";
+        if (!f.codeLocation.empty()) {
+            out << "   Code location (innermost first):\n";
+            for (const auto& frame : f.codeLocation)
+                out << "     " << frame << "\n";
+        }
         if (!f.evidence.empty()) {
             out << "   Evidence:\n";
             for (const auto& e : f.evidence)
@@ -171,6 +176,12 @@ std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
         if (!f.ranks.empty())
             out << " · ranks " << model::formatRanks(f.ranks);
         out << "\n\n" << f.explanation << "\n";
+        if (!f.codeLocation.empty()) {
+            out << "\n**Code location** (innermost first)\n\n```\n";
+            for (const auto& frame : f.codeLocation)
+                out << frame << "\n";
+            out << "```\n";
+        }
         if (!f.evidence.empty()) {
             out << "\n```\n";
             for (const auto& e : f.evidence)

@@ -315,6 +315,7 @@ ReportData buildReportData(
         rf.ranks = f.ranks.empty() ? std::string() : model::formatRanks(f.ranks);
         rf.confidence = f.confidence;
         rf.explanation = f.explanation;
+        rf.codeLocation = f.codeLocation;
         for (const auto& e : f.evidence)
             rf.evidence.push_back({ evidenceLocation(b, e), clipped(e.text, kMaxEvidenceChars) });
         rf.fix = f.fix;

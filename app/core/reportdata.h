@@ -31,6 +31,7 @@ struct ReportFinding {
     std::string ranks; // "7,8", "0-6,9-15"; empty when the finding names none
     double confidence = 0.0;
     std::string explanation;
+    std::vector<std::string> codeLocation; // "file:line in func", innermost first
     std::vector<ReportEvidence> evidence;
     std::vector<std::string> fix;
     std::vector<std::string> verify;
@@ -154,7 +155,7 @@ template <class Fn> void forEachReportString(ReportData& d, Fn&& fn)
             fn(e.location);
             fn(e.text);
         }
-        for (auto* list : { &f.fix, &f.verify, &f.confirm })
+        for (auto* list : { &f.codeLocation, &f.fix, &f.verify, &f.confirm })
             for (auto& s : *list)
                 fn(s);
     }

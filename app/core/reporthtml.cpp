@@ -314,6 +314,12 @@ void findingCard(std::ostringstream& out, const ReportFinding& f, std::size_t in
         out << " · ranks " << esc(f.ranks);
     out << "</div>\n";
     out << "<p>" << esc(f.explanation) << "</p>\n";
+    if (!f.codeLocation.empty()) {
+        out << "<h4>Code location</h4>\n<pre class=\"evidence\">";
+        for (std::size_t i = 0; i < f.codeLocation.size(); ++i)
+            out << (i ? "\n" : "") << esc(f.codeLocation[i]);
+        out << "</pre>\n";
+    }
     if (!f.evidence.empty()) {
         out << "<h4>Evidence</h4>\n<pre class=\"evidence\">";
         for (std::size_t i = 0; i < f.evidence.size(); ++i)

@@ -185,6 +185,10 @@ std::string markdownReport(const ReportData& d, const std::vector<MarkdownFigure
         if (!f.ranks.empty())
             out << " · ranks " << f.ranks;
         out << "\n\n" << inlineText(f.explanation) << "\n";
+        if (!f.codeLocation.empty()) {
+            out << "\nCode location (innermost first):\n";
+            codeBlock(out, f.codeLocation, "text");
+        }
         if (!f.evidence.empty()) {
             std::vector<std::string> lines;
             for (const auto& e : f.evidence)

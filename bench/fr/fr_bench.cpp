@@ -16,12 +16,12 @@
 #include "model/parsedsource.h"
 #include "parsers/flightrecorderparser.h"
 #include "parsers/pathidentity.h"
+#include "picklewriter.h"
 
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -33,159 +33,15 @@
 #include <string_view>
 #include <thread>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The opcodes Python's pickle emits at protocol 4 for dicts of str/int/float/bool/None,
-// lists and tuples, with its memo (every str, list, dict and tuple is memoized; repeated
-// objects — interned key strings, shared frame dicts — come back through BINGET).
-class PickleWriter {
-public:
-    void begin()
-    {
-        m_out.clear();
-        m_memoNext = 0;
-        m_memo.clear();
-        m_out += "\x80\x04";
-        openFrame();
-    }
-    std::string& finish()
-    {
-        m_out += '.';
-        closeFrame();
-        return m_out;
-    }
-    // Python's framer cuts a frame once it holds 64 KiB, between top-level saves.
-    void maybeCommitFrame()
-    {
-        if (m_out.size() - m_frameStart >= 64 * 1024) {
-            closeFrame();
-            openFrame();
-        }
-    }
-
-    void none() { m_out += 'N'; }
-    void boolean(bool v) { m_out += v ? '\x88' : '\x89'; }
-    void integer(std::int64_t v)
-    {
-        if (v >= 0 && v < 256) {
-            m_out += 'K';
-            m_out += static_cast<char>(v);
-        } else if (v >= 0 && v < 65536) {
-            m_out += 'M';
-            le(static_cast<std::uint64_t>(v), 2);
-        } else if (v >= INT32_MIN && v <= INT32_MAX) {
-            m_out += 'J';
-            le(static_cast<std::uint32_t>(v), 4);
-        } else {
-            m_out += '\x8a';
-            m_out += '\x08';
-            le(static_cast<std::uint64_t>(v), 8);
-        }
-    }
-    void real(double v)
-    {
-        m_out += 'G';
-        const auto bits = std::bit_cast<std::uint64_t>(v);
-        for (int i = 7; i >= 0; --i)
-            m_out += static_cast<char>(bits >> (8 * i));
-    }
-    // `shared`: the same Python object every time (an interned literal), so a memo hit.
-    void str(std::string_view s, bool shared = true)
-    {
-        if (shared) {
-            auto it = m_memo.find(std::string(s));
-            if (it != m_memo.end()) {
-                get(it->second);
-                return;
-            }
-        }
-        if (s.size() < 256) {
-            m_out += '\x8c';
-            m_out += static_cast<char>(s.size());
-        } else {
-            m_out += 'X';
-            le(s.size(), 4);
-        }
-        m_out += s;
-        const std::uint32_t id = memoize();
-        if (shared)
-            m_memo.emplace(std::string(s), id);
-    }
-    // A shared object (frame dict) already written: BINGET; else false.
-    bool sharedObject(const std::string& key)
-    {
-        auto it = m_memo.find(key);
-        if (it == m_memo.end())
-            return false;
-        get(it->second);
-        return true;
-    }
-    void rememberLast(const std::string& key) { m_memo.emplace(key, m_memoNext - 1); }
-    void emptyList()
-    {
-        m_out += ']';
-        memoize();
-    }
-    void emptyDict()
-    {
-        m_out += '}';
-        memoize();
-    }
-    void mark() { m_out += '('; }
-    void appends() { m_out += 'e'; }
-    void append() { m_out += 'a'; }
-    void setitems() { m_out += 'u'; }
-    void tuple2()
-    {
-        m_out += '\x86';
-        memoize();
-    }
-
-private:
-    std::uint32_t memoize()
-    {
-        m_out += '\x94';
-        return m_memoNext++;
-    }
-    void get(std::uint32_t id)
-    {
-        if (id < 256) {
-            m_out += 'h';
-            m_out += static_cast<char>(id);
-        } else {
-            m_out += 'j';
-            le(id, 4);
-        }
-    }
-    void le(std::uint64_t v, int n)
-    {
-        for (int i = 0; i < n; ++i)
-            m_out += static_cast<char>(v >> (8 * i));
-    }
-    void openFrame()
-    {
-        m_out += '\x95';
-        m_out.append(8, '\0');
-        m_frameStart = m_out.size();
-    }
-    void closeFrame()
-    {
-        const std::uint64_t length = m_out.size() - m_frameStart;
-        for (int i = 0; i < 8; ++i)
-            m_out[m_frameStart - 8 + static_cast<std::size_t>(i)]
-                = static_cast<char>(length >> (8 * i));
-    }
-
-    std::string m_out;
-    std::size_t m_frameStart = 0;
-    std::uint32_t m_memoNext = 0;
-    std::unordered_map<std::string, std::uint32_t> m_memo;
-};
+// Dumps are pickled the way Python's pickle writes protocol 4 (the shape frgen.py writes);
+// the writer is the simulator's, which also writes torch's protocol 2.
+using rankscope::simulator::PickleWriter;
 
 struct Frame {
     const char* name;
@@ -211,7 +67,7 @@ void writeFrame(PickleWriter& w, int index)
     if (w.sharedObject(key))
         return;
     w.emptyDict();
-    w.rememberLast(key);
+    w.openShared(key);
     w.mark();
     w.str("name");
     w.str(kFrames[index].name);
@@ -220,6 +76,7 @@ void writeFrame(PickleWriter& w, int index)
     w.str("line");
     w.integer(kFrames[index].line);
     w.setitems();
+    w.closeShared();
 }
 
 // A Python list as pickle writes it: one item with APPEND, more in MARK … APPENDS batches.
@@ -342,7 +199,8 @@ const std::string& makeDump(PickleWriter& w, int rank, int entries)
             w.str(world ? "0" : tp);
             w.str(world ? "default_pg" : "tp_group");
             w.tuple2();
-            w.rememberLast(world ? "tuple:world" : "tuple:tp");
+            w.openShared(world ? "tuple:world" : "tuple:tp");
+            w.closeShared();
             (world ? worldTupleWritten : tpTupleWritten) = true;
         }
         w.str("thread_name");

@@ -65,6 +65,9 @@ struct Finding {
     std::vector<std::string> verify;
     std::vector<std::string> confirm; // "how to confirm" checklist of the class
     std::optional<RootCauseClass> suggests; // the class this finding argues for, if any
+    // Where the program issued the call the finding is about: Python frames "file:line in
+    // func", innermost first (from the Flight Recorder entry's stack).
+    std::vector<std::string> codeLocation;
 };
 
 struct StuckCollective {

@@ -60,6 +60,22 @@ const Proposal* arbitrate(const RuleOutput& out, const DiagnosisFacts& facts, in
     return best;
 }
 
+Position positionFromFlightRecorder(FrRankPosition p)
+{
+    switch (p) {
+    case FrRankPosition::Completed:
+        return Position::Completed;
+    case FrRankPosition::Started:
+    case FrRankPosition::Scheduled:
+        return Position::Entered;
+    case FrRankPosition::StoppedBefore:
+    case FrRankPosition::SkippedSeq:
+        return Position::NeverEntered;
+    default:
+        return Position::Unknown;
+    }
+}
+
 RankState stateOf(const Bundle& b, const DiagnosisFacts& facts, std::int32_t rank, bool initiating,
     const Diagnosis& d)
 {
@@ -71,6 +87,8 @@ RankState stateOf(const Bundle& b, const DiagnosisFacts& facts, std::int32_t ran
             if (pg.members[i] == rank)
                 pos = pg.positions[i];
     }
+    if (pos == Position::Unknown) // no watchdog line placed the rank: the Flight Recorder may
+        pos = positionFromFlightRecorder(rf.frPosition);
     if (initiating) {
         if (rf.primaryFailure != kNoIndex)
             return RankState::Crashed;
@@ -169,6 +187,10 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     ruleOpMismatch(ctx, out);
     ruleCollLineMismatch(ctx, out);
     ruleInitHang(ctx, out);
+    ruleFrMismatch(ctx, out);
+    ruleFrStuckPosition(ctx, out);
+    ruleFrMissingDump(ctx, out);
+    ruleFrP2pUnmatched(ctx, out);
     ruleRasCountMismatch(ctx, out);
     ruleRasDeadProcess(ctx, out);
     ruleNeverEntered(ctx, out);
@@ -229,6 +251,8 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
         if (pg.stuckSeq >= 0 && collectiveRelevant && !(d.rootCause == RootCauseClass::StragglerStall && d.initiatingRanks.empty() && pg.allMinusOne))
             d.stuckCollective = sc;
     }
+    if (!d.stuckCollective && chosen && chosen->stuckCollective && d.status != DiagnosisStatus::NoHangFound)
+        d.stuckCollective = chosen->stuckCollective;
     if (d.status != DiagnosisStatus::NoHangFound)
         d.summary += " Class: " + std::string(rootCauseClassName(d.rootCause)) + ", confidence " + confidenceText(d.confidence) + ".";
 

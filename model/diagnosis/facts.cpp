@@ -731,7 +731,16 @@ private:
 
 DiagnosisFacts collectFacts(const Bundle& bundle)
 {
-    return FactCollector(bundle).run();
+    DiagnosisFacts facts = FactCollector(bundle).run();
+    if (!bundle.frDumps.empty()) {
+        facts.flightRecorder = matchFlightRecorder(bundle);
+        const FrMatchResult& fr = facts.flightRecorder;
+        if (fr.firstStuck)
+            for (const FrRankAtSeq& a : fr.pgs[*fr.firstStuck].atStuck)
+                if (a.rank >= 0 && static_cast<std::size_t>(a.rank) < facts.ranks.size())
+                    facts.ranks[a.rank].frPosition = a.position;
+    }
+    return facts;
 }
 
 } // namespace rankscope::model

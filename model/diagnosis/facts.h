@@ -6,6 +6,7 @@
 // collective (log-formats §1.5, §11).
 
 #include "model/bundle.h"
+#include "model/frmatch.h"
 
 #include <cstdint>
 #include <optional>
@@ -89,6 +90,11 @@ struct RankFacts {
     // GPU utilisation summary of this rank's GPU, when sampled.
     float lastUtilization = -1.f;
 
+    // Where the Flight Recorder puts the rank on the stuck collective of the FR's first stuck
+    // PG (DiagnosisFacts::flightRecorder): tells "stuck inside" (started, not completed) from
+    // "never started" where PyTorch's last-enqueued cannot (§1.5, §2.3).
+    FrRankPosition frPosition = FrRankPosition::Unknown;
+
     std::uint32_t lastEvent = kNoIndex; // last attributed event (silence detection)
     std::uint64_t lineCount = 0;        // lines in the rank's own files
 };
@@ -143,6 +149,8 @@ struct DiagnosisFacts {
     // Launcher lines about workers no rank could be tied to (SIGTERM sent, watchdog aborts):
     // they still show that other processes went down with the job.
     std::size_t unmappedTeardowns = 0;
+    // Flight Recorder dumps matched across ranks (model/frmatch.h); empty without dumps.
+    FrMatchResult flightRecorder;
 };
 
 DiagnosisFacts collectFacts(const Bundle& bundle);

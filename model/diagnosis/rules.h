@@ -27,6 +27,9 @@ struct Proposal {
     std::string summary;     // the verdict sentence when this proposal wins
     // For a fault that names a host rather than a rank: the ranks that waited on it.
     std::optional<std::vector<std::int32_t>> collateral;
+    // The stuck collective when the rule found it itself (Flight Recorder) rather than in
+    // the watchdog lines the engine reads it from.
+    std::optional<StuckCollective> stuckCollective;
 };
 
 struct RuleContext {
@@ -83,6 +86,10 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out);        // rules_fa
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
 void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out);         // rules_failure.cpp
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out);          // rules_failure.cpp
+void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_flightrecorder.cpp
+void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out);   // rules_flightrecorder.cpp
+void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out);     // rules_flightrecorder.cpp
+void ruleFrP2pUnmatched(const RuleContext& ctx, RuleOutput& out);    // rules_flightrecorder.cpp
 void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out); // rules_ras.cpp
 void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out);   // rules_ras.cpp
 

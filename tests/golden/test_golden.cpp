@@ -90,23 +90,62 @@ std::string problems(const evaluation::VerdictScore& s)
 
 } // namespace
 
+namespace {
+
+// Scenario folders whose generator wrote Flight Recorder dumps (or not): the two kinds are
+// separate test cases so a regression in one evidence path does not hide behind the other.
+std::vector<fs::path> scenarioDirs(bool withFlightRecorder)
+{
+    std::vector<fs::path> out;
+    for (const auto& dir : caseDirs(fs::path(RANKSCOPE_TEST_DATA) / "scenarios")) {
+        const auto expected = readJson(dir / "expected.json");
+        const bool fr = expected.contains("generator") && expected["generator"].contains("flight_recorder");
+        if (fr == withFlightRecorder)
+            out.push_back(dir);
+    }
+    return out;
+}
+
+void checkScenario(const fs::path& dir)
+{
+    const auto expected = readJson(dir / "expected.json");
+    const Outcome o = diagnoseCase(bundleFiles(dir), expected, dir.filename().string());
+    INFO(dir.filename().string() << ": " << problems(o.score) << "\nsummary: " << o.diagnosis["verdict"]["summary"].get<std::string>());
+    CHECK(o.score.allOk());
+    CHECK(o.score.stuckCollectiveOk);
+    // Collateral ranks exactly as injected (the simulator knows who only waited).
+    if (o.score.collateralExpected > 0) {
+        CHECK(o.score.collateralTruePositives == o.score.collateralExpected);
+        CHECK(o.score.collateralPredicted == o.score.collateralExpected);
+    }
+}
+
+} // namespace
+
 TEST_CASE("every golden scenario bundle gets the simulator's answer", "[golden][scenarios]")
 {
-    const auto dirs = caseDirs(fs::path(RANKSCOPE_TEST_DATA) / "scenarios");
+    const auto dirs = scenarioDirs(false);
     REQUIRE(dirs.size() >= 20);
     for (const auto& dir : dirs) {
         DYNAMIC_SECTION(dir.filename().string())
         {
-            const auto expected = readJson(dir / "expected.json");
-            const Outcome o = diagnoseCase(bundleFiles(dir), expected, dir.filename().string());
-            INFO(dir.filename().string() << ": " << problems(o.score) << "\nsummary: " << o.diagnosis["verdict"]["summary"].get<std::string>());
-            CHECK(o.score.allOk());
-            CHECK(o.score.stuckCollectiveOk);
-            // Collateral ranks exactly as injected (the simulator knows who only waited).
-            if (o.score.collateralExpected > 0) {
-                CHECK(o.score.collateralTruePositives == o.score.collateralExpected);
-                CHECK(o.score.collateralPredicted == o.score.collateralExpected);
-            }
+            checkScenario(dir);
+        }
+    }
+}
+
+// Issue 6: dumps alone (fr-only-*: no text logs at all) and dumps with logs (fr-logs-*)
+// must reach the simulator's answer: the straggler that never enqueued #S, the minority
+// rank with another op at #S, the rank stuck inside #S (created → discovered-started gap
+// ≈ timeout), the crashed rank that left no dump.
+TEST_CASE("every Flight Recorder golden scenario gets the simulator's answer", "[golden][scenarios][fr]")
+{
+    const auto dirs = scenarioDirs(true);
+    REQUIRE(dirs.size() >= 7);
+    for (const auto& dir : dirs) {
+        DYNAMIC_SECTION(dir.filename().string())
+        {
+            checkScenario(dir);
         }
     }
 }

@@ -62,11 +62,18 @@ model::ParsedSource jsonDump(
     return out;
 }
 
+const model::FrCall& call(const model::ParsedSource& p, const FrEntry& e)
+{
+    REQUIRE(e.call < p.frCalls.size());
+    return p.frCalls[e.call];
+}
+
 std::string framesText(const model::ParsedSource& p, const FrEntry& e)
 {
     std::string s;
-    for (const auto& f : e.frames)
-        s += str(p, f.function) + "@" + str(p, f.file) + ":" + std::to_string(f.line) + ";";
+    const auto [first, last] = p.frStacks.of(e.stack);
+    for (const auto* f = first; f != last; ++f)
+        s += str(p, f->function) + "@" + str(p, f->file) + ":" + std::to_string(f->line) + ";";
     return s;
 }
 
@@ -74,13 +81,13 @@ std::string framesText(const model::ParsedSource& p, const FrEntry& e)
 std::string describe(const model::ParsedSource& p, const FrEntry& e)
 {
     std::ostringstream s;
-    s << e.recordId << '|' << str(p, e.pg) << '|' << str(p, e.pgDesc) << '|' << e.collectiveSeq
-      << '|' << e.p2pSeq << '|' << e.opId << '|' << str(p, e.profilingName) << '|' << int(e.op)
-      << '|' << e.isP2p << '|' << e.p2pSrc << '|' << e.p2pDst << '|' << e.inputNumel << '|'
-      << e.outputNumel << '|' << str(p, e.inputSizes) << '|' << str(p, e.outputSizes) << '|'
-      << str(p, e.inputDtypes) << '|' << str(p, e.outputDtypes) << '|' << int(e.state) << '|'
-      << e.created.ns << '|' << e.discoveredStarted.ns << '|' << e.discoveredCompleted.ns << '|'
-      << e.durationMs << '|' << e.retired << '|' << e.timeoutMs << '|' << framesText(p, e);
+    s << e.recordId << '|' << str(p, call(p, e).pg) << '|' << str(p, call(p, e).pgDesc) << '|' << e.collectiveSeq
+      << '|' << e.p2pSeq << '|' << e.opId << '|' << str(p, call(p, e).profilingName) << '|' << int(call(p, e).op)
+      << '|' << call(p, e).isP2p << '|' << call(p, e).p2pSrc << '|' << call(p, e).p2pDst << '|' << call(p, e).inputNumel << '|'
+      << call(p, e).outputNumel << '|' << str(p, call(p, e).inputSizes) << '|' << str(p, call(p, e).outputSizes) << '|'
+      << str(p, call(p, e).inputDtypes) << '|' << str(p, call(p, e).outputDtypes) << '|' << int(e.state) << '|'
+      << e.createdNs << '|' << e.startedNs << '|' << e.completedNs << '|'
+      << e.durationMs << '|' << e.retired << '|' << call(p, e).timeoutMs << '|' << framesText(p, e);
     return s.str();
 }
 
@@ -146,29 +153,29 @@ TEST_CASE(
     const FrEntry& e = p.frEntries[0];
     CHECK(e.dump == 0);
     CHECK(e.recordId == 0);
-    CHECK(str(p, e.pg) == "0");
-    CHECK(str(p, e.pgDesc) == "default_pg");
+    CHECK(str(p, call(p, e).pg) == "0");
+    CHECK(str(p, call(p, e).pgDesc) == "default_pg");
     CHECK(e.collectiveSeq == 1);
     CHECK(e.p2pSeq == 0);
     CHECK(e.opId == 1);
-    CHECK(str(p, e.profilingName) == "nccl:all_reduce");
-    CHECK(e.op == OpType::AllReduce);
-    CHECK_FALSE(e.isP2p);
-    CHECK(e.p2pSrc == -1);
-    CHECK(str(p, e.inputSizes) == "[[3, 4]]");
-    CHECK(str(p, e.outputSizes) == "[[3, 4]]");
-    CHECK(e.inputNumel == 12);
-    CHECK(e.outputNumel == 12);
-    CHECK(str(p, e.inputDtypes) == "Float");
+    CHECK(str(p, call(p, e).profilingName) == "nccl:all_reduce");
+    CHECK(call(p, e).op == OpType::AllReduce);
+    CHECK_FALSE(call(p, e).isP2p);
+    CHECK(call(p, e).p2pSrc == -1);
+    CHECK(str(p, call(p, e).inputSizes) == "[[3, 4]]");
+    CHECK(str(p, call(p, e).outputSizes) == "[[3, 4]]");
+    CHECK(call(p, e).inputNumel == 12);
+    CHECK(call(p, e).outputNumel == 12);
+    CHECK(str(p, call(p, e).inputDtypes) == "Float");
     CHECK(e.state == FrState::Completed);
-    CHECK(e.created.ns == kT0);
-    CHECK(e.created.domain == model::TimeDomain::Utc);
-    CHECK(e.created.precision == model::TimePrecision::Nanosecond);
-    CHECK(e.discoveredStarted.ns == kT0 + 20'000);
-    CHECK(e.discoveredCompleted.ns == kT0 + 350'000);
+    CHECK(e.createdNs == kT0);
+    CHECK(e.created().domain == model::TimeDomain::Utc);
+    CHECK(e.created().precision == model::TimePrecision::Nanosecond);
+    CHECK(e.startedNs == kT0 + 20'000);
+    CHECK(e.completedNs == kT0 + 350'000);
     CHECK(e.durationMs == Approx(0.35));
     CHECK(e.retired);
-    CHECK(e.timeoutMs == 600000);
+    CHECK(call(p, e).timeoutMs == 600000);
     CHECK(framesText(p, e)
         == "all_reduce@torch/distributed/distributed_c10d.py:2696;wrapper@torch/distributed/"
            "c10d_logger.py:83;"
@@ -180,35 +187,35 @@ TEST_CASE("subgroup, p2p, multi-tensor and in-flight entries of rank 0", "[parse
     const auto p = pickleDump(fixture("job4/nccl_trace_rank_0"), "nccl_trace_rank_0");
     REQUIRE(p.frEntries.size() == 6);
     const FrEntry& gather = p.frEntries[2];
-    CHECK(str(p, gather.pg) == "1");
-    CHECK(str(p, gather.pgDesc) == "tp_group");
-    CHECK(gather.op == OpType::AllGatherBase);
+    CHECK(str(p, call(p, gather).pg) == "1");
+    CHECK(str(p, call(p, gather).pgDesc) == "tp_group");
+    CHECK(call(p, gather).op == OpType::AllGatherBase);
     CHECK(gather.collectiveSeq == 1);
-    CHECK(gather.inputNumel == 512);
-    CHECK(gather.outputNumel == 1024);
-    CHECK(str(p, gather.outputDtypes) == "BFloat16");
+    CHECK(call(p, gather).inputNumel == 512);
+    CHECK(call(p, gather).outputNumel == 1024);
+    CHECK(str(p, call(p, gather).outputDtypes) == "BFloat16");
 
     const FrEntry& send = p.frEntries[3];
-    CHECK(str(p, send.profilingName) == "nccl:send 0->1");
-    CHECK(send.op == OpType::Send);
-    CHECK(send.isP2p);
-    CHECK(send.p2pSrc == 0);
-    CHECK(send.p2pDst == 1);
+    CHECK(str(p, call(p, send).profilingName) == "nccl:send 0->1");
+    CHECK(call(p, send).op == OpType::Send);
+    CHECK(call(p, send).isP2p);
+    CHECK(call(p, send).p2pSrc == 0);
+    CHECK(call(p, send).p2pDst == 1);
     CHECK(send.p2pSeq == 1);
     CHECK(send.collectiveSeq == 2);
-    CHECK(str(p, send.inputDtypes) == "Half");
+    CHECK(str(p, call(p, send).inputDtypes) == "Half");
     CHECK(framesText(p, send).starts_with("send@torch/distributed/distributed_c10d.py:1990;"));
 
     const FrEntry& big = p.frEntries[4];
-    CHECK(str(p, big.inputSizes) == "[[4096, 1024], [1024]]");
-    CHECK(big.inputNumel == 4096u * 1024u + 1024u);
-    CHECK(str(p, big.inputDtypes) == "Float,Float");
+    CHECK(str(p, call(p, big).inputSizes) == "[[4096, 1024], [1024]]");
+    CHECK(call(p, big).inputNumel == 4096u * 1024u + 1024u);
+    CHECK(str(p, call(p, big).inputDtypes) == "Float,Float");
 
     const FrEntry& stuck = p.frEntries[5];
     CHECK(stuck.collectiveSeq == 4);
     CHECK(stuck.state == FrState::Started);
-    CHECK(stuck.discoveredStarted.valid());
-    CHECK_FALSE(stuck.discoveredCompleted.valid());
+    CHECK(stuck.discoveredStarted().valid());
+    CHECK_FALSE(stuck.discoveredCompleted().valid());
     CHECK(stuck.durationMs == -1);
     CHECK_FALSE(stuck.retired);
 }
@@ -219,18 +226,18 @@ TEST_CASE(
 {
     const auto r1 = pickleDump(fixture("job4/nccl_trace_rank_1"), "nccl_trace_rank_1");
     REQUIRE(r1.frEntries.size() == 6);
-    CHECK(str(r1, r1.frEntries[3].profilingName) == "nccl:recv 1<-0");
-    CHECK(r1.frEntries[3].op == OpType::Recv);
-    CHECK(r1.frEntries[3].p2pSrc == 0);
-    CHECK(r1.frEntries[3].p2pDst == 1);
+    CHECK(str(r1, call(r1, r1.frEntries[3]).profilingName) == "nccl:recv 1<-0");
+    CHECK(call(r1, r1.frEntries[3]).op == OpType::Recv);
+    CHECK(call(r1, r1.frEntries[3]).p2pSrc == 0);
+    CHECK(call(r1, r1.frEntries[3]).p2pDst == 1);
     CHECK(r1.frEntries[5].state == FrState::Scheduled);
-    CHECK_FALSE(r1.frEntries[5].discoveredStarted.valid());
+    CHECK_FALSE(r1.frEntries[5].discoveredStarted().valid());
     CHECK(r1.frDumps[0].globalRank == 1);
 
     const auto r3 = pickleDump(fixture("job4/nccl_trace_rank_3"), "nccl_trace_rank_3");
     REQUIRE(r3.frEntries.size() == 6);
     const FrEntry& last = r3.frEntries[5];
-    CHECK(str(r3, last.pg) == "2");
+    CHECK(str(r3, call(r3, last).pg) == "2");
     CHECK(last.collectiveSeq == 2);
     CHECK(framesText(r3, last).find("eval_step@/home/user/train.py:177") != std::string::npos);
     REQUIRE(r3.frDumps[0].pgStatus.size() == 2);
@@ -278,12 +285,31 @@ TEST_CASE(
     CHECK(p.frDumps[0].pgStatus.empty());
     REQUIRE(p.frEntries.size() == 6);
     for (const auto& e : p.frEntries) {
-        CHECK(e.frames.empty());
+        CHECK(e.stack == model::kNoFrIndex);
         CHECK(e.durationMs == -1);
     }
     // is_p2p absent: derived from the op.
-    CHECK(p.frEntries[3].isP2p);
-    CHECK_FALSE(p.frEntries[0].isP2p);
+    CHECK(call(p, p.frEntries[3]).isP2p);
+    CHECK_FALSE(call(p, p.frEntries[0]).isP2p);
+}
+
+TEST_CASE("forty entries of two calls from two call sites keep two calls and two stacks",
+    "[parsers][fr]")
+{
+    const auto p = pickleDump(fixture("repeat/nccl_trace_rank_0"), "nccl_trace_rank_0");
+    REQUIRE(p.frEntries.size() == 40);
+    CHECK(p.frCalls.size() == 2);
+    CHECK(p.frStacks.size() == 2);
+    CHECK(p.frStacks.frames.size() == 8);
+    CHECK(p.frEntries[0].call != p.frEntries[1].call);
+    CHECK(p.frEntries[1].call == p.frEntries[3].call);
+    CHECK(p.frEntries[0].stack == p.frEntries[38].stack);
+    CHECK(str(p, call(p, p.frEntries[38]).profilingName) == "nccl:broadcast");
+    CHECK(framesText(p, p.frEntries[38]).find("eval_step@/home/user/train.py:177") != std::string::npos);
+    CHECK(framesText(p, p.frEntries[39]).find("train_step@/home/user/train.py:120") != std::string::npos);
+    // Per-entry fields stay per entry.
+    CHECK(p.frEntries[39].collectiveSeq == 40);
+    CHECK(p.frEntries[39].createdNs > p.frEntries[38].createdNs);
 }
 
 TEST_CASE("a ring-buffer-wrapped dump starts at a later record id", "[parsers][fr]")
@@ -291,7 +317,7 @@ TEST_CASE("a ring-buffer-wrapped dump starts at a later record id", "[parsers][f
     const auto p = pickleDump(fixture("wrapped/nccl_trace_rank_2"), "nccl_trace_rank_2");
     REQUIRE(p.frEntries.size() == 3);
     CHECK(p.frEntries[0].recordId == 3);
-    CHECK(str(p, p.frEntries[0].profilingName) == "nccl:send 2->3");
+    CHECK(str(p, call(p, p.frEntries[0]).profilingName) == "nccl:send 2->3");
     CHECK(p.frDumps[0].globalRank == 2);
 }
 
@@ -312,15 +338,15 @@ TEST_CASE("JSON variant: string pg_status, zero discovery times, list process_gr
     CHECK(d.pgConfig[0].ranks == std::vector<std::int32_t> { 0, 1, 2, 3 });
     REQUIRE(p.frEntries.size() == 6);
     const auto& stuck = p.frEntries[5];
-    CHECK(str(p, stuck.pg) == "0");
-    CHECK(str(p, stuck.pgDesc) == "default_pg");
+    CHECK(str(p, call(p, stuck).pg) == "0");
+    CHECK(str(p, call(p, stuck).pgDesc) == "default_pg");
     CHECK(stuck.state == FrState::Started);
-    CHECK_FALSE(stuck.discoveredCompleted.valid()); // 0 in JSON means "not observed"
-    CHECK(stuck.frames.empty());
-    CHECK(str(p, p.frEntries[3].profilingName) == "nccl:send 0->1");
-    CHECK(p.frEntries[3].p2pDst == 1);
-    CHECK(str(p, p.frEntries[4].inputSizes) == "[[4096, 1024], [1024]]");
-    CHECK(p.frEntries[0].created.ns == kT0);
+    CHECK_FALSE(stuck.discoveredCompleted().valid()); // 0 in JSON means "not observed"
+    CHECK(stuck.stack == model::kNoFrIndex);
+    CHECK(str(p, call(p, p.frEntries[3]).profilingName) == "nccl:send 0->1");
+    CHECK(call(p, p.frEntries[3]).p2pDst == 1);
+    CHECK(str(p, call(p, p.frEntries[4]).inputSizes) == "[[4096, 1024], [1024]]");
+    CHECK(p.frEntries[0].createdNs == kT0);
     CHECK(p.frEntries[0].durationMs == Approx(0.35));
     const auto* e = firstOf(p, EventKind::FlightRecorderDump);
     REQUIRE(e);
@@ -414,7 +440,7 @@ TEST_CASE(
     REQUIRE(p.frDumps.size() == 1);
     CHECK(p.frDumps[0].truncated);
     REQUIRE(p.frEntries.size() == 4);
-    CHECK(p.frEntries[3].op == OpType::Recv);
+    CHECK(call(p, p.frEntries[3]).op == OpType::Recv);
 }
 
 TEST_CASE("hostile pickles give an issue, no dump and no crash", "[parsers][fr]")

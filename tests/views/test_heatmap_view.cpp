@@ -242,3 +242,69 @@ TEST_CASE(
             pixelAt(image, f.view.cellRect(1, 3).center()) == background); // rank 1 waits on nobody
     }
 }
+
+namespace {
+
+// Eight ranks whose Flight Recorder dumps show a pipeline send 4 → 6 (PG "3", ranks [4, 6])
+// that never completed on either side: the p2p pair the heatmap must show.
+views::DocumentPtr p2pDocument()
+{
+    auto bundle = std::make_shared<model::Bundle>();
+    model::Bundle& b = *bundle;
+    b.ranks.resize(8);
+    for (std::int32_t r = 0; r < 8; ++r)
+        b.ranks[static_cast<std::size_t>(r)].rank = r;
+    b.world.worldSize = 8;
+    const model::StrId pipe = b.strings.intern("3");
+    for (const auto& [rank, op] : { std::pair { 4, model::OpType::Send }, std::pair { 6, model::OpType::Recv } }) {
+        model::FrCall call;
+        call.pg = pipe;
+        call.op = op;
+        call.isP2p = true;
+        call.p2pSrc = 0;
+        call.p2pDst = 1;
+        b.frCalls.push_back(call);
+        model::FrDump d;
+        d.globalRank = rank;
+        d.pgConfig.push_back({ pipe, model::kNoStr, { 4, 6 } });
+        d.firstEntry = static_cast<std::uint32_t>(b.frEntries.size());
+        d.entryCount = 1;
+        model::FrEntry e;
+        e.dump = static_cast<std::uint32_t>(b.frDumps.size());
+        e.call = static_cast<std::uint32_t>(b.frCalls.size() - 1);
+        e.state = model::FrState::Started;
+        b.frEntries.push_back(e);
+        b.frDumps.push_back(d);
+    }
+    model::Diagnosis d;
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->timeline = std::make_shared<model::TimelineData>(model::TimelineData::build(b, d));
+    doc->pairs = std::make_shared<model::PairEvidence>(model::PairEvidence::build(b, d));
+    doc->diagnosis = std::make_shared<model::Diagnosis>(std::move(d));
+    doc->bundle = std::move(bundle);
+    return doc;
+}
+
+} // namespace
+
+TEST_CASE("heatmap shows Flight Recorder send/recv left unmatched between global ranks",
+    "[heatmap][fr][screenshot]")
+{
+    SelectionState selection;
+    PairHeatmapView view(&selection);
+    view.resize(640, 480);
+    view.show();
+    selection.setDocument(p2pDocument());
+    view.setMetric(model::PairMetric::P2pUnmatched);
+    QApplication::processEvents();
+    const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
+    image.save(QStringLiteral(RANKSCOPE_SHOTS_DIR) + QStringLiteral("/heatmap-fr-p2p.png"));
+    const QRgb empty = pixelAt(image, view.cellRect(4, 5).center());
+    CHECK(pixelAt(image, view.cellRect(4, 6).center()) != empty); // the sender waits on 6
+    CHECK(pixelAt(image, view.cellRect(6, 4).center()) != empty); // the receiver on 4
+    CHECK(pixelAt(image, view.cellRect(0, 1).center()) == empty); // PG-local ranks are not global
+    const QString tip = view.toolTipAt(view.cellRect(4, 6).center().toPoint());
+    INFO(tip.toStdString());
+    CHECK(tip.contains(QStringLiteral("nmatched send/recv")));
+}

@@ -1,14 +1,23 @@
 // RankTimelineView on a real bundle (tests/data/views/straggler8: 8 ranks on 2 hosts, rank 1
-// stalls in its DataLoader and never enqueues ALLREDUCE #13 of PG 0; the other 7 time out).
+// stalls in its DataLoader and never enqueues ALLREDUCE #13 of PG 0; the other 7 time out),
+// and on a simulated one with Flight Recorder dumps.
 
 #include "documentfixture.h"
 #include "views/ranktimelineview.h"
+#include "views/timelinepainter.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
+
 #include <QAction>
 #include <QDir>
+#include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -396,4 +405,137 @@ TEST_CASE(
     QTest::keyClick(&view, Qt::Key_Up);
     QTest::keyClick(&view, Qt::Key_Up);
     CHECK(selection.selectedRank() == 0);
+}
+
+namespace {
+
+// A simulated straggler with logs and Flight Recorder dumps (tests/data/scenarios, see
+// regenerate.sh): the dumps give every collective of the last steps real times.
+const QString kFrStraggler
+    = QStringLiteral(RANKSCOPE_TEST_DATA) + QStringLiteral("/scenarios/fr-logs-straggler-torch26");
+
+struct ExpectedHang {
+    int straggler = -1;
+    qint64 stuckSeq = -1;
+};
+
+// The simulator's ground truth, so the test follows the data if it is regenerated.
+ExpectedHang expectedHang(const QString& dir)
+{
+    QFile file(dir + QStringLiteral("/expected.json"));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QJsonObject verdict = QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("verdict")].toObject();
+    ExpectedHang h;
+    h.straggler = verdict[QStringLiteral("initiating_ranks")].toArray().at(0).toInt(-1);
+    h.stuckSeq = verdict[QStringLiteral("stuck_collective")].toObject()[QStringLiteral("seq")].toInteger(-1);
+    return h;
+}
+
+} // namespace
+
+TEST_CASE("Flight Recorder bars show each collective's real times, the stuck one running to the end",
+    "[timeline][fr][screenshot]")
+{
+    const ExpectedHang hang = expectedHang(kFrStraggler);
+    REQUIRE(hang.straggler >= 0);
+    SelectionState selection;
+    RankTimelineView view(&selection);
+    view.resize(1100, 420);
+    view.show();
+    const views::DocumentPtr doc = testing::loadDocument({ kFrStraggler.toStdString() });
+    selection.setDocument(doc);
+    QApplication::processEvents();
+    const model::TimelineData& t = *doc->timeline;
+    REQUIRE(t.rankCount() == 8);
+    REQUIRE(doc->bundle->frDumps.size() == 8);
+
+    // Every rank has bars; the straggler's end completed before #S, the others' #S still runs.
+    std::int64_t stuckStart = std::numeric_limits<std::int64_t>::max();
+    for (std::int32_t r = 0; r < 8; ++r) {
+        INFO("rank " << r);
+        const auto& bars = t.collectives(r);
+        REQUIRE(bars.size() > 10);
+        const auto stuck = std::find_if(bars.begin(), bars.end(),
+            [&](const model::TimelineCollective& c) { return c.seq == hang.stuckSeq; });
+        if (r == hang.straggler) {
+            CHECK(stuck == bars.end());
+            CHECK(bars.back().seq == hang.stuckSeq - 1);
+            CHECK_FALSE(bars.back().stillRunning);
+            continue;
+        }
+        REQUIRE(stuck != bars.end());
+        CHECK(stuck->stillRunning);
+        CHECK(stuck->stuck);
+        // It runs through the rank's watchdog timeout (the span's end), no further than the data.
+        REQUIRE_FALSE(t.spans(r).empty());
+        CHECK(stuck->endNs >= t.spans(r).front().endNs);
+        CHECK(stuck->endNs <= t.maxTimeNs());
+        stuckStart = std::min(stuckStart, stuck->startNs);
+    }
+
+    // Zoomed to the hang: the host row and the collateral rows (painted dimmed) carry the
+    // stuck all-reduce's op colour after its start, the straggler's row does not.
+    selection.setVisibleTimeRange(stuckStart - 3 * model::kNsPerSecond, stuckStart + 5 * model::kNsPerSecond);
+    QApplication::processEvents();
+    const QImage zoomed = shot(view, QStringLiteral("timeline-fr-hang.png"));
+    CHECK(distinctColours(zoomed) > 10);
+    const QColor allReduce = views::opColor(views::opColorIndex(model::OpType::AllReduce));
+    const int x = static_cast<int>(view.timeToX(stuckStart + 2 * model::kNsPerSecond));
+    const std::int32_t collateral = (hang.straggler + 1) % 8;
+    // The host summary row is the first row under the header, one rank row high or more.
+    const QRect firstRank = view.rowRect(0);
+    const QPoint inHost = toWidget(view, QPoint(x, firstRank.top() - firstRank.height() / 2));
+    INFO("host probe " << QColor(pixelAt(zoomed, inHost)).name().toStdString() << " expected "
+                       << allReduce.name().toStdString());
+    CHECK(pixelAt(zoomed, inHost) == allReduce.rgb());
+    const QPoint inStuck = toWidget(view, QPoint(x, view.rowRect(collateral).center().y()));
+    const QColor dimmed(pixelAt(zoomed, inStuck));
+    INFO("collateral probe " << dimmed.name().toStdString());
+    CHECK(std::abs(dimmed.hsvHue() - allReduce.hsvHue()) <= 4);
+    CHECK(dimmed.hsvSaturation() > 40);
+    const QColor straggler(pixelAt(zoomed, toWidget(view, QPoint(x, view.rowRect(hang.straggler).center().y()))));
+    CHECK(std::abs(straggler.hsvHue() - allReduce.hsvHue()) > 4);
+    // Hovering a bar explains it from the dump.
+    const QString tip = view.toolTipAt(view.viewport()->mapTo(&view, QPoint(x, view.rowRect(collateral).center().y())));
+    INFO(tip.toStdString());
+    CHECK(tip.contains(QStringLiteral("Flight Recorder")));
+
+    // The whole job, and the sequence axis where the dumps give every rank its position.
+    QTest::keyClick(&view, Qt::Key_F);
+    shot(view, QStringLiteral("timeline-fr-time.png"));
+    view.setAxisMode(RankTimelineView::AxisMode::Sequence);
+    QApplication::processEvents();
+    shot(view, QStringLiteral("timeline-fr-sequence.png"));
+    REQUIRE(view.scene().seqAxis);
+    const auto& row = view.scene().seqAxis->rows[static_cast<std::size_t>(hang.straggler)];
+    CHECK(row.lastEnqueued == hang.stuckSeq - 1);
+    CHECK(row.recent.size() >= 10);
+}
+
+TEST_CASE("a bundle of Flight Recorder dumps alone opens on the wall-clock axis", "[timeline][fr][screenshot]")
+{
+    const QString dir = QStringLiteral(RANKSCOPE_TEST_DATA) + QStringLiteral("/scenarios/fr-only-straggler");
+    const ExpectedHang hang = expectedHang(dir);
+    SelectionState selection;
+    RankTimelineView view(&selection);
+    view.resize(1100, 420);
+    view.show();
+    const views::DocumentPtr doc = testing::loadDocument({ dir.toStdString() });
+    selection.setDocument(doc);
+    QApplication::processEvents();
+    // No log line has a time; the dumps' own times make the axis.
+    REQUIRE(view.scene().hasTime);
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Time);
+    const model::TimelineData& t = *doc->timeline;
+    REQUIRE(t.rankCount() == 8);
+    for (std::int32_t r = 0; r < 8; ++r) {
+        INFO("rank " << r);
+        const auto& bars = t.collectives(r);
+        REQUIRE_FALSE(bars.empty());
+        const bool hasStuck = std::any_of(bars.begin(), bars.end(),
+            [&](const model::TimelineCollective& c) { return c.seq == hang.stuckSeq && c.stillRunning; });
+        CHECK(hasStuck == (r != hang.straggler));
+    }
+    const QImage image = shot(view, QStringLiteral("timeline-fr-only.png"));
+    CHECK(distinctColours(image) > 8);
 }

@@ -27,6 +27,16 @@ What it writes (all deterministic):
                                 MARKs, BINUNICODE declaring 4 GiB, BINUNICODE8 declaring 2^62,
                                 LONG4 declaring 2 GiB, a memo slot 2^32-16, garbage after PROTO
   truncated/cut_{N}.pkl         job4 rank 0 cut at several offsets (N = bytes kept)
+  repeat/nccl_trace_rank_0      40 entries alternating two calls from two call sites: the
+                                reader keeps 2 calls and 2 stacks, not 40
+  scenarios/<case>/nccl_trace_rank_R   FR-only bundles where the dumps alone decide (4 ranks,
+                                world PG): op_mismatch (rank 2 broadcasts at #6 while the
+                                others all_reduce), stuck_inside (rank 1 started #6 and never
+                                finished it, the others completed it), no_dump (rank 2 wrote
+                                no dump, the others wait in #6: it died), p2p_unmatched (rank 0's
+                                send to rank 1 was never received), not_started (rank 2 only
+                                enqueued #6, its peers started it), extra_collective (rank 0
+                                alone issued #6)
 """
 
 import io
@@ -339,6 +349,123 @@ def hostile(out):
         write(os.path.join(out, "hostile", name), data)
 
 
+# ---------------------------------------------------------------------------------------
+# FR-only scenarios: small 4-rank jobs on the world PG where the dumps alone decide.
+
+STEP = ["wrapper", "train_step", "main"]
+
+
+class Recorder:
+    """One rank's buffer: appends entries with the counters PyTorch keeps per PG."""
+
+    def __init__(self, rank, timing=True):
+        self.rank = rank
+        self.timing = timing
+        self.entries = []
+        self.seq = 0
+        self.p2p = 0
+        self.op = 0
+
+    def add(self, name, sizes, state, frames, dtype="Float", p2p=False):
+        if p2p:
+            self.p2p += 1
+        else:
+            self.seq += 1
+        self.op += 1
+        created = T0 + 1_000_000 * len(self.entries) + 1000 * self.rank
+        started = created + 20_000 if state in ("started", "completed") and self.timing else None
+        completed = created + 350_000 if state == "completed" else None
+        self.entries.append({
+            "frames": [FRAMES[f] for f in frames],
+            "record_id": len(self.entries), "pg_id": 0, "process_group": ("0", "default_pg"),
+            "collective_seq_id": self.seq, "p2p_seq_id": self.p2p, "op_id": self.op,
+            "profiling_name": name, "time_created_ns": created,
+            "input_sizes": sizes, "input_dtypes": [dtype] * len(sizes),
+            "output_sizes": sizes, "output_dtypes": [dtype] * len(sizes),
+            "state": state, "time_discovered_started_ns": started,
+            "time_discovered_completed_ns": completed, "retired": state == "completed",
+            "timeout_ms": TIMEOUT_MS, "is_p2p": p2p})
+
+    def warmup(self, n=5):
+        for _ in range(n):
+            self.add("nccl:all_reduce", [[1024]], "completed", ["all_reduce"] + STEP)
+
+    def dump(self):
+        return {"version": "2.10", "pg_config": {"0": {"name": "0", "desc": "default_pg",
+                                                        "ranks": "[0, 1, 2, 3]"}},
+                "pg_status": pg_status(self.entries), "entries": self.entries}
+
+
+def scenarios(out):
+    cases = {}
+    # Rank 2 took the eval path at #6 and broadcast while ranks 0, 1, 3 all_reduce.
+    ranks = [Recorder(r) for r in range(WORLD)]
+    for r in ranks:
+        r.warmup()
+        if r.rank == 2:
+            r.add("nccl:broadcast", [[1024]], "started", ["broadcast", "wrapper", "eval_step", "main"])
+        else:
+            r.add("nccl:all_reduce", [[1024]], "started", ["all_reduce"] + STEP)
+    cases["op_mismatch"] = ranks
+    # Rank 1 started #6 and never finished it; its peers completed #6 and wait in #7.
+    ranks = [Recorder(r) for r in range(WORLD)]
+    for r in ranks:
+        r.warmup()
+        r.add("nccl:all_reduce", [[1024]], "started" if r.rank == 1 else "completed",
+              ["all_reduce"] + STEP)
+        if r.rank != 1:
+            r.add("nccl:all_reduce", [[1024]], "started", ["all_reduce"] + STEP)
+    cases["stuck_inside"] = ranks
+    # Rank 2 wrote no dump; ranks 0, 1, 3 wait in #6 (no timing: "scheduled").
+    ranks = [Recorder(r, timing=False) for r in range(WORLD)]
+    for r in ranks:
+        r.warmup()
+        r.add("nccl:all_reduce", [[1024]], "scheduled", ["all_reduce"] + STEP)
+    cases["no_dump"] = [r for r in ranks if r.rank != 2]
+    # Pipeline: rank 0's send to rank 1 is pending, rank 1 never posted the recv; ranks 2
+    # and 3 exchanged theirs.
+    ranks = [Recorder(r) for r in range(WORLD)]
+    for r in ranks:
+        r.warmup(3)
+        if r.rank == 0:
+            r.add("nccl:send 0->1", [[64, 128]], "started", ["send", "wrapper", "pipeline", "main"],
+                  dtype="Half", p2p=True)
+        elif r.rank == 2:
+            r.add("nccl:send 2->3", [[64, 128]], "completed", ["send", "wrapper", "pipeline", "main"],
+                  dtype="Half", p2p=True)
+        elif r.rank == 3:
+            r.add("nccl:recv 3<-2", [[64, 128]], "completed", ["recv", "wrapper", "pipeline", "main"],
+                  dtype="Half", p2p=True)
+    cases["p2p_unmatched"] = ranks
+    # With timing on, ranks 0, 1, 3 started #6; rank 2 only enqueued it (its GPU never began).
+    ranks = [Recorder(r) for r in range(WORLD)]
+    for r in ranks:
+        r.warmup()
+        r.add("nccl:all_reduce", [[1024]], "scheduled" if r.rank == 2 else "started",
+              ["all_reduce"] + STEP)
+    cases["not_started"] = ranks
+    # Rank 0 issued an extra all_reduce #6 (logging on rank 0 only); ranks 1-3 never did.
+    ranks = [Recorder(r) for r in range(WORLD)]
+    for r in ranks:
+        r.warmup()
+        if r.rank == 0:
+            r.add("nccl:all_reduce", [[1]], "started", ["all_reduce", "wrapper", "eval_step", "main"])
+    cases["extra_collective"] = ranks
+    for name, recorders in cases.items():
+        for r in recorders:
+            write(os.path.join(out, "scenarios", name, "nccl_trace_rank_%d" % r.rank),
+                  torch_style_dumps(r.dump()))
+
+    # Two calls from two call sites, twenty times each: de-duplication in the reader.
+    r = Recorder(0)
+    for i in range(40):
+        if i % 2:
+            r.add("nccl:all_reduce", [[1024]], "completed", ["all_reduce"] + STEP)
+        else:
+            r.add("nccl:broadcast", [[8]], "completed", ["broadcast", "wrapper", "eval_step", "main"])
+    write(os.path.join(out, "repeat", "nccl_trace_rank_0"), torch_style_dumps(r.dump()))
+
+
 def write(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
@@ -378,6 +505,7 @@ def main(out):
     write(os.path.join(out, "json", "no_entries.json"), json_dump(empty))
 
     hostile(out)
+    scenarios(out)
 
     full = job[0]
     for keep in (1, 2, 40, len(full) // 2, len(full) * 3 // 4, len(full) * 9 // 10, len(full) - 1):

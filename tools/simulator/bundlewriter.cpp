@@ -1,5 +1,7 @@
 #include "bundlewriter.h"
 
+#include "flightrecorderformat.h"
+#include "flightrecordertrace.h"
 #include "rankrenderer.h"
 #include "siderenderer.h"
 #include "textout.h"
@@ -318,7 +320,28 @@ std::unique_ptr<Sink> makeMemorySink(std::map<std::string, std::string>& files)
     return std::make_unique<MemorySink>(files);
 }
 
-void writeBundle(const Job& job, const ScenarioPlan& plan, Sink& sink)
+namespace {
+
+// Each host's /tmp/nccl_trace_rank_<R>, gathered into one folder as a collection script
+// (or the user) leaves them; the JSON variant is the control plane's answer saved to a file.
+void writeFlightRecorderDumps(const Job& job, const ScenarioPlan& plan, Sink& sink)
+{
+    const FlightRecorderTrace trace(job, plan);
+    const ScenarioOptions& o = job.options;
+    for (int r = 0; r < job.world && sink.ok(); ++r) {
+        const std::optional<FrTraceDump> dump = trace.dump(r);
+        if (!dump)
+            continue;
+        const std::string name = "flight_recorder/nccl_trace_rank_" + std::to_string(r);
+        if (o.frFormat == FrFormat::Json)
+            sink.write(name + ".json", flightRecorderJson(*dump, o.frVersion));
+        else
+            sink.write(name, flightRecorderPickle(*dump, o.frVersion));
+    }
+}
+
+// Every text file of the bundle: rank logs in the job's layout, launcher logs, dmesg, py-spy.
+void writeLogs(const Job& job, const ScenarioPlan& plan, Sink& sink)
 {
     RankRenderer ranks(job, plan);
     SideRenderer side(job, plan, ranks);
@@ -422,6 +445,16 @@ void writeBundle(const Job& job, const ScenarioPlan& plan, Sink& sink)
             sink.write(dmesgName(job, n), side.dmesg(n));
     for (int r : side.pyspyRanks())
         sink.write("pyspy-rank" + std::to_string(r) + ".txt", side.pyspy(r));
+}
+
+} // namespace
+
+void writeBundle(const Job& job, const ScenarioPlan& plan, Sink& sink)
+{
+    if (job.options.logs)
+        writeLogs(job, plan, sink);
+    if (job.options.flightRecorder && !plan.excerpt)
+        writeFlightRecorderDumps(job, plan, sink);
 }
 
 std::string writeArchive(const std::map<std::string, std::string>& files,

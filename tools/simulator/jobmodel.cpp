@@ -726,6 +726,13 @@ Job buildJob(const ScenarioOptions& options, std::uint64_t seed)
     job.torchInfoLogs = draw("torchinfo").chance(0.4);
     job.elasticInfoLogs = draw("elasticinfo").chance(0.4) || job.torch.order <= 200;
     job.flightRecorder = draw("fr").chance(0.5) && job.torch.order >= 240;
+    if (options.flightRecorder) {
+        // Dumps were asked for: the job ran with the trace buffer and CUDA-event timing on,
+        // so entries go scheduled → started → completed (log-formats §2.3 "state").
+        job.flightRecorder = true;
+        job.frBufferSize = options.frBufferSize;
+        job.ncclTiming = true;
+    }
     job.tqdmAllRanks = options.noise == Noise::High
         || (draw("tqdm").chance(0.25) && options.noise == Noise::Normal);
     job.killOnBadExit = draw("killonbadexit").chance(0.25) && job.launcher == Launcher::Srun;

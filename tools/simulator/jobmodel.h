@@ -175,6 +175,8 @@ struct Job {
     bool torchInfoLogs = false; // TORCH_CPP_LOG_LEVEL=INFO
     bool elasticInfoLogs = false; // torchrun LOGLEVEL=INFO (rendezvous block)
     bool flightRecorder = false; // TORCH_NCCL_TRACE_BUFFER_SIZE set
+    int frBufferSize = 2000; // TORCH_NCCL_TRACE_BUFFER_SIZE: entries each process keeps
+    bool ncclTiming = false; // TORCH_NCCL_ENABLE_TIMING: FR entries reach "started"
     bool tqdmAllRanks = false;
     bool killOnBadExit = false; // srun --kill-on-bad-exit
     int timeoutMs = 600000;

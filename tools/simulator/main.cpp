@@ -36,6 +36,13 @@ options:
   --tee                  torchrun --tee 3 (worker lines also in the agent console)
   --noise L              low | normal | high (default normal)
   --archive A            none | tgz | zip (default none; expected.json stays outside)
+  --flight-recorder      every rank that can dump writes flight_recorder/nccl_trace_rank_<R>
+                         (PyTorch >= 2.2; timing on, so entries reach "started")
+  --fr-format F          pickle | json (default pickle, torch's protocol-2 pickle)
+  --fr-version V         2.3 | 2.4 | 2.5 | 2.7 | 2.10 (default: what --torch writes)
+  --fr-buffer K          TORCH_NCCL_TRACE_BUFFER_SIZE: entries kept per rank (default 2000)
+  --logs L               all | none (none: no text files at all, only the dumps;
+                         needs --flight-recorder)
 )";
 
 bool parseInt(std::string_view s, long long& out)
@@ -83,6 +90,8 @@ int main(int argc, char** argv)
             o.torchrunSummary = true;
         } else if (a == "--tee") {
             o.tee = true;
+        } else if (a == "--flight-recorder") {
+            o.flightRecorder = true;
         } else if (!value(v)) {
             return fail("missing value for " + std::string(a) + " (see --help)");
         } else if (a == "--scenario") {
@@ -122,6 +131,21 @@ int main(int argc, char** argv)
             if (!z)
                 return fail("unknown --noise " + std::string(v));
             o.noise = *z;
+        } else if (a == "--fr-format") {
+            auto f = frFormatFromName(v);
+            if (!f)
+                return fail("unknown --fr-format " + std::string(v));
+            o.frFormat = *f;
+        } else if (a == "--fr-version") {
+            o.frVersion = v;
+        } else if (a == "--fr-buffer") {
+            if (!parseInt(v, n) || n < 1)
+                return fail("bad number for --fr-buffer: " + std::string(v));
+            o.frBufferSize = static_cast<int>(std::min<long long>(n, 1 << 30));
+        } else if (a == "--logs") {
+            if (v != "all" && v != "none")
+                return fail("unknown --logs " + std::string(v) + " (all | none)");
+            o.logs = v == "all";
         } else if (a == "--archive") {
             auto z = archiveFromName(v);
             if (!z)

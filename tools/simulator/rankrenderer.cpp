@@ -1,6 +1,7 @@
 #include "rankrenderer.h"
 
 #include "dialect.h"
+#include "trainscript.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,12 +9,6 @@
 namespace rankscope::simulator {
 
 namespace {
-
-constexpr int kLineModule = 345;
-constexpr int kLineMain = 331;
-constexpr int kLineTrainCall = 288;
-constexpr int kLineTokenCount = 141;
-constexpr int kLineTrainStep = 214;
 
 // Python's "{:.6E}": 3.000000E-04
 std::string sci(double v, int decimals, char e)
@@ -407,13 +402,14 @@ void Writer::torchInitInfo(Micros t)
         l << "ProcessGroupNCCL initialization options: NCCL version: " << J.nccl.version
           << ", size: " << J.world << ", global rank: " << r
           << ", TORCH_NCCL_ASYNC_ERROR_HANDLING: 3, TORCH_NCCL_DUMP_ON_TIMEOUT: 0, "
-             "TORCH_NCCL_DESYNC_DEBUG: 0, TORCH_NCCL_ENABLE_TIMING: 0, TORCH_NCCL_BLOCKING_WAIT: "
-             "0, TIMEOUT(ms): "
+             "TORCH_NCCL_DESYNC_DEBUG: 0, TORCH_NCCL_ENABLE_TIMING: "
+          << (J.ncclTiming ? 1 : 0) << ", TORCH_NCCL_BLOCKING_WAIT: 0, TIMEOUT(ms): "
           << J.timeoutMs
           << ", USE_HIGH_PRIORITY_STREAM: 0, TORCH_DISTRIBUTED_DEBUG: OFF, "
              "TORCH_NCCL_ENABLE_MONITORING: 1, TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC: "
           << J.heartbeatSec
-          << ", TORCH_NCCL_TRACE_BUFFER_SIZE: 0, TORCH_NCCL_COORD_CHECK_MILSEC: 1000, ID="
+          << ", TORCH_NCCL_TRACE_BUFFER_SIZE: " << (J.flightRecorder ? J.frBufferSize : 0)
+          << ", TORCH_NCCL_COORD_CHECK_MILSEC: 1000, ID="
           << (94000000000000ULL + ri.commPtr % 1000000000ULL) << '\n';
         return;
     }
@@ -426,11 +422,12 @@ void Writer::torchInitInfo(Micros t)
       << ", TORCH_NCCL_ASYNC_ERROR_HANDLING: 3, TORCH_NCCL_DUMP_ON_TIMEOUT: "
       << (P.dumpOnTimeout ? 1 : 0)
       << ", TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC: " << (T.order >= 260 ? 15000 : 60000)
-      << ", TORCH_NCCL_DESYNC_DEBUG: 0, TORCH_NCCL_ENABLE_TIMING: 0, TORCH_NCCL_BLOCKING_WAIT: 0, "
+      << ", TORCH_NCCL_DESYNC_DEBUG: 0, TORCH_NCCL_ENABLE_TIMING: " << (J.ncclTiming ? 1 : 0)
+      << ", TORCH_NCCL_BLOCKING_WAIT: 0, "
          "TORCH_DISTRIBUTED_DEBUG: "
       << (P.detailFingerprint ? "DETAIL" : "OFF")
       << ", TORCH_NCCL_ENABLE_MONITORING: 1, TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC: " << J.heartbeatSec
-      << ", TORCH_NCCL_TRACE_BUFFER_SIZE: " << (J.flightRecorder ? 2000 : 0)
+      << ", TORCH_NCCL_TRACE_BUFFER_SIZE: " << (J.flightRecorder ? J.frBufferSize : 0)
       << ", TORCH_NCCL_COORD_CHECK_MILSEC: 1000, TORCH_NCCL_NAN_CHECK: 0, "
          "TORCH_NCCL_CUDA_EVENT_CACHE: "
       << (T.order >= 260 ? 1 : 0) << ", TORCH_NCCL_LOG_CPP_STACK_ON_UNCLEAN_SHUTDOWN: 1\n";

@@ -113,6 +113,8 @@ Resolved resolve(const ScenarioOptions& in)
         o.ncclDebug = NcclDebug::Off;
         o.dmesg = false;
     }
+    if (o.flightRecorder && o.frVersion.empty())
+        o.frVersion = defaultFrVersion(o.torch);
     if (s == "excerpt_only") {
         o.ncclDebug = NcclDebug::Off;
         o.dmesg = false;
@@ -177,6 +179,13 @@ Expected makeExpected(const ScenarioOptions& effective, const std::string& varia
     e.ranks = effective.ranks;
     e.ranksPerNode = job.perNode;
     e.worldSize = plan.worldSizeVisible;
+    e.logs = effective.logs;
+    e.flightRecorder = effective.flightRecorder;
+    if (effective.flightRecorder) {
+        e.frFormat = std::string(frFormatName(effective.frFormat));
+        e.frVersion = effective.frVersion;
+        e.frBufferSize = effective.frBufferSize;
+    }
     e.verdict = plan.verdict;
     e.notes = plan.notes;
     return e;
@@ -195,6 +204,9 @@ Prepared prepare(const ScenarioOptions& options)
     p.job = buildJob(p.resolved.options, p.resolved.options.seed);
     adjustJob(p.job, options.scenario, p.resolved.variant);
     p.plan = planScenario(p.job, options.scenario, p.resolved.variant);
+    // Dumps on timeout are what makes every live rank write its trace (log-formats §2.1).
+    if (p.resolved.options.flightRecorder)
+        p.plan.dumpOnTimeout = true;
     simulateTimeline(p.job, p.plan);
     return p;
 }
@@ -254,6 +266,14 @@ std::optional<std::string> validate(const ScenarioOptions& o)
         return "unsupported --nccl '" + o.nccl + "' (2.18, 2.21, 2.26, 2.29)";
     if (o.steps < 0 || o.steps > 1000000)
         return "--steps must be between 1 and 1000000";
+    if (o.flightRecorder && (o.torch == "1.13" || o.torch == "2.0"))
+        return "--flight-recorder needs --torch 2.2 or later (no Flight Recorder before)";
+    if (!o.frVersion.empty() && !knownFrVersion(o.frVersion))
+        return "unsupported --fr-version '" + o.frVersion + "' (2.3, 2.4, 2.5, 2.7, 2.10)";
+    if (o.frBufferSize < 1 || o.frBufferSize > 1000000)
+        return "--fr-buffer must be between 1 and 1000000";
+    if (!o.logs && !o.flightRecorder)
+        return "--logs none leaves an empty bundle without --flight-recorder";
     return std::nullopt;
 }
 
@@ -266,6 +286,12 @@ std::string expectedJson(const Expected& e)
     j["seed"] = e.seed;
     j["generator"] = { { "torch", e.torch }, { "nccl", e.nccl }, { "layout", e.layout },
         { "nccl_debug", e.ncclDebug }, { "ranks", e.ranks }, { "ranks_per_node", e.ranksPerNode } };
+    // Only when used, so bundles generated without them keep their expected.json bytes.
+    if (!e.logs)
+        j["generator"]["logs"] = "none";
+    if (e.flightRecorder)
+        j["generator"]["flight_recorder"] = { { "format", e.frFormat },
+            { "version", e.frVersion }, { "buffer_size", e.frBufferSize } };
     if (e.worldSize)
         j["world_size"] = *e.worldSize;
     else
@@ -475,6 +501,36 @@ std::optional<Noise> noiseFromName(std::string_view n)
     if (n == "high")
         return Noise::High;
     return std::nullopt;
+}
+
+std::optional<FrFormat> frFormatFromName(std::string_view n)
+{
+    if (n == "pickle")
+        return FrFormat::Pickle;
+    if (n == "json")
+        return FrFormat::Json;
+    return std::nullopt;
+}
+
+std::string_view frFormatName(FrFormat f)
+{
+    return f == FrFormat::Json ? "json" : "pickle";
+}
+
+// FR's own version constant moved with PyTorch releases (pt:FlightRecorder.hpp
+// version_val): "2.3" up to 2.4, "2.5" in 2.6, "2.7" in 2.7; "2.4" and "2.10" on request.
+std::string defaultFrVersion(std::string_view torch)
+{
+    if (torch == "2.7")
+        return "2.7";
+    if (torch == "2.6")
+        return "2.5";
+    return "2.3";
+}
+
+bool knownFrVersion(std::string_view v)
+{
+    return v == "2.3" || v == "2.4" || v == "2.5" || v == "2.7" || v == "2.10";
 }
 
 std::optional<ArchiveKind> archiveFromName(std::string_view n)

@@ -7,7 +7,8 @@
 // communicators, rings and a training loop of collectives. Every rank's files are then
 // written in the dialect of the chosen PyTorch and NCCL versions (log-formats.md), laid out
 // as a real job leaves them (per-rank files, torchrun --log-dir, one srun file, per-node
-// tee'd consoles), plus dmesg, py-spy dumps and torchrun failure tables on request.
+// tee'd consoles), plus dmesg, py-spy dumps, torchrun failure tables and PyTorch Flight
+// Recorder dumps (flight_recorder/nccl_trace_rank_<R>, from the same ground truth) on request.
 // expected.json (schema "rankscope.expected/1") states what was injected: the verdict the
 // engine should reach, the initiating ranks and the collateral ranks.
 //
@@ -50,6 +51,7 @@ enum class Layout { PerRank, TorchrunLogdir, SrunCombined, PerNode };
 enum class NcclDebug { Off, Warn, Info, Coll };
 enum class Noise { Low, Normal, High };
 enum class ArchiveKind { None, Tgz, Zip };
+enum class FrFormat { Pickle, Json };
 
 struct ScenarioOptions {
     std::string scenario = "healthy";
@@ -68,6 +70,14 @@ struct ScenarioOptions {
     bool tee = false; // torchrun --tee 3: worker lines also in the agent console
     Noise noise = Noise::Normal;
     ArchiveKind archive = ArchiveKind::None;
+    // Flight Recorder dumps (log-formats §2): every rank that is alive and has a watchdog
+    // when the dump is triggered writes nccl_trace_rank_<R> (torch's protocol-2 pickle, or
+    // the control plane's JSON). Needs PyTorch >= 2.2.
+    bool flightRecorder = false;
+    FrFormat frFormat = FrFormat::Pickle;
+    std::string frVersion; // "2.3" | "2.4" | "2.5" | "2.7" | "2.10"; "": what --torch writes
+    int frBufferSize = 2000; // TORCH_NCCL_TRACE_BUFFER_SIZE: the ring keeps the last K entries
+    bool logs = true; // false (--logs none): no text logs, so only the dumps can decide
 };
 
 // The answer the diagnosis engine should give (expected.json "verdict").
@@ -98,6 +108,11 @@ struct Expected {
     int ranks = 0;
     int ranksPerNode = 0;
     std::optional<int> worldSize; // nullopt when the bundle cannot show it
+    bool logs = true;
+    bool flightRecorder = false;
+    std::string frFormat; // "pickle" | "json"
+    std::string frVersion;
+    int frBufferSize = 0;
     Verdict verdict;
     std::string notes; // one sentence: what was injected
 };
@@ -140,5 +155,10 @@ std::optional<NcclDebug> ncclDebugFromName(std::string_view name);
 std::string_view ncclDebugName(NcclDebug level);
 std::optional<Noise> noiseFromName(std::string_view name);
 std::optional<ArchiveKind> archiveFromName(std::string_view name);
+std::optional<FrFormat> frFormatFromName(std::string_view name);
+std::string_view frFormatName(FrFormat format);
+// The FR schema version a PyTorch release writes ("2.4" → "2.3", "2.7" → "2.7").
+std::string defaultFrVersion(std::string_view torch);
+bool knownFrVersion(std::string_view version);
 
 } // namespace rankscope::simulator

@@ -34,3 +34,14 @@ gen init-store-error                --scenario init_bootstrap --variant store_er
 gen silent-rank                     --scenario silent_rank --ranks 8 --seed 32
 gen excerpt-only                    --scenario excerpt_only --ranks 16 --seed 32
 gen all-entered-no-evidence         --scenario no_evidence_all_entered --ranks 8 --seed 33
+# Flight Recorder (log-formats §2; issue 6). With --logs none the bundle holds only the
+# nccl_trace_rank_<R> dumps, so FR alone must decide; a small --fr-buffer makes the ring
+# buffers start at different record ids across ranks.
+gen fr-only-straggler               --scenario straggler_stall --variant dataloader --ranks 8 --flight-recorder --logs none --fr-buffer 48 --seed 40
+gen fr-only-op-mismatch             --scenario collective_mismatch --variant op_mismatch --ranks 8 --ranks-per-node 4 --flight-recorder --logs none --fr-buffer 48 --seed 47
+gen fr-only-stuck-inside            --scenario hardware_fault --variant xid_gsp119 --ranks 8 --ranks-per-node 4 --flight-recorder --logs none --fr-buffer 48 --seed 41
+gen fr-only-crashed-no-dump         --scenario rank_crashed --variant segfault --ranks 8 --ranks-per-node 4 --flight-recorder --logs none --fr-buffer 48 --seed 43
+# Logs and dumps together: each would decide alone; they must agree.
+gen fr-logs-straggler-torch26       --scenario straggler_stall --variant checkpoint --ranks 8 --torch 2.6 --flight-recorder --fr-buffer 64 --seed 50
+gen fr-logs-ib-pair-json            --scenario network_pair --variant ib_status12 --ranks 8 --ranks-per-node 4 --flight-recorder --fr-format json --fr-version 2.10 --fr-buffer 24 --seed 44
+gen fr-logs-op-mismatch-torch27     --scenario collective_mismatch --variant op_mismatch --ranks 8 --torch 2.7 --flight-recorder --fr-buffer 64 --seed 47

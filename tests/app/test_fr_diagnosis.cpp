@@ -1,0 +1,203 @@
+// Flight Recorder bundles with no log lines at all (tests/data/fr, written by
+// tools/frgen/frgen.py), through the real loader and diagnosis: the dumps alone must name
+// the initiating rank, the stuck collective and the code location of the diverging call,
+// whatever order the files are given in.
+
+#include "app/core/diagnosisjson.h"
+#include "app/core/diagnosistext.h"
+#include "reportfixture.h"
+
+#include <nlohmann/json.hpp>
+
+#include "model/timepoint.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace rankscope;
+using rankscope::testing::loadAndDiagnose;
+
+namespace {
+
+std::vector<std::string> dumpsOf(const std::string& dir, const std::vector<int>& ranks)
+{
+    std::vector<std::string> paths;
+    for (const int r : ranks)
+        paths.push_back(std::string(RANKSCOPE_TEST_DATA) + "/fr/" + dir + "/nccl_trace_rank_"
+            + std::to_string(r));
+    return paths;
+}
+
+nlohmann::json diagnosisOf(const std::vector<std::string>& paths)
+{
+    const auto c = loadAndDiagnose(paths);
+    return app::diagnosisJson(*c.bundle, c.diagnosis);
+}
+
+const nlohmann::json& primaryFinding(const nlohmann::json& d)
+{
+    REQUIRE_FALSE(d["findings"].empty());
+    return d["findings"][0];
+}
+
+} // namespace
+
+TEST_CASE(
+    "FR only: the rank that broadcast while the others all_reduce is the initiator, with its stack",
+    "[app][fr]")
+{
+    const auto d = diagnosisOf(dumpsOf("scenarios/op_mismatch", { 0, 1, 2, 3 }));
+    const auto& v = d["verdict"];
+    CHECK(v["status"] == "hang_diagnosed");
+    CHECK(v["root_cause_class"] == "collective_mismatch");
+    CHECK(v["initiating_ranks"] == nlohmann::json::array({ 2 }));
+    REQUIRE(v["stuck_collective"].is_object());
+    CHECK(v["stuck_collective"]["seq"] == 6);
+    const auto& f = primaryFinding(d);
+    CHECK(f["rule"] == "fr.mismatch");
+    REQUIRE(f["code_location"].size() >= 3);
+    CHECK(f["code_location"][0] == "torch/distributed/distributed_c10d.py:2380 in broadcast");
+    CHECK(f["code_location"][2] == "/home/user/train.py:177 in eval_step");
+    REQUIRE_FALSE(f["evidence"].empty());
+    CHECK(
+        f["evidence"][0]["text"].get<std::string>().find("nccl_trace_rank_2") != std::string::npos);
+}
+
+TEST_CASE("FR only: the verdict does not change with the order of the dump files", "[app][fr]")
+{
+    std::vector<int> order { 0, 1, 2, 3 };
+    const auto reference = diagnosisOf(dumpsOf("scenarios/op_mismatch", order))["verdict"];
+    for (const auto& permuted :
+        { std::vector<int> { 2, 0, 1, 3 }, std::vector<int> { 3, 2, 1, 0 } }) {
+        auto v = diagnosisOf(dumpsOf("scenarios/op_mismatch", permuted))["verdict"];
+        CHECK(v["initiating_ranks"] == reference["initiating_ranks"]);
+        CHECK(v["root_cause_class"] == reference["root_cause_class"]);
+        CHECK(v["stuck_collective"] == reference["stuck_collective"]);
+    }
+}
+
+TEST_CASE(
+    "FR only: a rank that started a collective its peers completed is stuck inside it", "[app][fr]")
+{
+    const auto d = diagnosisOf(dumpsOf("scenarios/stuck_inside", { 0, 1, 2, 3 }));
+    const auto& v = d["verdict"];
+    CHECK(v["status"] == "hang_diagnosed");
+    CHECK(v["initiating_ranks"] == nlohmann::json::array({ 1 }));
+    CHECK(v["stuck_collective"]["seq"] == 6);
+    CHECK(primaryFinding(d)["rule"] == "fr.stuck_inside");
+    for (const auto& r : d["ranks"])
+        if (r["rank"] == 1)
+            CHECK(r["state"] == "stuck_in_collective");
+}
+
+TEST_CASE(
+    "FR only: the rank without a dump is the suspect while every other rank waits", "[app][fr]")
+{
+    // The C++ watchdog thread writes the dump even while Python is busy, so with nothing
+    // showing the rank alive its missing dump says the process was gone (§11 E).
+    const auto d = diagnosisOf(dumpsOf("scenarios/no_dump", { 0, 1, 3 }));
+    const auto& v = d["verdict"];
+    CHECK(v["status"] == "hang_diagnosed");
+    CHECK(v["root_cause_class"] == "rank_crashed");
+    CHECK(v["initiating_ranks"] == nlohmann::json::array({ 2 }));
+    CHECK(v["stuck_collective"]["seq"] == 6);
+    CHECK(primaryFinding(d)["rule"] == "fr.missing_dump");
+}
+
+TEST_CASE("FR only: with timing on, the rank that never started the collective its peers started "
+          "is the initiator",
+    "[app][fr]")
+{
+    const auto d = diagnosisOf(dumpsOf("scenarios/not_started", { 0, 1, 2, 3 }));
+    const auto& v = d["verdict"];
+    CHECK(v["status"] == "hang_diagnosed");
+    CHECK(v["root_cause_class"] == "straggler_stall");
+    CHECK(v["initiating_ranks"] == nlohmann::json::array({ 2 }));
+    CHECK(v["stuck_collective"]["seq"] == 6);
+    CHECK(primaryFinding(d)["rule"] == "fr.not_started");
+}
+
+TEST_CASE("FR only: the one rank that issued a collective nobody else issued is the initiator",
+    "[app][fr]")
+{
+    const auto d = diagnosisOf(dumpsOf("scenarios/extra_collective", { 0, 1, 2, 3 }));
+    const auto& v = d["verdict"];
+    CHECK(v["root_cause_class"] == "collective_mismatch");
+    CHECK(v["initiating_ranks"] == nlohmann::json::array({ 0 }));
+    CHECK(v["stuck_collective"]["seq"] == 6);
+    const auto& f = primaryFinding(d);
+    CHECK(f["rule"] == "fr.mismatch");
+    REQUIRE_FALSE(f["code_location"].empty());
+    CHECK(f["code_location"][2] == "/home/user/train.py:177 in eval_step");
+}
+
+TEST_CASE("FR only: a send whose recv was never posted names the pair", "[app][fr]")
+{
+    const auto d = diagnosisOf(dumpsOf("scenarios/p2p_unmatched", { 0, 1, 2, 3 }));
+    const auto& v = d["verdict"];
+    CHECK(v["status"] == "hang_diagnosed");
+    CHECK(v["initiating_ranks"] == nlohmann::json::array({ 1 }));
+    REQUIRE(v["stuck_pair"].is_array());
+    CHECK(v["stuck_pair"] == nlohmann::json::array({ 0, 1 }));
+    const auto& f = primaryFinding(d);
+    CHECK(f["rule"] == "fr.p2p_unmatched");
+    REQUIRE_FALSE(f["code_location"].empty());
+    CHECK(f["code_location"][0] == "torch/distributed/distributed_c10d.py:1990 in send");
+}
+
+TEST_CASE(
+    "FR only: the rank that took the eval path never entered the world all_reduce", "[app][fr]")
+{
+    const auto paths = dumpsOf("job4", { 0, 1, 2, 3 });
+    const auto c = loadAndDiagnose(paths);
+    const auto d = app::diagnosisJson(*c.bundle, c.diagnosis);
+    const auto& v = d["verdict"];
+    CHECK(v["root_cause_class"] == "straggler_stall");
+    CHECK(v["initiating_ranks"] == nlohmann::json::array({ 3 }));
+    CHECK(v["stuck_collective"]["seq"] == 4);
+    CHECK(v["stuck_collective"]["process_group"] == "0");
+    const auto& f = primaryFinding(d);
+    CHECK(f["rule"] == "fr.never_entered");
+    // Its last call is where it went instead: the eval step.
+    REQUIRE(f["code_location"].size() >= 3);
+    CHECK(f["code_location"][2] == "/home/user/train.py:177 in eval_step");
+    // The text and Markdown renderings show the code location too.
+    CHECK(app::diagnosisText(*c.bundle, c.diagnosis).find("Code location") != std::string::npos);
+    CHECK(
+        app::diagnosisMarkdown(*c.bundle, c.diagnosis).find("/home/user/train.py:177 in eval_step")
+        != std::string::npos);
+    const auto rendered = testing::renderAll(c, paths, false);
+    CHECK(rendered.html.find("Code location") != std::string::npos);
+    CHECK(rendered.markdown.find("/home/user/train.py:177 in eval_step") != std::string::npos);
+}
+
+TEST_CASE("year-less log lines take the year of the Flight Recorder dumps beside them", "[app][fr]")
+{
+    // fr-logs-straggler-torch26: PyTorch "[E0919 14:49:39…]" lines carry no year; the dumps
+    // carry epoch times. Both must land on one time axis, not the logs in year 2000.
+    const auto c = loadAndDiagnose(
+        { std::string(RANKSCOPE_TEST_DATA) + "/scenarios/fr-logs-straggler-torch26" });
+    const auto& b = *c.bundle;
+    REQUIRE_FALSE(b.frEntries.empty());
+    std::int64_t frNs = 0;
+    for (const auto& e : b.frEntries)
+        if (e.createdNs > 0) {
+            frNs = e.createdNs;
+            break;
+        }
+    REQUIRE(frNs > 0);
+    const int frYear = model::civilFromNs(frNs).year;
+    CHECK(b.yearKnown);
+    CHECK(b.referenceYear == frYear);
+    std::size_t placed = 0;
+    for (const auto& e : b.events) {
+        if (e.time.domain != model::TimeDomain::LocalWall)
+            continue;
+        ++placed;
+        // Same run: within two days of the dumps (local time zone offsets included).
+        CHECK(std::llabs(e.time.ns - frNs) < 2LL * 86400 * 1'000'000'000LL);
+    }
+    CHECK(placed > 0);
+}
