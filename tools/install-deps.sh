@@ -9,6 +9,7 @@ packages=(
     libre2-dev nlohmann-json3-dev catch2 libarchive-dev zlib1g-dev libzstd-dev libssl-dev
     libbenchmark-dev
     xvfb xauth x11-apps imagemagick python3 poppler-utils
+    chromium
     fonts-dejavu-core
 )
 

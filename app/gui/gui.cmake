@@ -7,3 +7,4 @@ list(APPEND RANKSCOPE_GUI_SOURCES
     recentbundles.cpp
     welcomepage.cpp
 )
+include(${CMAKE_CURRENT_SOURCE_DIR}/export.cmake) # File → Export Report…, --export

@@ -2,6 +2,7 @@
 
 #include "app/gui/chartspanel.h"
 #include "app/gui/documentloader.h"
+#include "app/gui/exportdialog.h"
 #include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
 #include "app/gui/welcomepage.h"
@@ -277,8 +278,10 @@ void MainWindow::createActions()
     file->addAction(tr("Open the &Sample Bundle"), this, &MainWindow::openSampleBundle);
     m_recentMenu = file->addMenu(tr("&Recent"));
     file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport);
-    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport);
+    m_exportAction->setObjectName(QStringLiteral("exportReportAction"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setEnabled(false); // until a diagnosed bundle is on screen
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -539,6 +542,7 @@ void MainWindow::onDocument(views::DocumentPtr document)
     m_issuesTable->resizeColumnsToContents();
     selectFirstEvidence();
     updateTitleAndStatus();
+    m_exportAction->setEnabled(document->diagnosis != nullptr);
     Q_EMIT documentShown(document);
 }
 
@@ -677,11 +681,16 @@ void MainWindow::updateTitleAndStatus()
 
 void MainWindow::exportReport()
 {
-    auto* box = new QMessageBox(QMessageBox::Information, tr("Export report"),
-        tr("Exporting a report is not yet available in this version."), QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setModal(false);
-    box->show();
+    const views::DocumentPtr doc = document();
+    if (!doc || !doc->diagnosis)
+        return; // the action is disabled then; a shortcut can still arrive early
+    auto* dialog = new ExportDialog(doc, ExportDialog::defaultOutputPath(doc), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ExportDialog::exported, this, [this](const QString& path) {
+        statusBar()->showMessage(
+            tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 10000);
+    });
+    dialog->open();
 }
 
 QList<QPair<QString, QString>> MainWindow::shortcutList() const

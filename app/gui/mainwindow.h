@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
+class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
@@ -57,11 +58,13 @@ public:
     RanksPanel* ranksPanel() const { return m_ranks; }
     views::RankTimelineView* timeline() const { return m_timeline; }
     ChartsPanel* chartsPanel() const { return m_charts; }
+    // Enabled once a diagnosed bundle is on screen.
+    QAction* exportAction() const { return m_exportAction; }
     // Every action with a shortcut, as (text, shortcut) rows for the Help dialog.
     QList<QPair<QString, QString>> shortcutList() const;
 
 public Q_SLOTS:
-    // Issue 5 builds the report export; until then this says so.
+    // File → Export Report…: the export dialog for the document on screen (issue 5).
     virtual void exportReport();
     void resetLayout();
     void showShortcuts();
@@ -115,6 +118,7 @@ private:
     QTableView* m_issuesTable = nullptr;
     QList<QDockWidget*> m_docks;
     QMenu* m_recentMenu = nullptr;
+    QAction* m_exportAction = nullptr;
     QMenu* m_viewMenu = nullptr;
     QActionGroup* m_timelineMode = nullptr;
     QLabel* m_bundleLabel = nullptr;
