@@ -90,8 +90,12 @@ std::string_view tokenAt(std::string_view s, std::size_t i)
 {
     if (i >= s.size())
         return {};
-    const std::size_t end = s.find(' ', i);
-    return s.substr(i, end == std::string_view::npos ? s.size() - i : end - i);
+    // A plain loop, not find(): tokens are a few bytes long and a memchr call per token was
+    // 7% of ingest time on COLL-heavy logs.
+    std::size_t end = i;
+    while (end < s.size() && s[end] != ' ')
+        ++end;
+    return s.substr(i, end - i);
 }
 
 // The token following `literal` in s, or empty when the literal is absent.
