@@ -122,6 +122,23 @@ std::vector<std::string> codeLocation(const Bundle& b, std::uint32_t entry)
     return out;
 }
 
+// The suspects' entries at the stuck collective as evidence (up to kMaxEvidence), then one
+// peer's entry for contrast, and the first suspect's frames as the code location.
+void addPositionEvidence(Finding& f, const Bundle& b, const FrPgMatch& pg,
+    const std::vector<std::int32_t>& suspects, std::int32_t contrastRank)
+{
+    for (const std::int32_t r : suspects)
+        if (const FrRankAtSeq* s = pg.at(r);
+            s && s->entry != kNoFrIndex && f.evidence.size() < kMaxEvidence)
+            f.evidence.push_back(entryEvidence(b, s->entry));
+    if (contrastRank >= 0)
+        if (const FrRankAtSeq* s = pg.at(contrastRank); s && s->entry != kNoFrIndex)
+            f.evidence.push_back(entryEvidence(b, s->entry));
+    if (!suspects.empty())
+        if (const FrRankAtSeq* s = pg.at(suspects.front()); s && s->entry != kNoFrIndex)
+            f.codeLocation = codeLocation(b, s->entry);
+}
+
 StuckCollective stuckOf(const Bundle& b, const FrPgMatch& pg)
 {
     StuckCollective sc;
@@ -412,14 +429,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.75;
         f.title = "Flight Recorder: " + ranksText(ctx, stuckInside) + " is stuck inside " + at
             + " that every peer completed";
-        for (const std::int32_t r : stuckInside)
-            if (const FrRankAtSeq* s = pg->at(r);
-                s && s->entry != kNoFrIndex && f.evidence.size() < kMaxEvidence)
-                f.evidence.push_back(entryEvidence(b, s->entry));
-        if (const FrRankAtSeq* s = pg->at(completed.front()); s && s->entry != kNoFrIndex)
-            f.evidence.push_back(entryEvidence(b, s->entry));
-        if (const FrRankAtSeq* s = pg->at(stuckInside.front()); s && s->entry != kNoFrIndex)
-            f.codeLocation = codeLocation(b, s->entry);
+        addPositionEvidence(f, b, *pg, stuckInside, completed.front());
         f.explanation = std::to_string(completed.size()) + " rank(s) completed " + at + ", but "
             + ranksText(ctx, stuckInside)
             + " enqueued it and never completed it. PyTorch's \"last enqueued\" counter cannot "
@@ -474,18 +484,13 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
             f.confidence = 0.7;
             f.title = "Flight Recorder: " + ranksText(ctx, late) + " was noticed starting " + at
                 + " only " + secondsText(worst) + " after enqueuing it";
-            for (const std::int32_t r : late)
-                if (const FrRankAtSeq* s = pg->at(r);
-                    s && s->entry != kNoFrIndex && f.evidence.size() < kMaxEvidence)
-                    f.evidence.push_back(entryEvidence(b, s->entry));
+            std::int32_t onTime = -1;
             for (const Gap& g : gaps)
                 if (std::find(late.begin(), late.end(), g.rank) == late.end()) {
-                    if (const FrRankAtSeq* s = pg->at(g.rank); s && s->entry != kNoFrIndex)
-                        f.evidence.push_back(entryEvidence(b, s->entry));
+                    onTime = g.rank;
                     break;
                 }
-            if (const FrRankAtSeq* s = pg->at(late.front()); s && s->entry != kNoFrIndex)
-                f.codeLocation = codeLocation(b, s->entry);
+            addPositionEvidence(f, b, *pg, late, onTime);
             f.explanation = "Every rank started " + at + " and none finished it. On "
                 + std::to_string(gaps.size() - late.size())
                 + " rank(s) the watchdog saw the start within " + secondsText(median)
@@ -524,14 +529,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.75;
         f.title = "Flight Recorder: " + ranksText(ctx, scheduled) + " never started " + at
             + " that its peers started";
-        for (const std::int32_t r : scheduled)
-            if (const FrRankAtSeq* s = pg->at(r);
-                s && s->entry != kNoFrIndex && f.evidence.size() < kMaxEvidence)
-                f.evidence.push_back(entryEvidence(b, s->entry));
-        if (const FrRankAtSeq* s = pg->at(started.front()); s && s->entry != kNoFrIndex)
-            f.evidence.push_back(entryEvidence(b, s->entry));
-        if (const FrRankAtSeq* s = pg->at(scheduled.front()); s && s->entry != kNoFrIndex)
-            f.codeLocation = codeLocation(b, s->entry);
+        addPositionEvidence(f, b, *pg, scheduled, started.front());
         f.explanation = std::to_string(started.size()) + " rank(s) started " + at
             + " and are still in it"
             + (longestWait > 0 ? " (" + secondsText(longestWait) + " from enqueue to start at most)"
