@@ -46,6 +46,7 @@ enum Keyword : unsigned {
     kwChildFailed,
     kwSrunError,
     kwSlurmStep,
+    kwUnableShutdown,
     kwCount
 };
 
@@ -78,6 +79,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "ChildFailedError",
     "srun: error: ",
     "slurmstepd: error: *** ",
+    "Unable to shutdown process ",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -98,6 +100,9 @@ constexpr std::uint64_t kBlockStartBits
 
 // LauncherExit's detail: DeepSpeed names a local rank, MPI a world rank.
 constexpr std::string_view kDeepSpeed = "deepspeed";
+// LauncherSignalSent's detail when the SIGKILL follows a SIGTERM the worker survived (an agent
+// may also send SIGKILL straight away: "Sending process 78 closing signal SIGKILL").
+constexpr std::string_view kSigtermIgnored = "sigterm_ignored";
 constexpr std::string_view kMpi = "mpi";
 constexpr std::string_view kRootCauseTitle = "Root Cause (first observed failure):";
 // The whole traceback of a table record is kept up to this size (its tail, where the
@@ -320,7 +325,7 @@ bool LauncherParser::parseLine(
         recognised |= parseAgentFailed(ctx, body, out);
     if (found & (bit(kwSrunError) | bit(kwSlurmStep)))
         recognised |= parseSlurm(ctx, body, found, out);
-    if (found & bit(kwClosingSignal))
+    if (found & (bit(kwClosingSignal) | bit(kwUnableShutdown)))
         recognised |= parseClosingSignal(ctx, body, out);
     if (found & kDeepSpeedBits)
         recognised |= parseDeepSpeed(ctx, body, found, out);
@@ -588,6 +593,21 @@ bool LauncherParser::parseAgentFailed(
 bool LauncherParser::parseClosingSignal(
     const LineContext& ctx, std::string_view text, model::ParsedSource& out)
 {
+    // "Unable to shutdown process 754025 via Signals.SIGTERM, forcefully exiting via
+    // Signals.SIGKILL" (Python ≥3.11 prints the numbers: "via 15, … via 9"): the worker was
+    // still alive when the SIGTERM grace period (30 s) ran out, so the agent sends SIGKILL.
+    if (const std::size_t unable = find(text, "Unable to shutdown process "); unable != std::string_view::npos) {
+        std::size_t i = unable + 27;
+        const auto pid = readCount(text, i);
+        if (!pid || !skip(text, i, " via "))
+            return false;
+        model::Event& e = addEvent(
+            out, ctx, EventKind::LauncherSignalSent, Severity::Warning, trim(text.substr(unable)));
+        e.pid = *pid;
+        e.code = 9;
+        e.detail = out.intern(kSigtermIgnored);
+        return true;
+    }
     // "Sending process 153929 closing signal SIGTERM"
     const std::size_t pos = find(text, "Sending process ");
     if (pos == std::string_view::npos)

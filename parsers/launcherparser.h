@@ -9,6 +9,9 @@
 //     → LauncherWorkerFailed code = -6, pid = 218624, peerRank = local rank 0, Error
 //   "Sending process 153929 closing signal SIGTERM"
 //     → LauncherSignalSent pid = 153929, code = 15 (SIGKILL 9, SIGINT 2 …), Warning
+//   "Unable to shutdown process 754025 via Signals.SIGTERM, forcefully exiting via
+//   Signals.SIGKILL"   → LauncherSignalSent pid = 754025, code = 9, detail = "sigterm_ignored",
+//                         Warning
 //
 // ChildFailedError table (§5.2), possibly prefixed on every line and once per node:
 //   "Failures:" / "Root Cause (first observed failure):" sections, "  <NO_OTHER_FAILURES>",

@@ -618,6 +618,9 @@ private:
         { "created ncclComm_ ", Anchor::Kind::CommCreated },
         { "] is setting up NCCL communicator and retrieving ncclUniqueId",
             Anchor::Kind::StoreError },
+        // PyTorch ≤2.0 spelled it "retreiving" (the typo was fixed later); same message.
+        { "] is setting up NCCL communicator and retreiving ncclUniqueId",
+            Anchor::Kind::StoreError },
         { "broadcast unique ID through store took ", Anchor::Kind::UniqueIdBroadcast },
         { "NCCL Work update periodically: ", Anchor::Kind::WorkUpdate },
     };
@@ -852,6 +855,18 @@ bool PytorchParser::continueErrorDetail(
                 e.detail = out.intern(line.substr(0, kMaxEventText));
                 // NCCL's last WARN names the peer: keep it structured, it is the only link
                 // evidence when NCCL_DEBUG was off.
+                if (const auto ib = parseIbCompletion(line); ib && !ib->peer.empty()) {
+                    e.peer = out.intern(ib->peer);
+                    e.code = ib->status;
+                } else if (const auto peer = socketErrorPeer(line); !peer.empty()) {
+                    e.peer = out.intern(peer);
+                    e.code = -1;
+                }
+            } else if (e.kind == EventKind::TorchWatchdogException && e.peer == model::kNoStr) {
+                // ≤2.0 rethrows the async NCCL error out of the watchdog ("NCCL watchdog thread
+                // terminated with exception: NCCL error: remote process exited ... Last error:
+                // NET/IB : Got completion from peer ..."): the same peer evidence as (f).
+                // The detail field holds the exception class here, so only peer and status.
                 if (const auto ib = parseIbCompletion(line); ib && !ib->peer.empty()) {
                     e.peer = out.intern(ib->peer);
                     e.code = ib->status;

@@ -33,8 +33,11 @@ std::vector<std::int32_t> oddRanks(const DiagnosisFacts& facts)
     if (!facts.stuckPg)
         return odd;
     const PgFacts& pg = facts.pgs[*facts.stuckPg];
-    odd = oddRanksOf(facts, pg);
-    if (odd.size() * 2 >= pg.members.size())
+    // Ranks that are odd only for printing nothing (the launcher's SIGTERM often beats the
+    // watchdog) do not outweigh a cause another rule saw on other ranks.
+    bool onlySilence = false;
+    odd = oddRanksOf(facts, pg, &onlySilence);
+    if (odd.size() * 2 >= pg.members.size() || onlySilence)
         odd.clear();
     return odd;
 }
@@ -186,6 +189,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
     ruleDuplicateGpu(ctx, out);
     ruleOpMismatch(ctx, out);
     ruleCollLineMismatch(ctx, out);
+    ruleEnqueuedAhead(ctx, out);
     ruleInitHang(ctx, out);
     ruleFrMismatch(ctx, out);
     ruleFrStuckPosition(ctx, out);

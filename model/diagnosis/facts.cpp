@@ -113,6 +113,8 @@ public:
     DiagnosisFacts run()
     {
         scanEvents();
+        attributeUnmappedTeardowns();
+        discountTransportFailures();
         judgeLauncherFailures();
         scanRecords();
         buildPgFacts();
@@ -240,7 +242,10 @@ private:
                 // launch failure): the rank's own failure, not a timeout of someone else's.
                 else if (e.kind == EventKind::TorchWatchdogException && text.find("CUDA error") != std::string_view::npos)
                     primary(rf, i, false);
-                if (e.kind == EventKind::TorchAsyncNcclError)
+                // ≤2.0 rethrows the async NCCL error from the watchdog itself; its "Last error:"
+                // names the peer just like (f) does (§1.4 e, f).
+                if (e.kind == EventKind::TorchAsyncNcclError
+                    || (e.kind == EventKind::TorchWatchdogException && e.peer != kNoStr))
                     rf.asyncErrors.push_back(i);
                 break;
             case EventKind::TorchNcclApiError:
@@ -373,10 +378,15 @@ private:
         }
         case EventKind::LauncherSignalSent: {
             const std::int32_t r = rankForLauncherEvent(e);
-            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
+            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size()) {
                 m_f.ranks[r].tornDown = true;
-            else
+                if (m_b.text(e.detail) == "sigterm_ignored")
+                    m_f.ranks[r].survivedSigterm = true;
+            } else {
                 ++m_f.unmappedTeardowns;
+                if (m_b.text(e.detail) != "sigterm_ignored")
+                    ++m_unmappedTeardownsOnHost[hostOfEvent(e)];
+            }
             break;
         }
         case EventKind::LauncherWorkerFailed:
@@ -405,6 +415,49 @@ private:
         }
         default:
             break;
+        }
+    }
+
+    // A worker that never printed its pid (no NCCL line, not in the failure table) cannot be tied
+    // to its agent's "Sending process P closing signal SIGTERM". When a host's agent signalled
+    // at least as many unknown pids as the host has such ranks without a timeout, they were
+    // all among them: their silence is the teardown's, not a sign they stopped earlier.
+    void attributeUnmappedTeardowns()
+    {
+        for (const auto& [host, signalled] : m_unmappedTeardownsOnHost) {
+            auto it = m_ranksOnHost.find(host);
+            if (host.empty() || it == m_ranksOnHost.end())
+                continue;
+            std::vector<std::int32_t> unknownPid;
+            for (std::int32_t r : it->second)
+                if (m_b.ranks[r].pid < 0 && !m_f.ranks[r].anyTimeout && !m_f.ranks[r].tornDown)
+                    unknownPid.push_back(r);
+            if (!unknownPid.empty() && unknownPid.size() <= signalled)
+                for (std::int32_t r : unknownPid)
+                    m_f.ranks[r].tornDown = true;
+        }
+    }
+
+    // An NCCL error raised into Python ("RuntimeError: NCCL error in: …, unhandled system
+    // error", DistBackendError) by a process whose own NCCL lines show a socket, IB or
+    // bootstrap failure is that transport failure surfacing (§1.4 g, §3.8, §11 B/G): NCCL's
+    // "Last error" is the WARN the rank just logged. It is not the rank's own crash; the
+    // network and init rules judge it. Memory failures stay: they are the rank's own.
+    void discountTransportFailures()
+    {
+        for (auto& rf : m_f.ranks) {
+            if (rf.primaryFailure == kNoIndex || rf.failureIsResource)
+                continue;
+            if (rf.socketErrors.empty() && rf.ibErrors.empty() && rf.bootstrapErrors.empty())
+                continue;
+            const Event& e = m_b.events[rf.primaryFailure];
+            const bool ncclError = (e.kind == EventKind::PythonException || e.kind == EventKind::TorchNcclApiError)
+                && m_b.text(e.text).find("NCCL error") != std::string_view::npos;
+            if (!ncclError)
+                continue;
+            rf.primaryFailure = kNoIndex;
+            rf.primaryFailureTime = {};
+            m_consequence.insert(rf.rank);
         }
     }
 
@@ -718,6 +771,7 @@ private:
     StrId m_worldComm = kNoStr;
     bool m_torchrunAgents = false; // torchrun (or DeepSpeed/MPI-like agents) run under srun
     std::set<std::int32_t> m_consequence; // ranks with an exception that echoes another failure
+    std::map<std::string, std::size_t> m_unmappedTeardownsOnHost; // SIGTERMs to unknown pids, by short host
     std::vector<std::pair<std::int32_t, std::uint32_t>> m_launcherFailures; // (rank, event)
     std::map<std::string, std::vector<std::int32_t>> m_ranksOnHost;
     std::map<std::pair<std::string, std::int32_t>, std::int32_t> m_byHostLocal;

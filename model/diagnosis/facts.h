@@ -46,6 +46,11 @@ struct RankFacts {
     std::int32_t launcherExitCode = 0;   // from torchrun/DeepSpeed/MPI, 0 when unknown
     std::uint32_t launcherEvent = kNoIndex;
     bool tornDown = false;                // SIGTERM'ed by its agent after another failure
+    // Still running 30 s after its agent's SIGTERM, so the agent had to SIGKILL it ("Unable to
+    // shutdown process P via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL",
+    // torch/distributed/elastic/multiprocessing/api.py): a process waiting in a collective dies
+    // on SIGTERM; one that ignores it is hung (uninterruptible driver call or I/O).
+    bool survivedSigterm = false;
 
     // Hardware.
     std::vector<std::uint32_t> xidEvents;      // Xids on this rank's GPU

@@ -59,8 +59,12 @@ public:
         std::string summary);
 };
 
-// The odd ones out on a process group's stuck collective (rules_progress.cpp).
-std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts& pg);
+// The odd ones out on a process group's stuck collective (rules_progress.cpp). onlySilence,
+// when given, is set when they rest on nothing but their silence (no rank showed evidence).
+std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts& pg, bool* onlySilence = nullptr);
+// The NCCL COLL opCount of the stuck collective as far as the waiting ranks show it (the
+// lowest last opCount among them), -1 without COLL lines.
+std::int64_t stuckCollOpCount(const DiagnosisFacts& facts, const PgFacts& pg);
 
 // Evidence helpers.
 EvidenceLine evidenceOf(const Bundle& b, std::uint32_t eventIndex);
@@ -75,6 +79,7 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mi
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp
 void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out);      // rules_mismatch.cpp
 void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out);  // rules_mismatch.cpp
+void ruleEnqueuedAhead(const RuleContext& ctx, RuleOutput& out);    // rules_mismatch.cpp
 void ruleXid(const RuleContext& ctx, RuleOutput& out);               // rules_hardware.cpp
 void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out);   // rules_hardware.cpp
 void ruleIbPair(const RuleContext& ctx, RuleOutput& out);            // rules_network.cpp

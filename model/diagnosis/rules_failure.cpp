@@ -73,9 +73,13 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     std::vector<const RankFacts*> early;
     for (const auto* rf : failed) {
         bool before = !rf->anyTimeout;
+        // A timeout line without a clock of its own (PyTorch ≤2.1) only carries the time of an
+        // earlier line of its stream, a lower bound: a failure that looks later proves
+        // nothing, and a rank that never timed out itself was gone before its watchdog fired.
         if (comparableTimes(rf->primaryFailureTime, facts.firstTimeout))
             before = earlierThan(rf->primaryFailureTime, facts.firstTimeout)
-                || (!rf->anyTimeout && wholeSeconds(rf->primaryFailureTime) <= wholeSeconds(facts.firstTimeout));
+                || (!rf->anyTimeout && wholeSeconds(rf->primaryFailureTime) <= wholeSeconds(facts.firstTimeout))
+                || (!rf->anyTimeout && facts.firstTimeout.inferred);
         if (before)
             early.push_back(rf);
     }
@@ -109,7 +113,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     if (rf.primaryFailureTime.valid())
         explanation += " at " + formatTime(rf.primaryFailureTime) + (rf.primaryFailureTime.inferred ? " (time of its last timestamped line)" : "");
     explanation += ": " + what + ". ";
-    if (facts.firstTimeout.valid() && comparableTimes(rf.primaryFailureTime, facts.firstTimeout))
+    if (facts.firstTimeout.valid() && !facts.firstTimeout.inferred && comparableTimes(rf.primaryFailureTime, facts.firstTimeout)
+        && !earlierThan(facts.firstTimeout, rf.primaryFailureTime))
         explanation += "The first watchdog timeout elsewhere came " + std::to_string(wholeSeconds(facts.firstTimeout) - wholeSeconds(rf.primaryFailureTime))
             + " s later. ";
     if (initiating.size() > 1)
@@ -119,6 +124,14 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     explanation += std::to_string(waiting)
         + " other rank(s) only timed out or were torn down by their launcher afterwards: they are collateral.";
     f.explanation = explanation;
+    // Many ranks failing in the same second is a job-wide problem (environment, a shared
+    // input, the network), not one rank's: no rank is named, whoever else waited or not.
+    const std::size_t jobSize = std::max<std::size_t>(b.world.ranksSeen.size(),
+        b.world.worldSize ? static_cast<std::size_t>(*b.world.worldSize) : 0);
+    if (initiating.size() > 3 && initiating.size() * 2 >= jobSize) {
+        f.confidence = 0.4;
+        return;
+    }
     if (waiting == 0) {
         // Nobody logged a timeout or a teardown. The job still failed around this rank when
         // the others stopped without any failure of their own (srun --kill-on-bad-exit and
@@ -154,11 +167,6 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("
                 + what.substr(0, 160) + ") and the launcher took the other " + std::to_string(survivors)
                 + " rank(s) down with it.");
-        return;
-    }
-    // Many ranks failing in the same second is a job-wide problem, not one rank's.
-    if (initiating.size() > 3 && initiating.size() * 2 >= b.world.ranksSeen.size()) {
-        f.confidence = 0.4;
         return;
     }
     f.confidence = initiating.size() == 1 ? 0.85 : 0.7;

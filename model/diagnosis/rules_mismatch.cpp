@@ -298,11 +298,16 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
         std::uint64_t count;
         EvidenceRef evidence;
     };
+    // One vote per rank and opCount: the same COLL line can reach the bundle twice (the
+    // rank's own file and the launcher's --tee copy), and a rank counted twice would both
+    // tip the majority and be named twice.
     std::map<std::uint64_t, std::vector<Call>> byOpCount;
-    for (std::size_t r = 0; r < tails.size(); ++r)
+    for (std::size_t r = 0; r < tails.size(); ++r) {
+        std::set<std::uint64_t> seen;
         for (const CollCall& c : tails[r])
-            if (!isPointToPoint(c.op))
+            if (!isPointToPoint(c.op) && seen.insert(c.opCount).second)
                 byOpCount[c.opCount].push_back({ static_cast<std::int32_t>(r), c.op, c.count, c.evidence });
+    }
     for (const auto& [opCount, calls] : byOpCount) {
         if (calls.size() < 2)
             continue;
@@ -366,6 +371,70 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
         (void)b;
         return;
     }
+}
+
+} // namespace rankscope::model
+
+namespace rankscope::model {
+
+// One rank past the point where all the others stopped (log-formats §1.5, §11 C "some members'
+// last enqueued differs … odd rank out"): every rank runs the same program, so the ranks block
+// at the same place after the stuck collective S (the next sync on its result) and print the
+// same last enqueued. When all of them agree on exactly S and a few ranks enqueued further, those
+// did not block there: their collective #S was not the call the others wait in (a skipped or
+// extra collective on a rank-local branch), so #S pairs up different calls. Only when nobody
+// is missing from S: a rank that never entered explains the hang better, and ranks racing ahead
+// of a straggler are normal (async enqueue).
+void ruleEnqueuedAhead(const RuleContext& ctx, RuleOutput& out)
+{
+    const PgFacts* pg = ctx.stuckPg();
+    if (!pg || pg->stuckSeq < 0 || !pg->neverEntered.empty() || !oddRanksOf(ctx.facts, *pg).empty())
+        return;
+    const Bundle& b = ctx.bundle;
+    std::vector<std::int32_t> atStuck, ahead;
+    for (const auto* p : b.progressOf(pg->pg)) {
+        if (!p->hasStatus || p->lastCompleted >= pg->stuckSeq)
+            continue;
+        if (p->lastEnqueued == pg->stuckSeq)
+            atStuck.push_back(p->rank);
+        else if (p->lastEnqueued > pg->stuckSeq)
+            ahead.push_back(p->rank);
+    }
+    std::sort(ahead.begin(), ahead.end());
+    ahead.erase(std::unique(ahead.begin(), ahead.end()), ahead.end());
+    // A clear odd one out: a handful of ranks against a large agreeing majority.
+    if (ahead.empty() || atStuck.size() < 4 || ahead.size() > 2 || atStuck.size() < 4 * ahead.size())
+        return;
+    const std::string at = "collective #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    Placeholders values = ctx.placeholdersFor(ahead.front());
+    values["ranks"] = formatRanks(ahead);
+    Finding& f = out.add(ctx, "mismatch.enqueued_ahead", RootCauseClass::CollectiveMismatch, values);
+    f.ranks = ahead;
+    const std::string who = ahead.size() == 1 ? ctx.rankLabel(ahead.front()) : "Ranks " + formatRanks(ahead);
+    if (f.title.empty())
+        f.title = who + " enqueued past " + at + " where every other rank stopped";
+    std::string detail;
+    for (std::int32_t r : ahead) {
+        const RankProgress* p = b.progressOf(pg->pg, r);
+        detail += (detail.empty() ? "" : ", ") + ctx.rankLabel(r) + " last enqueued " + std::to_string(p->lastEnqueued);
+        if (p->statusEvent != RankProgress::kNoEvent && f.evidence.size() < 4)
+            f.evidence.push_back(evidenceOf(b, p->statusEvent));
+    }
+    if (const RankProgress* p = b.progressOf(pg->pg, atStuck.front()); p && p->statusEvent != RankProgress::kNoEvent)
+        f.evidence.push_back(evidenceOf(b, p->statusEvent));
+    f.confidence = 0.6;
+    f.explanation = std::to_string(atStuck.size()) + " ranks report last enqueued " + std::to_string(pg->stuckSeq)
+        + " and last completed " + std::to_string(pg->stuckSeq - 1) + ": they all stopped right after " + at
+        + ", waiting for it. " + detail
+        + ": it kept issuing collectives the others never issued. Ranks running the same code stop at the same place,"
+          " so its #" + std::to_string(pg->stuckSeq)
+        + " was probably a different call (a collective skipped or added on a rank-local branch) and the calls paired"
+          " up at #" + std::to_string(pg->stuckSeq)
+        + " do not match. Caveat: this rests on the enqueue counters only; the op and size of its #"
+        + std::to_string(pg->stuckSeq) + " would be in its own WorkNCCL timeout line or NCCL COLL lines.";
+    out.propose(RootCauseClass::CollectiveMismatch, ahead, 0.6, 58,
+        who + " enqueued collectives past " + at + " while " + std::to_string(atStuck.size())
+            + " ranks all stopped there: its collective sequence diverged (a skipped or extra collective).");
 }
 
 } // namespace rankscope::model

@@ -25,6 +25,26 @@ std::string hostText(const Bundle& b, StrId host)
     return host == kNoStr ? std::string("an unknown host") : std::string(b.text(host));
 }
 
+// Positive evidence that the job never got past its first collective (§1.5, §11 G): the
+// process group the hang sits on timed out in its SeqNum 1 (another group, e.g. an
+// intra-node one over NVLink, may well have completed collectives: its transport is not
+// the one that failed), a communicator whose init started and never completed, a watchdog
+// status line with "last completed work: -1". No progress line at all (PyTorch ≤2.0 dying
+// of an async error prints no SeqNum) is not evidence either way.
+bool stuckBeforeFirstCollective(const RuleContext& ctx)
+{
+    if (const PgFacts* pg = ctx.stuckPg(); pg && pg->stuckSeq == 1)
+        return true;
+    if (ctx.facts.anyCollectiveCompleted)
+        return false;
+    if (ctx.facts.initIncomplete)
+        return true;
+    for (const auto& p : ctx.bundle.progress)
+        if ((p.hasStatus && p.lastCompleted < 0) || p.timeoutSeq == 1)
+            return true;
+    return false;
+}
+
 } // namespace
 
 void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
@@ -48,7 +68,11 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
         failingRanks.insert(le->localRank);
     // The fabric never worked: transport errors from several ranks before any collective
     // completed (a wrong GID index, MTU, ACS setting) rather than a link that broke mid-run.
-    const bool neverWorked = !ctx.facts.anyCollectiveCompleted && failingRanks.size() >= 2;
+    // Without a line placing the job at its first collective (PyTorch ≤2.0 dies of the async
+    // error with no SeqNum), more failing ranks than the two ends of one link, on both sides,
+    // and nothing showing a collective completed say the same.
+    const bool neverWorked = (failingRanks.size() >= 2 && stuckBeforeFirstCollective(ctx))
+        || (failingRanks.size() >= 3 && localHosts.size() >= 2 && !ctx.facts.anyCollectiveCompleted);
     if ((localHosts.size() >= 3 && peers.size() >= 3) || neverWorked) {
         // Same failure everywhere at once.
         Placeholders values = ctx.placeholdersFor(primary.front()->localRank);
@@ -177,6 +201,9 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
     for (std::int32_t r : first->peerRanks)
         if (ctx.facts.ranks[r].primaryFailure != kNoIndex)
             crashedThere.push_back(r);
+    // Neither a crash on the far side nor one peer rank to pair with: nothing to say.
+    if (crashedThere.empty() && (first->peerRanks.size() != 1 || closedHosts.size() > 2))
+        return;
     Placeholders values = ctx.placeholdersFor(first->localRank);
     if (first->peerHost != kNoStr)
         values["peer_host"] = std::string(b.text(first->peerHost));
@@ -193,8 +220,6 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
             + " on that host failed on their own first, so this is the failure seen from the other side.";
         return;
     }
-    if (first->peerRanks.size() != 1 || closedHosts.size() > 2)
-        return;
     const std::int32_t peer = first->peerRanks.front();
     f.ranks = { std::min(first->localRank, peer), std::max(first->localRank, peer) };
     if (f.title.empty())
@@ -214,6 +239,11 @@ namespace rankscope::model {
 // The same socket failure from every host at once while communicators connect (§3.8,
 // §11 G): blocked ports, a wrong NCCL_SOCKET_IFNAME, no IB in the container. One broken
 // path fails between two hosts; failures from every host are the job's configuration.
+// So is a job that fell back to TCP sockets because no host found its InfiniBand device
+// ("NET/IB : No device found.") and whose first socket connection between hosts timed out
+// before any collective ever completed: a path that never worked once is the setup, even
+// when the launcher killed the job after the first rank reported it (srun
+// --kill-on-bad-exit), so that only one host got to say so.
 void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
@@ -229,39 +259,86 @@ void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
         if (failingHosts.insert(le.localHost).second && samples.size() < 3)
             samples.push_back(le.event);
     }
+    if (samples.empty())
+        return;
     std::set<StrId> hostsWithRanks;
     for (const auto& info : b.ranks)
         if (info.host != kNoStr && info.seen)
             hostsWithRanks.insert(info.host);
-    if (failingHosts.size() < 2 || failingHosts.size() * 2 < hostsWithRanks.size())
+    // Hosts on which NCCL found no InfiniBand device and fell back to sockets.
+    std::set<StrId> noIbHosts;
+    std::uint32_t noIbSample = kNoIndex;
+    std::uint32_t transportLine = kNoIndex;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind != EventKind::NcclNetSelect)
+            continue;
+        if (transportLine == kNoIndex)
+            transportLine = i;
+        const std::string_view text = b.text(e.text);
+        if (text.starts_with("NET/IB") && text.find("No device found") != std::string_view::npos
+            && e.rank >= 0 && b.ranks[e.rank].host != kNoStr) {
+            noIbHosts.insert(b.ranks[e.rank].host);
+            if (noIbSample == kNoIndex)
+                noIbSample = i;
+        }
+    }
+    const bool everywhere = failingHosts.size() >= 2 && failingHosts.size() * 2 >= hostsWithRanks.size();
+    const bool socketFallbackNeverWorked = !everywhere && stuckBeforeFirstCollective(ctx)
+        && hostsWithRanks.size() >= 2 && noIbHosts.size() >= 2 && noIbHosts.size() * 2 >= hostsWithRanks.size();
+    if (!everywhere && !socketFallbackNeverWorked)
         return;
     for (const auto& rf : ctx.facts.ranks)
         if (rf.primaryFailure != kNoIndex)
-            return; // a rank that died explains the broken connections better
+            return; // a rank that died of its own explains the broken connections better
     Placeholders values = ctx.placeholdersFor(b.events[samples.front()].rank);
-    values["hosts"] = std::to_string(failingHosts.size());
+    values["hosts"] = std::to_string(everywhere ? failingHosts.size() : noIbHosts.size());
     Finding& f = out.add(ctx, "network.transport_everywhere", RootCauseClass::Configuration, values);
     if (f.title.empty())
-        f.title = "Connections fail from every host (" + std::to_string(failingHosts.size()) + " of "
-            + std::to_string(hostsWithRanks.size()) + ")";
+        f.title = everywhere ? "Connections fail from every host (" + std::to_string(failingHosts.size()) + " of "
+                + std::to_string(hostsWithRanks.size()) + ")"
+                             : "No InfiniBand on " + std::to_string(noIbHosts.size())
+                + " hosts, and the socket fallback never connected";
     for (std::uint32_t i : samples)
         f.evidence.push_back(evidenceOf(b, i));
+    if (socketFallbackNeverWorked && noIbSample != kNoIndex)
+        f.evidence.push_back(evidenceOf(b, noIbSample));
     std::string transport;
     for (const auto& e : b.events)
-        if (e.kind == EventKind::NcclNetSelect) {
+        if (e.kind == EventKind::NcclNetSelect && b.text(e.text).starts_with("Using network")) {
             transport = std::string(b.text(e.text));
             f.evidence.push_back(evidenceOf(b, static_cast<std::uint32_t>(&e - b.events.data())));
             break;
         }
-    f.confidence = 0.75;
-    f.explanation = "Socket connections between ranks fail on " + std::to_string(failingHosts.size()) + " of the "
-        + std::to_string(hostsWithRanks.size()) + " hosts at the same stage, each toward a different peer"
-        + (transport.empty() ? std::string() : " (NCCL: \"" + transport + "\")")
-        + ". A single bad link breaks one pair of hosts; every host failing the same way means the network setup"
-          " itself: firewalled ports, the wrong interface in NCCL_SOCKET_IFNAME, or no InfiniBand inside the container.";
-    out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
-        "Connections between ranks fail from every host while NCCL sets up its transport: a network configuration"
-        " problem (interface, firewall or missing InfiniBand), not one rank or link.");
+    if (transport.empty() && transportLine != kNoIndex && transportLine != noIbSample) {
+        transport = std::string(b.text(b.events[transportLine].text));
+        f.evidence.push_back(evidenceOf(b, transportLine));
+    }
+    if (everywhere) {
+        f.confidence = 0.75;
+        f.explanation = "Socket connections between ranks fail on " + std::to_string(failingHosts.size()) + " of the "
+            + std::to_string(hostsWithRanks.size()) + " hosts at the same stage, each toward a different peer"
+            + (transport.empty() ? std::string() : " (NCCL: \"" + transport + "\")")
+            + ". A single bad link breaks one pair of hosts; every host failing the same way means the network setup"
+              " itself: firewalled ports, the wrong interface in NCCL_SOCKET_IFNAME, or no InfiniBand inside the container.";
+        out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
+            "Connections between ranks fail from every host while NCCL sets up its transport: a network configuration"
+            " problem (interface, firewall or missing InfiniBand), not one rank or link.");
+        return;
+    }
+    f.confidence = 0.65;
+    f.explanation = "NCCL found no InfiniBand device on " + std::to_string(noIbHosts.size()) + " of the "
+        + std::to_string(hostsWithRanks.size()) + " hosts (\"NET/IB : No device found.\") and fell back to TCP sockets"
+        + (transport.empty() ? std::string() : " (NCCL: \"" + transport + "\")") + "; then "
+        + std::to_string(failingHosts.size()) + " host(s) failed to open a socket connection to a peer host before any"
+          " collective ever completed. The transport never worked once, which is the job's network setup rather than a"
+          " link that broke: InfiniBand not visible in the container (devices, NCCL_IB_HCA), and the socket interface in"
+          " NCCL_SOCKET_IFNAME not routable or firewalled between hosts. The launcher ended the job after the first"
+          " failure, so the other hosts never got to report theirs.";
+    out.propose(RootCauseClass::Configuration, {}, 0.65, 82,
+        "No host found its InfiniBand device, NCCL fell back to sockets, and the socket connections between hosts never"
+        " came up: a network configuration problem (InfiniBand in the container, NCCL_SOCKET_IFNAME, firewall), not one"
+        " rank or link.");
 }
 
 } // namespace rankscope::model

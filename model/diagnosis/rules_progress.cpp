@@ -21,16 +21,21 @@ bool isStragglerActivity(StackActivity a)
 } // namespace
 
 // Ranks that never entered, plus (PyTorch without status lines, or a rank killed before it
-// could print) ranks that kept logging but printed no timeout. A rank its launcher tore
-// down after a sibling failed is collateral, not odd, unless its own status says it never
-// entered: the agent kills the whole node, waiting ranks included.
-std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts& pg)
+// could print) ranks that kept logging but printed no timeout. Silence alone is weak: on a big
+// job the launcher's SIGTERM reaches many waiting ranks before their own watchdog fires (every
+// rank entered at about the same time, so they all time out within a second or two), and they
+// print nothing either. So the ranks with evidence of their own — a status saying last
+// enqueued < S, an NCCL COLL opCount below the stuck collective's, a last line or stack dump
+// outside any collective, a communicator it tore down itself, a process that ignored SIGTERM —
+// are the odd ones when there are any; the merely silent ones only when nobody has such
+// evidence (then *onlySilence is set).
+std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts& pg, bool* onlySilence)
 {
     std::vector<std::int32_t> odd = pg.neverEntered;
+    std::vector<std::int32_t> silentOnly;
     // When torn-down ranks still printed their progress (PyTorch ≥2.3 logs it on the dump
-    // signal, before the launcher's SIGTERM lands), a torn-down rank that printed none
-    // stopped earlier than the others: it is odd after all — unless a rank already says in its
-    // own status that it never entered, which explains the hang better.
+    // signal, before the launcher's SIGTERM lands), a torn-down rank that printed none may have
+    // stopped earlier than the others — weak, as said above.
     bool tornDownRanksReport = false;
     for (std::size_t i = 0; i < pg.members.size(); ++i) {
         const std::int32_t r = pg.members[i];
@@ -38,12 +43,11 @@ std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts&
             && (pg.positions[i] == Position::Entered || pg.positions[i] == Position::Completed))
             tornDownRanksReport = pg.neverEntered.empty();
     }
-    // NCCL COLL lines settle it where they exist: a rank whose last opCount reaches the
-    // waiting ranks' called NCCL for the stuck collective (it entered); one below did not.
-    std::int64_t peerOpCount = -1;
-    for (std::int32_t r : pg.entered)
-        if (static_cast<std::size_t>(r) < facts.ranks.size())
-            peerOpCount = std::max(peerOpCount, facts.ranks[r].lastCollOpCount);
+    // NCCL COLL lines settle it where they exist (§3.5): NCCL prints the line when the call is
+    // made, and every rank that timed out in S made its call for S, so the lowest opCount among
+    // them is at least S's. A rank below it never called NCCL for S. (Not the highest: ranks
+    // that raced ahead enqueued more calls, and a rank sitting in S would look behind them.)
+    const std::int64_t peerOpCount = stuckCollOpCount(facts, pg);
     for (std::int32_t r : pg.silent) {
         if (static_cast<std::size_t>(r) >= facts.ranks.size())
             continue;
@@ -53,15 +57,41 @@ std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts&
                 odd.push_back(r);
             continue;
         }
+        // A stack dump in the collective call shows the rank entered it: not odd at all.
+        if (rf.stackDump != kNoIndex && rf.activity == StackActivity::InCollective)
+            continue;
         const bool saidItWasBusy = rf.lastActivityEvent != kNoIndex
             && (rf.lastActivity == StackActivity::DataLoading || rf.lastActivity == StackActivity::CheckpointIo
                 || rf.lastActivity == StackActivity::Sleeping || rf.lastActivity == StackActivity::Other);
-        if (rf.hasLogs && (!rf.tornDown || saidItWasBusy || tornDownRanksReport))
+        // Only a stack in a known stall (DataLoader, checkpoint I/O, sleep): a main thread in the
+        // script's own code may be blocked in a CUDA call the Python stack does not show (a rank
+        // that raced ahead waits in the allocator behind the stuck stream, §11 F).
+        const bool stackOutside = rf.stackDump != kNoIndex
+            && (rf.activity == StackActivity::DataLoading || rf.activity == StackActivity::CheckpointIo
+                || rf.activity == StackActivity::Sleeping);
+        const bool leftOnItsOwn = rf.commTeardown != kNoIndex && !rf.anyTimeout;
+        if (rf.hasLogs && (saidItWasBusy || stackOutside || leftOnItsOwn || rf.survivedSigterm))
             odd.push_back(r);
+        else if (rf.hasLogs && (!rf.tornDown || tornDownRanksReport))
+            silentOnly.push_back(r);
     }
+    if (onlySilence)
+        *onlySilence = odd.empty() && !silentOnly.empty();
+    if (odd.empty())
+        odd = std::move(silentOnly);
     std::sort(odd.begin(), odd.end());
     odd.erase(std::unique(odd.begin(), odd.end()), odd.end());
     return odd;
+}
+
+std::int64_t stuckCollOpCount(const DiagnosisFacts& facts, const PgFacts& pg)
+{
+    std::int64_t lowest = -1;
+    for (std::int32_t r : pg.entered)
+        if (static_cast<std::size_t>(r) < facts.ranks.size() && facts.ranks[r].lastCollOpCount >= 0
+            && (lowest < 0 || facts.ranks[r].lastCollOpCount < lowest))
+            lowest = facts.ranks[r].lastCollOpCount;
+    return lowest;
 }
 
 namespace {
@@ -95,6 +125,25 @@ std::string stackText(const Bundle& b, const StackDump& s)
             out += " (" + std::string(b.text(f.file)) + (f.line >= 0 ? ":" + std::to_string(f.line) : "") + ")";
     }
     return out;
+}
+
+// The launcher's lines that signalled these ranks (SIGTERM, then SIGKILL), as evidence.
+std::vector<EvidenceLine> launcherLinesOf(const RuleContext& ctx, const std::vector<std::int32_t>& ranks)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<EvidenceLine> lines;
+    for (std::int32_t r : ranks) {
+        const RankInfo* info = b.rankInfo(r);
+        if (!info || info->pid < 0)
+            continue;
+        for (std::uint32_t i = 0; i < b.events.size() && lines.size() < 4; ++i) {
+            const Event& e = b.events[i];
+            if (e.kind == EventKind::LauncherSignalSent && e.pid == info->pid && b.text(e.detail) == "sigterm_ignored"
+                && (e.rank < 0 || e.rank == r))
+                lines.push_back(evidenceOf(b, i));
+        }
+    }
+    return lines;
 }
 
 } // namespace
@@ -132,9 +181,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     std::size_t disambiguated = 0;
     std::size_t insideNccl = 0;
     std::size_t alive = 0; // odd ranks that showed they were still running after the hang began
-    std::int64_t peerOpCount = -1;
-    for (std::int32_t r : pg->entered)
-        peerOpCount = std::max(peerOpCount, ctx.facts.ranks[r].lastCollOpCount);
+    const std::int64_t peerOpCount = stuckCollOpCount(ctx.facts, *pg);
     for (std::int32_t r : odd) {
         const RankFacts& rf = ctx.facts.ranks[r];
         const RankProgress* p = b.progressOf(pg->pg, r);
@@ -205,17 +252,40 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
         s.explanation = std::to_string(pg->timedOut.size()) + " rank(s) timed out in " + where + " while "
             + (odd.size() == 1 ? ctx.rankLabel(first) : "ranks " + formatRanks(odd))
             + " printed no timeout, no status and no error: its own output stops after its last normal step (only"
-              " NCCL's or the launcher's teardown lines follow). It either died without a word (SIGKILL, OOM killer,"
-              " node loss) or hung before its watchdog could report; the logs cannot tell which.";
+              " NCCL's or the launcher's teardown lines follow).";
+        std::vector<std::int32_t> unresponsive;
+        for (std::int32_t r : odd)
+            if (ctx.facts.ranks[r].survivedSigterm)
+                unresponsive.push_back(r);
+        if (!unresponsive.empty()) {
+            // torchrun SIGKILLs only a worker still alive 30 s after SIGTERM (elastic
+            // multiprocessing api.py _close); ranks waiting in a collective die on SIGTERM.
+            s.explanation += " When the job was torn down, " + formatRanks(unresponsive)
+                + " did not react to the launcher's SIGTERM and had to be SIGKILLed 30 s later, while the ranks"
+                  " waiting in the collective died at once: the process was alive but unresponsive — hung (in a CUDA"
+                  " or driver call, or uninterruptible I/O) — before its watchdog could report. Its last lines do not"
+                  " say where.";
+            for (const auto& e : launcherLinesOf(ctx, unresponsive))
+                if (s.evidence.size() < 6)
+                    s.evidence.push_back(e);
+        } else {
+            s.explanation += " It either died without a word (SIGKILL, OOM killer, node loss) or hung before its"
+                             " watchdog could report; the logs cannot tell which.";
+        }
         // Several ranks equally silent: nothing tells which one stopped first, so none is named.
         if (odd.size() > 1) {
             s.confidence = 0.35;
             s.explanation += " Several ranks look the same here, so none of them is named as the cause.";
             return;
         }
-        out.propose(RootCauseClass::Unknown, odd, 0.55, 50,
+        const bool hung = ctx.facts.ranks[first].survivedSigterm;
+        if (hung)
+            s.confidence = 0.65;
+        out.propose(RootCauseClass::Unknown, odd, s.confidence, 50,
             ctx.rankLabel(first) + " went silent while " + std::to_string(pg->timedOut.size())
-                + " rank(s) timed out waiting in " + where + "; whether it died or hung is not in the logs.");
+                + " rank(s) timed out waiting in " + where
+                + (hung ? "; it ignored the launcher's SIGTERM, so it was hung, not dead, but its logs do not say where."
+                        : "; whether it died or hung is not in the logs."));
         return;
     }
     const std::size_t waiting = pg->entered.size() + pg->completed.size();
@@ -307,7 +377,7 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
     std::size_t tornDownSilent = 0;
     for (std::int32_t r : pg->silent) {
         const RankFacts& rf = ctx.facts.ranks[r];
-        if (rf.tornDown && !rf.anyTimeout && rf.lastActivityEvent == kNoIndex) {
+        if (rf.tornDown && !rf.anyTimeout && rf.lastActivityEvent == kNoIndex && !rf.survivedSigterm) {
             ++tornDownSilent;
             continue;
         }
@@ -376,6 +446,11 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
     for (std::int32_t r : pg->silent) {
         const RankFacts& rf = ctx.facts.ranks[r];
         if (rf.primaryFailure != kNoIndex || rf.anyTimeout)
+            continue;
+        // Its agent SIGTERMed it while it was still running: it was killed before its watchdog
+        // could print (its peers timed out within seconds of each other), not silent on its own.
+        // Unless it ignored that SIGTERM — then it was hung.
+        if (rf.tornDown && !rf.survivedSigterm)
             continue;
         const bool noUsefulLines = !rf.hasLogs || rf.lastEvent == kNoIndex;
         if (noUsefulLines && (rf.hasSourceFile || mostOfWorld))

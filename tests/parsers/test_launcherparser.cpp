@@ -82,6 +82,32 @@ TEST_CASE("torchrun 2.0 agent line yields worker failure with exit code, local r
     CHECK(sig->evidence.line == 2);
 }
 
+TEST_CASE("torchrun's SIGKILL after an ignored SIGTERM yields a signal event marked sigterm_ignored",
+    "[parsers][launcher]")
+{
+    // torch/distributed/elastic/multiprocessing/api.py _close(): "Unable to shutdown process %s
+    // via %s, forcefully exiting via %s"; Python ≥3.11 formats the Signals enum as its number.
+    const auto p = scan("W1117 20:08:30.066000 2664606 site-packages/torch/distributed/elastic/"
+                        "multiprocessing/api.py:914] Unable to shutdown process 2664619 via "
+                        "Signals.SIGTERM, forcefully exiting via Signals.SIGKILL\n"
+                        "W1117 20:08:30.066000 2664606 site-packages/torch/distributed/elastic/"
+                        "multiprocessing/api.py:914] Unable to shutdown process 2664620 via 15, "
+                        "forcefully exiting via 9\n"
+                        "W0517 08:24:03.804000 140617718325696 torch/distributed/elastic/"
+                        "multiprocessing/api.py:851] Sending process 78 closing signal SIGKILL\n");
+    const auto sigs = eventsOf(p, EventKind::LauncherSignalSent);
+    REQUIRE(sigs.size() == 3);
+    CHECK(sigs[0]->pid == 2664619);
+    CHECK(sigs[0]->code == 9);
+    CHECK(str(p, sigs[0]->detail) == "sigterm_ignored");
+    CHECK(sigs[1]->pid == 2664620);
+    CHECK(str(p, sigs[1]->detail) == "sigterm_ignored");
+    // A SIGKILL sent straight away says nothing about the worker having ignored a SIGTERM.
+    CHECK(sigs[2]->pid == 78);
+    CHECK(sigs[2]->code == 9);
+    CHECK(str(p, sigs[2]->detail).empty());
+}
+
 TEST_CASE("torchrun 2.1-2.2 bracketed-time dialect", "[parsers][launcher]")
 {
     const auto p = scan("[2024-07-25 06:36:18,293] torch.distributed.elastic.multiprocessing.api: "

@@ -495,6 +495,9 @@ TEST_CASE(
     CHECK(str(p, e.detail) == "std::runtime_error");
     CHECK(e.seq == -1);
     CHECK(p.source.recognisedLines == 6);
+    // NCCL's last WARN names the peer and the ibv status, as in an async error (f).
+    CHECK(str(p, e.peer).starts_with("10.42.0.2"));
+    CHECK(e.code == 5);
 }
 
 TEST_CASE("CUDA error variant of the watchdog exception keeps its text", "[parsers][pytorch]")
@@ -1081,6 +1084,17 @@ TEST_CASE("store get error during unique id exchange names the rank asked", "[pa
     CHECK(e.peerRank == 0);
     CHECK(e.severity == Severity::Error);
     CHECK(str(p, e.text).starts_with("[3] is setting up NCCL communicator"));
+}
+
+TEST_CASE("store get error in PyTorch 1.13's spelling (retreiving) is the same error",
+    "[parsers][pytorch]")
+{
+    const auto p = scan("RuntimeError: [96] is setting up NCCL communicator and retreiving "
+                        "ncclUniqueId from [0] via c10d key-value store by key '0', but "
+                        "store->get('0') got error: Connection reset by peer\n");
+    const auto& e = only(p, EventKind::TorchStoreError);
+    CHECK(e.pgRank == 96);
+    CHECK(e.peerRank == 0);
 }
 
 TEST_CASE("unique id broadcast time and periodic work update", "[parsers][pytorch]")

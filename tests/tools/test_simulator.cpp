@@ -607,3 +607,78 @@ TEST_CASE("archives keep expected.json outside and are reproducible", "[simulato
     CHECK(slurp(dir / "c" / "bundle.zip").substr(0, 2) == "PK");
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("srun --label ends a dying rank's half-written bar before another task's label",
+    "[simulator]")
+{
+    // Slurm's write_labelled_message() writes a newline after a chunk without one, so the
+    // next task's "NN: " label always starts a line (a segfaulting rank right after rank 0's
+    // tqdm bar must not read as rank 0's crash).
+    ScenarioOptions o = small("rank_crashed", "segfault");
+    o.torch = "2.0";
+    o.nccl = "2.29";
+    o.layout = Layout::SrunCombined;
+    o.ranks = 32;
+    o.steps = 40;
+    o.dmesg = true;
+    o.pyspy = true;
+    for (std::uint64_t seed : { 1070u, 7u, 8u }) {
+        o.seed = seed;
+        const Bundle b = run(o);
+        // srun killed the step seconds after the crash: no watchdog ever named the stuck
+        // collective, so the answer does not either.
+        if (filesWith(b, "Watchdog caught collective operation timeout").empty())
+            CHECK(expectedOf(b)["verdict"]["stuck_collective"].is_null());
+        if (seed == 1070u)
+            CHECK(filesWith(b, "Watchdog caught collective operation timeout").empty());
+        static const std::regex kGluedLabel(R"([^\n]\]\d{2}: )");
+        for (const auto& [path, text] : b) {
+            if (path.rfind("slurm-", 0) != 0)
+                continue;
+            INFO(path << " seed " << seed);
+            CHECK_FALSE(std::regex_search(text, kGluedLabel));
+            const std::string crash = lineContaining(text, "Fatal Python error: Segmentation fault");
+            if (seed == 1070u) // faulthandler is on in this job (its crash once glued to a bar)
+                REQUIRE_FALSE(crash.empty());
+            if (crash.empty())
+                continue;
+            static const std::regex kLabelled(R"(^\d{2}: Fatal Python error: Segmentation fault$)");
+            CHECK(std::regex_match(crash, kLabelled));
+        }
+    }
+}
+
+TEST_CASE("both ends of a failed link print their async error before the watchdog aborts",
+    "[simulator]")
+{
+    // The watchdog logs the NCCL error, then throws and aborts: a process never dies of its
+    // async error without having printed it, however soon after the error it dies.
+    ScenarioOptions o = small("network_pair", "async_error_last_error");
+    o.torch = "2.6";
+    o.nccl = "2.18";
+    o.pyspy = true;
+    o.torchrunSummary = true;
+    for (std::uint64_t seed : { 1121u, 7u, 9u }) {
+        o.seed = seed;
+        const Bundle b = run(o);
+        const auto pair = ints(expectedOf(b)["verdict"]["stuck_pair"]);
+        REQUIRE(pair.size() == 2);
+        for (int r : pair) {
+            INFO("rank " << r << " seed " << seed);
+            CHECK(b.at(rankFile(b, r)).find("Got completion from peer") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("stuck in the first collective, the watchdog says nothing completed (-1)", "[simulator]")
+{
+    // ProcessGroupNCCL's lastCompletedSeq starts at -1 and SeqNums start at 1.
+    ScenarioOptions o = small("configuration", "gid_mismatch");
+    o.torch = "2.7";
+    o.ranks = 8;
+    o.ranksPerNode = 4;
+    const Bundle b = run(o);
+    REQUIRE(expectedOf(b)["verdict"]["stuck_collective"]["seq"] == 1);
+    CHECK_FALSE(filesWith(b, "last completed work: -1").empty());
+    CHECK(filesWith(b, "last completed work: 0").empty());
+}

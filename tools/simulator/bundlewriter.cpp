@@ -96,9 +96,13 @@ private:
 // stream (a tqdm "\r" update waits for the newline of the line it belongs to).
 class RecordCursor {
 public:
-    RecordCursor(const RankStream& rs, std::string prefix)
+    // srun --label ends an unterminated chunk with its own newline before the next label
+    // (SchedMD/slurm src/common/write_labelled_message.c: _write_newline), so a dying
+    // process's half-written tqdm bar never glues another task's line to it.
+    RecordCursor(const RankStream& rs, std::string prefix, bool terminatePartial = false)
         : m_rs(rs)
         , m_prefix(std::move(prefix))
+        , m_terminatePartial(terminatePartial)
     {
         advance();
     }
@@ -108,6 +112,7 @@ public:
     const std::vector<std::uint32_t>& record() const { return m_record; }
     const RankStream& stream() const { return m_rs; }
     const std::string& prefix() const { return m_prefix; }
+    bool terminatePartial() const { return m_terminatePartial; }
 
     void advance()
     {
@@ -140,6 +145,7 @@ public:
 private:
     const RankStream& m_rs;
     std::string m_prefix;
+    bool m_terminatePartial = false;
     std::size_t m_next = 0;
     std::vector<std::uint32_t> m_pending[2];
     std::vector<std::uint32_t> m_record;
@@ -202,6 +208,8 @@ void emitRecord(std::string& out, const RecordCursor& cur)
                 out += prefix;
         }
     }
+    if (cur.terminatePartial() && !out.empty() && out.back() != '\n')
+        out += '\n';
 }
 
 // k-way merge of consoles by line completion time.
@@ -419,7 +427,7 @@ void writeLogs(const Job& job, const ScenarioPlan& plan, Sink& sink)
         for (int r = 0; r < job.world; ++r) {
             std::string label;
             Text(label) << Pad { r, width, '0' } << ": ";
-            cursors.emplace_back(all[static_cast<std::size_t>(r)], label);
+            cursors.emplace_back(all[static_cast<std::size_t>(r)], label, true);
         }
         cursors.emplace_back(srun, "");
         mergeInto(sink, slurmFile, cursors);

@@ -1312,7 +1312,10 @@ void Writer::netErrorLines()
             l << "proxy.cc:874 -> 6 [Progress Thread]\n";
         }
     }
-    const Micros tw = t + rng.uniform(40, 600) * kMilli;
+    Micros tw = t + rng.uniform(40, 600) * kMilli;
+    // The watchdog logs the error and only then aborts the process: the lines come first.
+    if (rp.deathAt >= 0)
+        tw = std::min(tw, std::max(t, rp.deathAt - 50 * kMilli));
     std::string reason;
     Text(reason) << "NCCL error: " << ncclErrorName(6) << ", NCCL version " << J.nccl.version
                  << "\nncclRemoteError: A call failed possibly due to a network error or a remote "

@@ -69,7 +69,9 @@ void allWait(const Job& job, ScenarioPlan& plan, int opIdx)
         rp.work = job.program[static_cast<std::size_t>(opIdx)];
         rp.hasWork = true;
         rp.lastEnqueued = job.program[static_cast<std::size_t>(stop - 1)].seq;
-        rp.lastCompleted = rp.work.seq - 1;
+        // PyTorch starts lastCompletedSeq at -1 and numbers collectives from 1: stuck in the
+        // first one, the status line says "last completed work: -1", never 0.
+        rp.lastCompleted = rp.work.seq > 1 ? rp.work.seq - 1 : -1;
         rp.enqueueAt = job.enqueueTime(r, opIdx) + hangJitter(job, r);
         if (earliest < 0 || rp.enqueueAt < earliest)
             earliest = rp.enqueueAt;

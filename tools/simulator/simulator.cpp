@@ -106,8 +106,11 @@ Resolved resolve(const ScenarioOptions& in)
         && (o.ncclDebug == NcclDebug::Off || o.ncclDebug == NcclDebug::Warn))
         o.ncclDebug = NcclDebug::Info; // the forced NCCL_PROTO/NCCL_ALGO lines are the evidence
     // Before 2.1 WorkNCCL prints no NumelIn/NumelOut: only NCCL's COLL lines can show a size
-    // mismatch, so the variant needs them.
-    if (s == "collective_mismatch" && v == "numel_mismatch" && (o.torch == "1.13" || o.torch == "2.0"))
+    // mismatch, so the variant needs them. The same holds when one rank skips a collective and
+    // its #S is the next all-reduce of another size: same op name, same SeqNum, and without
+    // status lines (≤2.1) not even a higher "last enqueued" tells it apart.
+    if (s == "collective_mismatch" && (v == "numel_mismatch" || v == "extra_collective")
+        && (o.torch == "1.13" || o.torch == "2.0"))
         o.ncclDebug = NcclDebug::Coll;
     if (s == "no_evidence_all_entered") {
         o.ncclDebug = NcclDebug::Off;
@@ -187,6 +190,21 @@ Expected makeExpected(const ScenarioOptions& effective, const std::string& varia
         e.frBufferSize = effective.frBufferSize;
     }
     e.verdict = plan.verdict;
+    // The stuck collective is part of the answer only when some file names it: a watchdog
+    // timeout printed before the process died (every dialect names the work), an async NCCL
+    // error of ≥2.2 (its WorkNCCL and status line), or the Flight Recorder dumps. A launcher
+    // that kills every rank first (srun --kill-on-bad-exit, torchrun's SIGTERM) leaves none.
+    if (e.verdict.stuckCollective && !effective.flightRecorder) {
+        bool named = false;
+        for (const RankPlan& rp : plan.ranks) {
+            const bool timeoutPrinted = rp.timeoutAt >= 0 && rp.timeoutAt <= rp.logEnd;
+            const bool asyncPrinted
+                = rp.fate == Fate::NetError && job.torch.order > 200 && rp.eventAt >= 0 && rp.eventAt < rp.logEnd;
+            named = named || (effective.logs && (timeoutPrinted || asyncPrinted));
+        }
+        if (!named)
+            e.verdict.stuckCollective.reset();
+    }
     e.notes = plan.notes;
     return e;
 }

@@ -34,6 +34,32 @@ gen init-store-error                --scenario init_bootstrap --variant store_er
 gen silent-rank                     --scenario silent_rank --ranks 8 --seed 32
 gen excerpt-only                    --scenario excerpt_only --ranks 16 --seed 32
 gen all-entered-no-evidence         --scenario no_evidence_all_entered --ranks 8 --seed 33
+# Transport and init failures surfacing as Python NCCL errors, old dialects (accuracy round A):
+# ≤2.0 rethrows the async IB error from the watchdog with its "Last error"; 1.13 spells the
+# store error "retreiving"; a socket error raised into Python is not the rank's own crash; a
+# socket fallback that never connected is configuration even when srun killed the job after
+# the first report; stuck in the first collective the status line says "last completed -1".
+gen net-pair-async-torch20          --scenario network_pair --variant async_error_last_error --ranks 12 --ranks-per-node 4 --torch 2.0 --tee --seed 84
+gen config-socket-ifname-srun       --scenario configuration --variant socket_ifname --ranks 16 --layout srun-combined --torch 2.0 --seed 61
+gen config-socket-fallback-killed   --scenario configuration --variant socket_ifname --ranks 16 --layout srun-combined --torch 2.0 --torchrun-summary --seed 71
+gen config-gid-first-collective     --scenario configuration --variant gid_mismatch --ranks 8 --ranks-per-node 4 --torch 2.7 --layout per-node --seed 64
+gen init-store-error-torch113       --scenario init_bootstrap --variant store_error --ranks 8 --torch 1.13 --seed 62
+gen init-ifname-srun                --scenario init_bootstrap --variant ifname --ranks 16 --layout srun-combined --seed 63
+# Silence, raced-ahead ranks and mismatches (accuracy round B): ranks the launcher's SIGTERM
+# reached before their watchdog printed are not odd when a rank shows evidence of its own (a
+# "waiting for lock" line, a lower COLL opCount); raced-ahead ranks sitting in S are not behind;
+# a --tee copy of COLL lines is one vote; a rank that ignored SIGTERM and needed SIGKILL is hung;
+# SIGTERMs to pids no rank printed explain those ranks' silence; one rank enqueued past where
+# all others stopped diverged; a stack inside the collective means the rank entered it.
+gen straggler-sleep-torn-down       --scenario straggler_stall --variant sleep --torch 2.7 --layout torchrun-logdir --ranks 16 --ranks-per-node 8 --seed 101
+gen straggler-raced-ahead-coll      --scenario straggler_stall --variant raced_ahead --torch 1.13 --layout per-node --ranks 16 --ranks-per-node 8 --nccl-debug coll --torchrun-summary --seed 105
+gen mismatch-numel-coll-tee         --scenario collective_mismatch --variant numel_mismatch --torch 1.13 --layout torchrun-logdir --ranks 8 --ranks-per-node 4 --nccl-debug coll --torchrun-summary --tee --seed 100
+gen mismatch-extra-silent-srun      --scenario collective_mismatch --variant extra_collective --torch 2.4 --layout srun-combined --ranks 16 --ranks-per-node 4 --nccl-debug info --seed 101
+gen mismatch-extra-torch20-coll     --scenario collective_mismatch --variant extra_collective --torch 2.0 --layout srun-combined --ranks 16 --ranks-per-node 8 --nccl-debug info --seed 100
+gen mismatch-extra-enqueued-ahead   --scenario collective_mismatch --variant extra_collective --torch 2.6 --layout srun-combined --ranks 16 --ranks-per-node 8 --nccl-debug info --pyspy --torchrun-summary --seed 101
+gen mismatch-algo-stack-in-coll     --scenario collective_mismatch --variant algo_deadlock --torch 2.6 --layout per-rank --ranks 16 --ranks-per-node 8 --nccl-debug info --pyspy --torchrun-summary --seed 100
+gen silent-rank-sigkill             --scenario silent_rank --variant stops --torch 1.13 --layout per-node --ranks 16 --ranks-per-node 8 --nccl-debug info --seed 100
+gen all-entered-unmapped-sigterm    --scenario no_evidence_all_entered --variant plain --torch 1.13 --layout torchrun-logdir --ranks 16 --ranks-per-node 4 --torchrun-summary --tee --seed 101
 # Flight Recorder (log-formats §2; issue 6). With --logs none the bundle holds only the
 # nccl_trace_rank_<R> dumps, so FR alone must decide; a small --fr-buffer makes the ring
 # buffers start at different record ids across ranks.
