@@ -1,8 +1,35 @@
 #include "app/core/bundlesourceaccess.h"
 
+#include "model/frdumptext.h"
 #include "parsers/sourcecontent.h"
 
+#include <memory>
+#include <string>
+
 namespace rankscope::app {
+
+namespace {
+
+// A Flight Recorder dump shown as the entries Rankscope read from it (model/frdumptext.h):
+// its own bytes are a pickle or one long JSON line.
+class DecodedDumpBytes final : public model::SourceBytes {
+public:
+    explicit DecodedDumpBytes(std::string text)
+        : m_text(std::move(text))
+    {
+    }
+    std::string_view bytes() const override { return m_text; }
+
+private:
+    std::string m_text;
+};
+
+bool isFlightRecorder(model::SourceKind kind)
+{
+    return kind == model::SourceKind::FlightRecorderPickle || kind == model::SourceKind::FlightRecorderJson;
+}
+
+} // namespace
 
 BundleSourceAccess::BundleSourceAccess(std::shared_ptr<const model::Bundle> bundle, parsers::LoadLimits limits,
     std::size_t cacheEntries)
@@ -25,14 +52,20 @@ model::Result<std::shared_ptr<const model::SourceBytes>> BundleSourceAccess::ope
                 return m_cache.front().second;
             }
     }
-    auto opened = parsers::openSourceContent(*src, m_limits);
-    if (!opened)
-        return opened.error();
+    std::shared_ptr<const model::SourceBytes> bytes;
+    if (const model::FrDump* dump = isFlightRecorder(src->kind) ? model::frDumpOfSource(*m_bundle, source) : nullptr) {
+        bytes = std::make_shared<DecodedDumpBytes>(model::frDumpText(*m_bundle, *dump));
+    } else {
+        auto opened = parsers::openSourceContent(*src, m_limits);
+        if (!opened)
+            return opened.error();
+        bytes = opened.value();
+    }
     std::lock_guard lock(m_mutex);
-    m_cache.emplace_front(source, opened.value());
+    m_cache.emplace_front(source, bytes);
     while (m_cache.size() > m_cacheEntries)
         m_cache.pop_back();
-    return opened.value();
+    return bytes;
 }
 
 } // namespace rankscope::app

@@ -5,6 +5,7 @@
 // and crashes with a traceback (83–85).
 
 #include "model/diagnosis/rules.h"
+#include "model/frdumptext.h"
 #include "model/ranklist.h"
 
 #include <algorithm>
@@ -48,47 +49,11 @@ const FrCall* callOf(const Bundle& b, std::uint32_t entry)
     return c < b.frCalls.size() ? &b.frCalls[c] : nullptr;
 }
 
-std::string_view stateName(FrState s)
-{
-    switch (s) {
-    case FrState::Completed:
-        return "completed";
-    case FrState::Started:
-        return "started";
-    case FrState::Scheduled:
-        return "scheduled";
-    case FrState::Unknown:
-        break;
-    }
-    return "state unknown";
-}
-
 std::string pgText(const Bundle& b, const FrPgMatch& pg)
 {
     std::string out = "PG " + std::string(b.text(pg.pg));
     if (pg.desc != kNoStr)
         out += " (" + std::string(b.text(pg.desc)) + ")";
-    return out;
-}
-
-// "nccl:all_reduce #4, input [[4096, 4096]] Float, scheduled"
-std::string describeEntry(const Bundle& b, std::uint32_t entry)
-{
-    const FrCall* c = callOf(b, entry);
-    if (!c)
-        return "an entry";
-    const FrEntry& e = b.frEntries[entry];
-    std::string out(b.text(c->profilingName));
-    if (!c->isP2p && e.collectiveSeq >= 0)
-        out += " #" + std::to_string(e.collectiveSeq);
-    if (c->inputSizes != kNoStr)
-        out += ", input " + std::string(b.text(c->inputSizes));
-    if (c->inputDtypes != kNoStr)
-        out += " " + std::string(b.text(c->inputDtypes));
-    if (c->outputSizes != kNoStr && c->outputSizes != c->inputSizes)
-        out += ", output " + std::string(b.text(c->outputSizes));
-    out += ", ";
-    out += stateName(e.state);
     return out;
 }
 
@@ -100,8 +65,10 @@ EvidenceLine entryEvidence(const Bundle& b, std::uint32_t entry)
     std::string file = "Flight Recorder dump";
     if (const Source* s = b.source(d.evidence.source))
         file = std::filesystem::path(s->path).filename().string();
-    return evidenceOf(b, d.evidence,
-        file + ": record_id " + std::to_string(e.recordId) + ": " + describeEntry(b, entry));
+    EvidenceRef ref = d.evidence;
+    ref.line = frEntryLine(b, entry); // the entry's line in the log viewer's decoded dump
+    return evidenceOf(b, ref,
+        file + ": record_id " + std::to_string(e.recordId) + ": " + describeFrEntry(b, entry));
 }
 
 // "train.py:120 in train_step", innermost first.
@@ -234,8 +201,8 @@ void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
         further += &m != first && m.kind != FrMismatchKind::State;
     const std::string at = "collective #" + std::to_string(first->seq) + " of " + pgText(b, *pg);
     const std::string sides = "ranks " + formatRanks(first->agreeing) + " recorded "
-        + describeEntry(b, first->agreeingEntry) + "; " + ranksText(ctx, first->deviating)
-        + " recorded " + describeEntry(b, first->deviatingEntry);
+        + describeFrEntry(b, first->agreeingEntry) + "; " + ranksText(ctx, first->deviating)
+        + " recorded " + describeFrEntry(b, first->deviatingEntry);
     std::string tail;
     if (further || pg->consequencesSuppressed)
         tail = " Matching continued past it: " + std::to_string(further)
@@ -281,9 +248,9 @@ void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
         + tail;
     Proposal& p
         = out.propose(RootCauseClass::CollectiveMismatch, first->deviating, 0.9, kMismatchPriority,
-            ranksText(ctx, first->deviating) + " issued " + describeEntry(b, first->deviatingEntry)
+            ranksText(ctx, first->deviating) + " issued " + describeFrEntry(b, first->deviatingEntry)
                 + " at " + at + " while " + std::to_string(first->agreeing.size())
-                + " ranks issued " + describeEntry(b, first->agreeingEntry)
+                + " ranks issued " + describeFrEntry(b, first->agreeingEntry)
                 + " (Flight Recorder): a collective mismatch.");
     p.stuckCollective = stuckOf(b, *pg);
 }
@@ -321,7 +288,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
     const std::size_t entered = started.size() + scheduled.size();
     const std::size_t holding = entered + completed.size();
     const std::string at = "collective #" + std::to_string(pg->stuckSeq) + " of " + pgText(b, *pg);
-    const std::string waitText = describeEntry(b, pg->stuckEntry);
+    const std::string waitText = describeFrEntry(b, pg->stuckEntry);
 
     if (!stopped.empty() && entered > 0) {
         if (stopped.size() >= holding) {
@@ -382,10 +349,10 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
             const std::uint32_t newest = newestOf(s);
             std::string said = !s || s->lastEntry == kNoFrIndex
                 ? " recorded nothing on this PG"
-                : " last enqueued " + describeEntry(b, s->lastEntry) + " on it";
+                : " last enqueued " + describeFrEntry(b, s->lastEntry) + " on it";
             if (newest != kNoFrIndex && (!s || newest != s->lastEntry)) {
                 const FrCall* c = callOf(b, newest);
-                said += ", and its newest entry is " + describeEntry(b, newest)
+                said += ", and its newest entry is " + describeFrEntry(b, newest)
                     + (c ? " on PG " + std::string(b.text(c->pg)) : std::string());
             }
             last += (last.empty() ? "" : "; ") + ctx.rankLabel(r) + said;
@@ -658,7 +625,7 @@ void ruleFrP2pUnmatched(const RuleContext& ctx, RuleOutput& out)
         + (first->recvMissing ? "recv" : "send");
     f.evidence.push_back(entryEvidence(b, first->entry));
     f.codeLocation = codeLocation(b, first->entry);
-    f.explanation = ctx.rankLabel(waiting) + " posted " + describeEntry(b, first->entry) + " on "
+    f.explanation = ctx.rankLabel(waiting) + " posted " + describeFrEntry(b, first->entry) + " on "
         + pgText(b, *firstPg) + ", but " + ctx.rankLabel(silent) + " never posted the matching "
         + (first->recvMissing ? "recv" : "send")
         + " (counted by peer pair in order, from where both ring buffers reach). A point-to-point "

@@ -4,11 +4,13 @@
 // whatever order the files are given in.
 
 #include "app/core/diagnosisjson.h"
+#include "app/core/bundlesourceaccess.h"
 #include "app/core/diagnosistext.h"
 #include "reportfixture.h"
 
 #include <nlohmann/json.hpp>
 
+#include "model/frdumptext.h"
 #include "model/timepoint.h"
 
 #include <algorithm>
@@ -200,4 +202,37 @@ TEST_CASE("year-less log lines take the year of the Flight Recorder dumps beside
         CHECK(std::llabs(e.time.ns - frNs) < 2LL * 86400 * 1'000'000'000LL);
     }
     CHECK(placed > 0);
+}
+
+TEST_CASE("a Flight Recorder dump opens as decoded entries and evidence points at the entry's line",
+    "[app][fr]")
+{
+    const auto c = loadAndDiagnose(dumpsOf("scenarios/op_mismatch", { 0, 1, 2, 3 }));
+    const model::Finding* mismatch = nullptr;
+    for (const auto& f : c.diagnosis.findings)
+        if (f.rule == "fr.mismatch")
+            mismatch = &f;
+    REQUIRE(mismatch);
+    REQUIRE_FALSE(mismatch->evidence.empty());
+    const model::EvidenceLine& ev = mismatch->evidence.front();
+    REQUIRE(ev.ref.valid());
+    CHECK(ev.ref.line >= model::kFrFirstEntryLine);
+
+    app::BundleSourceAccess access(c.bundle);
+    auto opened = access.open(ev.ref.source);
+    REQUIRE(opened);
+    const std::string text(opened.value()->bytes());
+    CHECK(text.rfind("# Flight Recorder dump nccl_trace_rank_2", 0) == 0);
+    // No raw pickle bytes: every byte is printable text or a newline.
+    CHECK(std::none_of(text.begin(), text.end(), [](char ch) {
+        return static_cast<unsigned char>(ch) < 0x20 && ch != '\n';
+    }));
+    // The evidence line is the diverging entry itself.
+    std::size_t at = 0;
+    for (std::uint64_t line = 1; line < ev.ref.line; ++line)
+        at = text.find('\n', at) + 1;
+    const std::string line = text.substr(at, text.find('\n', at) - at);
+    CHECK(line.find("nccl:broadcast #6") != std::string::npos);
+    CHECK(line.find("train.py:177 in eval_step") != std::string::npos);
+    CHECK(ev.text.find("record_id") != std::string::npos);
 }
