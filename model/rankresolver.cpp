@@ -134,6 +134,11 @@ private:
         for (const auto& g : m_b.workerGroups)
             if (g.worldSize > 0)
                 ++explicitClaims[g.worldSize];
+        // A Flight Recorder dump lists the default group's members in pg_config: the world.
+        for (const auto& d : m_b.frDumps)
+            for (const auto& pg : d.pgConfig)
+                if (!pg.ranks.empty() && isDefaultPg(m_b, pg.name, pg.desc))
+                    ++explicitClaims[static_cast<std::int32_t>(pg.ranks.size())];
         std::int32_t ncclMax = -1;
         for (const auto& c : m_b.commInits)
             ncclMax = std::max(ncclMax, c.nranks);

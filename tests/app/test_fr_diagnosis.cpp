@@ -236,3 +236,15 @@ TEST_CASE("a Flight Recorder dump opens as decoded entries and evidence points a
     CHECK(line.find("train.py:177 in eval_step") != std::string::npos);
     CHECK(ev.text.find("record_id") != std::string::npos);
 }
+
+TEST_CASE("FR only: the default group's pg_config gives the world size, so a missing dump shows",
+    "[app][fr]")
+{
+    const auto all = loadAndDiagnose(dumpsOf("scenarios/op_mismatch", { 0, 1, 2, 3 }));
+    REQUIRE(all.bundle->world.worldSize);
+    CHECK(*all.bundle->world.worldSize == 4);
+    const auto some = loadAndDiagnose(dumpsOf("scenarios/op_mismatch", { 0, 1, 3 }));
+    REQUIRE(some.bundle->world.worldSize);
+    CHECK(*some.bundle->world.worldSize == 4);
+    CHECK(some.bundle->world.ranksMissing == std::vector<std::int32_t> { 2 });
+}
