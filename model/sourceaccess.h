@@ -7,7 +7,9 @@
 #include "model/evidence.h"
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <utility>
 
 namespace rankscope::model {
 
@@ -16,6 +18,20 @@ class SourceBytes {
 public:
     virtual ~SourceBytes() = default;
     virtual std::string_view bytes() const = 0;
+};
+
+// Bytes held in memory: a decompressed member, or text Rankscope renders for a binary
+// source (a Flight Recorder dump's entries).
+class OwnedSourceBytes final : public SourceBytes {
+public:
+    explicit OwnedSourceBytes(std::string data)
+        : m_data(std::move(data))
+    {
+    }
+    std::string_view bytes() const override { return m_data; }
+
+private:
+    std::string m_data;
 };
 
 class SourceAccess {

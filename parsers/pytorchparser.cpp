@@ -20,6 +20,19 @@ using model::Severity;
 namespace {
 
 constexpr std::size_t kNoPos = std::string_view::npos;
+
+// The peer an IB completion error or a socket error in `line` names, as the event's peer
+// (with the IB status as its code; -1 for a socket error). Nothing when it names none.
+void capturePeer(model::Event& e, std::string_view line, model::ParsedSource& out)
+{
+    if (const auto ib = parseIbCompletion(line); ib && !ib->peer.empty()) {
+        e.peer = out.intern(ib->peer);
+        e.code = ib->status;
+    } else if (const auto peer = socketErrorPeer(line); !peer.empty()) {
+        e.peer = out.intern(peer);
+        e.code = -1;
+    }
+}
 // A block nobody continued for this many lines was cut off (a killed process).
 constexpr std::uint64_t kMaxBlockGap = 256;
 // Repeats of a failure (LOG line, what(), Python re-raise) arrive within a few dozen events.
@@ -855,25 +868,13 @@ bool PytorchParser::continueErrorDetail(
                 e.detail = out.intern(line.substr(0, kMaxEventText));
                 // NCCL's last WARN names the peer: keep it structured, it is the only link
                 // evidence when NCCL_DEBUG was off.
-                if (const auto ib = parseIbCompletion(line); ib && !ib->peer.empty()) {
-                    e.peer = out.intern(ib->peer);
-                    e.code = ib->status;
-                } else if (const auto peer = socketErrorPeer(line); !peer.empty()) {
-                    e.peer = out.intern(peer);
-                    e.code = -1;
-                }
+                capturePeer(e, line, out);
             } else if (e.kind == EventKind::TorchWatchdogException && e.peer == model::kNoStr) {
                 // ≤2.0 rethrows the async NCCL error out of the watchdog ("NCCL watchdog thread
                 // terminated with exception: NCCL error: remote process exited ... Last error:
                 // NET/IB : Got completion from peer ..."): the same peer evidence as (f).
                 // The detail field holds the exception class here, so only peer and status.
-                if (const auto ib = parseIbCompletion(line); ib && !ib->peer.empty()) {
-                    e.peer = out.intern(ib->peer);
-                    e.code = ib->status;
-                } else if (const auto peer = socketErrorPeer(line); !peer.empty()) {
-                    e.peer = out.intern(peer);
-                    e.code = -1;
-                }
+                capturePeer(e, line, out);
             }
         }
         return true;

@@ -26,17 +26,6 @@ private:
     MappedFile m_file;
 };
 
-class OwnedBytes final : public model::SourceBytes {
-public:
-    explicit OwnedBytes(std::string data)
-        : m_data(std::move(data))
-    {
-    }
-    std::string_view bytes() const override { return m_data; }
-
-private:
-    std::string m_data;
-};
 
 struct ArchiveDeleter {
     void operator()(archive* a) const { archive_read_free(a); }
@@ -136,7 +125,7 @@ model::Result<std::shared_ptr<const model::SourceBytes>> openSourceContent(const
         bytes = std::move(next.value());
         break;
     }
-    return std::shared_ptr<const model::SourceBytes>(std::make_shared<OwnedBytes>(std::move(bytes)));
+    return std::shared_ptr<const model::SourceBytes>(std::make_shared<model::OwnedSourceBytes>(std::move(bytes)));
 }
 
 } // namespace rankscope::parsers

@@ -10,20 +10,8 @@ namespace rankscope::app {
 
 namespace {
 
-// A Flight Recorder dump shown as the entries Rankscope read from it (model/frdumptext.h):
+// A Flight Recorder dump is shown as the entries Rankscope read from it (model/frdumptext.h):
 // its own bytes are a pickle or one long JSON line.
-class DecodedDumpBytes final : public model::SourceBytes {
-public:
-    explicit DecodedDumpBytes(std::string text)
-        : m_text(std::move(text))
-    {
-    }
-    std::string_view bytes() const override { return m_text; }
-
-private:
-    std::string m_text;
-};
-
 bool isFlightRecorder(model::SourceKind kind)
 {
     return kind == model::SourceKind::FlightRecorderPickle || kind == model::SourceKind::FlightRecorderJson;
@@ -54,7 +42,7 @@ model::Result<std::shared_ptr<const model::SourceBytes>> BundleSourceAccess::ope
     }
     std::shared_ptr<const model::SourceBytes> bytes;
     if (const model::FrDump* dump = isFlightRecorder(src->kind) ? model::frDumpOfSource(*m_bundle, source) : nullptr) {
-        bytes = std::make_shared<DecodedDumpBytes>(model::frDumpText(*m_bundle, *dump));
+        bytes = std::make_shared<model::OwnedSourceBytes>(model::frDumpText(*m_bundle, *dump));
     } else {
         auto opened = parsers::openSourceContent(*src, m_limits);
         if (!opened)
