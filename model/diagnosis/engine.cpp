@@ -12,6 +12,24 @@ namespace rankscope::model {
 
 namespace {
 
+// A rank no log line gave progress for (a Flight Recorder-only bundle): its dump's pg_status
+// for the stuck group says the same, last enqueued and last completed.
+void frProgressOf(const Bundle& b, const Diagnosis& d, std::int32_t rank, RankVerdict& v)
+{
+    const std::string_view pg = d.stuckCollective ? std::string_view(d.stuckCollective->processGroup) : "0";
+    for (const FrDump& dump : b.frDumps) {
+        if (dump.globalRank != rank)
+            continue;
+        for (const FrPgStatus& st : dump.pgStatus)
+            if (b.text(st.pg) == pg && st.lastEnqueued >= 0) {
+                v.lastEnqueued = st.lastEnqueued;
+                v.lastCompleted = st.lastCompleted;
+                v.hasProgress = true;
+                return;
+            }
+    }
+}
+
 bool intersects(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
 {
     for (std::int32_t x : a)
@@ -295,6 +313,8 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
                 v.hasProgress = true;
             }
         }
+        if (!v.hasProgress)
+            frProgressOf(bundle, d, info.rank, v);
         d.ranks.push_back(v);
     }
     if (d.status == DiagnosisStatus::Inconclusive || d.confidence < 0.6)

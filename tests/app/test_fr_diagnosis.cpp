@@ -248,3 +248,20 @@ TEST_CASE("FR only: the default group's pg_config gives the world size, so a mis
     CHECK(*some.bundle->world.worldSize == 4);
     CHECK(some.bundle->world.ranksMissing == std::vector<std::int32_t> { 2 });
 }
+
+TEST_CASE("FR only: each rank's last enqueued and completed come from its dump's pg_status",
+    "[app][fr]")
+{
+    const auto d = diagnosisOf(dumpsOf("scenarios/op_mismatch", { 0, 1, 2, 3 }));
+    REQUIRE(d["ranks"].size() == 4);
+    const auto& stuck = d["verdict"]["stuck_collective"];
+    REQUIRE(stuck.is_object());
+    for (const auto& r : d["ranks"]) {
+        INFO("rank " << r["rank"]);
+        REQUIRE(r["last_enqueued"].is_number());
+        REQUIRE(r["last_completed"].is_number());
+        // Everyone enqueued the stuck collective (#6) and completed the one before it.
+        CHECK(r["last_enqueued"] == stuck["seq"]);
+        CHECK(r["last_completed"].get<int>() == stuck["seq"].get<int>() - 1);
+    }
+}
