@@ -43,7 +43,7 @@ struct Source {
     bool compressed = false;   // .gz/.zst single file or archive member
     SourceKind kind = SourceKind::Unknown;
     std::uint64_t bytes = 0;   // decompressed size
-    std::string sha256;        // of the decompressed bytes, lowercase hex
+    std::string sha256;        // of the decompressed bytes, lowercase hex; empty when the load did not hash
     std::uint64_t lines = 0;
     std::uint64_t recognisedLines = 0;
     PathIdentity pathIdentity;

@@ -237,7 +237,10 @@ private:
 
         // memberPath is the chain inside the file on disk ("node1.tgz!rank2.log"), so the
         // log viewer can read the member again later.
-        SourceBuilder builder(makeSource(memberDisplay, m_container, isRaw ? memberPrefix : memberPrefix + member, true), m_limits);
+        SourceBuilder builder(makeSource(memberDisplay, m_container, isRaw ? memberPrefix : memberPrefix + member, true), m_limits,
+            m_control.hashContent);
+        if (!first.empty())
+            builder.knownKind(kind);
         bool ok = true;
         while (r != ARCHIVE_EOF) {
             std::string_view chunk(static_cast<const char*>(buf), size);
@@ -348,7 +351,8 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
         return result;
     }
     const std::string_view bytes = file.bytes();
-    if (isArchiveOrCompressed(sniffContent(bytes.substr(0, 8192))))
+    const ContentKind kind = sniffContent(bytes.substr(0, 8192));
+    if (isArchiveOrCompressed(kind))
         return readArchiveFile(task, limits, control);
 
     if (bytes.size() > limits.maxEntryBytes) {
@@ -356,7 +360,9 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
                 + " is over the " + humanBytes(limits.maxEntryBytes) + " limit per file; not read");
         return result;
     }
-    SourceBuilder builder(makeSource(task.displayPath, task.diskPath, {}, false), limits);
+    SourceBuilder builder(makeSource(task.displayPath, task.diskPath, {}, false), limits, control.hashContent);
+    if (!bytes.empty())
+        builder.knownKind(kind);
     for (std::size_t pos = 0; pos < bytes.size(); pos += kSliceBytes) {
         const std::string_view slice = bytes.substr(pos, kSliceBytes);
         builder.feed(slice);
@@ -374,7 +380,7 @@ TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
 {
     TaskResult result;
     if (!isArchiveOrCompressed(sniffContent(bytes.substr(0, 8192)))) {
-        SourceBuilder builder(makeSource(displayPath, displayPath, {}, false), limits);
+        SourceBuilder builder(makeSource(displayPath, displayPath, {}, false), limits, control.hashContent);
         builder.feed(bytes);
         result.sources.push_back(builder.finish());
         return result;

@@ -4,6 +4,9 @@
 // watchdog message glued to a progress bar is still found on its own. Chunks may end
 // mid-line: the partial tail is carried over in a small buffer.
 
+#include "parsers/bytescan.h"
+
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -51,7 +54,17 @@ public:
             p = nl + 1;
         }
         while (p < end) {
-            const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+            // One pass finds the line end and tells whether the line holds a \r at all.
+            const char* brk = findEitherByte(p, end, '\n', '\r');
+            if (brk != end && *brk == '\n' && brk - p <= static_cast<std::ptrdiff_t>(m_maxLineBytes)) {
+                ++m_lineNo;
+                onSegment(LineSegment { std::string_view(p, brk - p), m_lineNo, m_streamOffset });
+                m_streamOffset += (brk - p) + 1;
+                p = brk + 1;
+                continue;
+            }
+            const char* nl = brk == end ? nullptr
+                : static_cast<const char*>(std::memchr(brk, '\n', end - brk));
             if (!nl) {
                 // Keep the tail for the next chunk (or finish()).
                 m_carryOffset = m_streamOffset;

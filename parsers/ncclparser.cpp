@@ -2,6 +2,7 @@
 
 #include "parsers/ibcompletion.h"
 
+#include "parsers/bytescan.h"
 #include "parsers/textscan.h"
 #include "parsers/timesniff.h"
 
@@ -336,16 +337,59 @@ bool NcclParser::parseBanner(const LineContext& ctx, std::string_view body,
 // ---------------------------------------------------------------------------------------
 // Entry
 
+bool NcclParser::cachedHeader(std::string_view body, Header& header) const
+{
+    const std::string& text = m_headerCache.text;
+    if (text.empty() || body.size() < text.size()
+        || std::memcmp(body.data(), text.data(), text.size()) != 0)
+        return false;
+    // A second header further on (a torn line) needs the full search: the last one wins.
+    if (findNcclWord(body, text.size()) != std::string_view::npos)
+        return false;
+    header.start = 0;
+    header.host = body.substr(0, m_headerCache.hostSize);
+    header.pid = m_headerCache.pid;
+    header.level = m_headerCache.level;
+    std::string_view msg = body.substr(text.size());
+    while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
+        msg.remove_suffix(1);
+    header.msg = msg;
+    return true;
+}
+
+void NcclParser::rememberHeader(std::string_view body, const Header& header, std::size_t firstStart)
+{
+    // Only a header that is the whole line start, with no per-line fields (file:line, trace
+    // time), can be matched byte for byte on the next line.
+    if (firstStart != 0 || header.start != 0 || !header.file.empty() || header.traceNs >= 0
+        || header.host.data() != body.data())
+        return;
+    const std::size_t msgStart = static_cast<std::size_t>(header.msg.data() - body.data());
+    if (msgStart == 0 || msgStart > body.size() || body[msgStart - 1] != ' ')
+        return;
+    m_headerCache.text.assign(body.substr(0, msgStart));
+    m_headerCache.hostSize = header.host.size();
+    m_headerCache.pid = header.pid;
+    m_headerCache.level = header.level;
+}
+
 bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
-    // The one memmem every non-NCCL line pays.
-    const std::size_t ncclPos = findLiteral(body, kNcclWord);
-    if (ncclPos == std::string_view::npos)
-        return false;
+    m_lastMessage = {};
+    m_lastSeveralHeaders = false;
     Header header;
     std::size_t firstStart = 0;
-    if (!findHeader(body, ncclPos, header, firstStart))
-        return parseBanner(ctx, body, out);
+    if (!cachedHeader(body, header)) {
+        // The one memmem every non-NCCL line pays.
+        const std::size_t ncclPos = findLiteral(body, kNcclWord);
+        if (ncclPos == std::string_view::npos)
+            return false;
+        if (!findHeader(body, ncclPos, header, firstStart))
+            return parseBanner(ctx, body, out);
+        rememberHeader(body, header, firstStart);
+        m_lastSeveralHeaders = header.start != firstStart;
+    }
+    m_lastMessage = header.msg;
 
     // Only a 2.26+ "[2025-03-01 12:00:05]" timestamp may precede the header of a clean line.
     const std::string_view before = trim(body.substr(0, firstStart));
@@ -502,6 +546,93 @@ void NcclParser::dispatchInfo(const Line& line, model::ParsedSource& out)
 
 // "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
 //  comm 0x55bef0201370 [nranks=4] stream 0x…" (%zi ≤2.23, %zu 2.24+; RCCL appends fields).
+bool NcclParser::collFieldsInNcclLayout(std::string_view msg, std::size_t i, CollFields& f)
+{
+    // "… sendbuff %p recvbuff %p count %zu datatype %d op %d root %d comm %p [nranks=%d]
+    // stream %p" (enqueue.cc); RCCL and later versions append fields, which are ignored.
+    const char* const end = msg.data() + msg.size();
+    auto literal = [&]<std::size_t N>(const char (&word)[N]) {
+        // Constant size: the compiler compares in registers instead of calling memcmp.
+        if (msg.size() - i < N - 1 || std::memcmp(msg.data() + i, word, N - 1) != 0)
+            return false;
+        i += N - 1;
+        return true;
+    };
+    auto token = [&]() {
+        const std::size_t from = i;
+        i = static_cast<std::size_t>(findByte(msg.data() + i, end, ' ') - msg.data());
+        return msg.substr(from, i - from);
+    };
+    auto int32Field = [&](std::int32_t& v) {
+        const auto value = readInt32(msg, i);
+        if (!value || (i < msg.size() && msg[i] != ' ' && msg[i] != ']'))
+            return false;
+        v = *value;
+        return true;
+    };
+    CollFields& r = f; // the caller starts over from a fresh CollFields when this fails
+    if (!literal(" sendbuff "))
+        return false;
+    token();
+    if (!literal(" recvbuff "))
+        return false;
+    token();
+    if (!literal(" count "))
+        return false;
+    r.count = readUnsigned(msg, i);
+    if (!r.count || (i < msg.size() && msg[i] != ' '))
+        return false;
+    std::int32_t op = 0;
+    if (!literal(" datatype ") || !int32Field(r.datatype) || !literal(" op ") || !int32Field(op)
+        || !literal(" root ") || !int32Field(r.root) || !literal(" comm "))
+        return false;
+    r.comm = token();
+    return literal(" [nranks=") && int32Field(r.nranks) && literal("]");
+}
+
+void NcclParser::collFieldsByKey(std::string_view msg, std::size_t i, CollFields& f)
+{
+    // Any other layout: walk "key value" pairs in whatever order they come.
+    while (i < msg.size() && msg[i] == ' ') {
+        ++i;
+        const std::string_view key = tokenAt(msg, i);
+        i += key.size();
+        if (key.starts_with("[nranks=")) {
+            std::size_t j = 8;
+            f.nranks = readInt32(key, j).value_or(-1);
+            continue;
+        }
+        if (i >= msg.size() || msg[i] != ' ')
+            break;
+        ++i;
+        const std::string_view value = tokenAt(msg, i);
+        i += value.size();
+        if (key.size() < 4)
+            continue; // "op"
+        std::size_t j = 0;
+        switch (key[0]) {
+        case 'c':
+            if (key == "count")
+                f.count = readUnsigned(value, j);
+            else if (key == "comm")
+                f.comm = value;
+            break;
+        case 'd':
+            if (key == "datatype")
+                f.datatype = readInt32(value, j).value_or(-1);
+            break;
+        case 'r':
+            if (key == "root")
+                f.root = readInt32(value, j).value_or(-1);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+// "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
+//  comm 0x55bef0201370 [nranks=4] stream 0x…" (%zi ≤2.23, %zu 2.24+; RCCL appends fields).
 bool NcclParser::parseColl(const Line& line, std::string_view msg, model::ParsedSource& out)
 {
     std::size_t i = 0;
@@ -516,47 +647,18 @@ bool NcclParser::parseColl(const Line& line, std::string_view msg, model::Parsed
     i += kOpCount.size();
     const auto opCount = readHex(msg, i);
 
-    // The fields follow in a fixed order; walk them as "key value" pairs instead of
-    // searching for each key (this is the hottest line type of a big bundle).
-    std::optional<std::uint64_t> count;
-    std::string_view comm;
-    std::int32_t nranks = -1;
-    while (i < msg.size() && msg[i] == ' ') {
-        ++i;
-        const std::string_view key = tokenAt(msg, i);
-        i += key.size();
-        if (key.starts_with("[nranks=")) {
-            std::size_t j = 8;
-            nranks = readInt32(key, j).value_or(-1);
-            continue;
-        }
-        if (i >= msg.size() || msg[i] != ' ')
-            break;
-        ++i;
-        const std::string_view value = tokenAt(msg, i);
-        i += value.size();
-        if (key.size() < 4)
-            continue; // "op"
-        std::size_t j = 0;
-        switch (key[0]) {
-        case 'c':
-            if (key == "count")
-                count = readUnsigned(value, j);
-            else if (key == "comm")
-                comm = value;
-            break;
-        case 'd':
-            if (key == "datatype")
-                call.datatype = readInt32(value, j).value_or(-1);
-            break;
-        case 'r':
-            if (key == "root")
-                call.root = readInt32(value, j).value_or(-1);
-            break;
-        default:
-            break;
-        }
+    // This is the hottest line type of a big bundle: NCCL's own layout is matched word by
+    // word, anything else is walked key by key.
+    CollFields fields;
+    if (!collFieldsInNcclLayout(msg, i, fields)) {
+        fields = {};
+        collFieldsByKey(msg, i, fields);
     }
+    const std::optional<std::uint64_t> count = fields.count;
+    const std::string_view comm = fields.comm;
+    const std::int32_t nranks = fields.nranks;
+    call.datatype = fields.datatype;
+    call.root = fields.root;
     if (!opCount || !count || comm.size() < 3) {
         // Torn or cut at 1024 bytes: the call cannot be placed in a communicator.
         out.issues.add("nccl_incomplete_coll_line", out.sampleAt(line.ctx.lineNo, line.ctx.line));

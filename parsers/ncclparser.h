@@ -52,6 +52,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,6 +68,11 @@ public:
     bool inBlock() const { return false; }
     // End of input: close open blocks.
     void finish(model::ParsedSource& out);
+    // The message of the last header of the line parseLine just recognised ("" when none);
+    // points into that line, so it is only valid until the next line.
+    std::string_view lastMessage() const { return m_lastMessage; }
+    // Whether that line held more than one header (a torn line: earlier messages exist).
+    bool lastLineHadSeveralHeaders() const { return m_lastSeveralHeaders; }
 
     // Links kept per (process, communicator); the rest are counted, not stored.
     static constexpr std::uint32_t kMaxLinksPerComm = 256;
@@ -113,6 +119,17 @@ private:
         std::uint32_t identity = 0;
     };
 
+    // Header text of the last clean one-header line ("dgx68:297712:297712 [2] NCCL INFO "):
+    // consecutive lines of a file mostly repeat it, and comparing it is cheaper than parsing.
+    struct HeaderCache {
+        std::string text; // empty = nothing cached
+        std::size_t hostSize = 0;
+        std::int32_t pid = -1;
+        Level level = Level::Info;
+    };
+
+    bool cachedHeader(std::string_view body, Header& header) const;
+    void rememberHeader(std::string_view body, const Header& header, std::size_t firstStart);
     static bool findHeader(std::string_view body, std::size_t pos, Header& header,
         std::size_t& firstStart);
     static bool headerBefore(std::string_view body, std::size_t ncclPos, Header& header);
@@ -130,6 +147,17 @@ private:
     // INFO / TRACE dispatch, hot first.
     void dispatchInfo(const Line& line, model::ParsedSource& out);
     bool parseColl(const Line& line, std::string_view msg, model::ParsedSource& out);
+    // The fields of NCCL's own COLL layout after the opCount, at position i of msg; false
+    // (fields partly filled) for anything else, which the general key/value walk then reads.
+    struct CollFields {
+        std::optional<std::uint64_t> count;
+        std::string_view comm;
+        std::int32_t datatype = -1;
+        std::int32_t root = -1;
+        std::int32_t nranks = -1;
+    };
+    static bool collFieldsInNcclLayout(std::string_view msg, std::size_t i, CollFields& f);
+    static void collFieldsByKey(std::string_view msg, std::size_t i, CollFields& f);
     void parseChannel(const Line& line, std::string_view msg, model::ParsedSource& out);
     void parseRing(const Line& line, std::string_view msg, model::ParsedSource& out);
     void parseConnection(const Line& line, std::string_view rest, std::int32_t channel,
@@ -152,6 +180,9 @@ private:
     model::CollTrace& collTraceFor(const Line& line, std::string_view comm,
         model::ParsedSource& out, std::size_t& index);
 
+    HeaderCache m_headerCache;
+    std::string_view m_lastMessage;
+    bool m_lastSeveralHeaders = false;
     std::array<IdentitySlot, 16> m_identityCache;
     // Indexed by identity index (dense).
     std::vector<ProcessState> m_processes;

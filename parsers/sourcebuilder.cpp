@@ -7,16 +7,18 @@
 
 namespace rankscope::parsers {
 
-SourceBuilder::SourceBuilder(model::Source meta, const LoadLimits& limits)
+SourceBuilder::SourceBuilder(model::Source meta, const LoadLimits& limits, bool hashContent)
     : m_out(std::move(meta))
     , m_limits(limits)
 {
+    if (hashContent)
+        m_hash.emplace();
     m_out.source.pathIdentity = identityFromPath(m_out.source.path);
 }
 
-void SourceBuilder::start(std::string_view head)
+void SourceBuilder::start(ContentKind kind)
 {
-    m_kind = sniffContent(head);
+    m_kind = kind;
     switch (*m_kind) {
     case ContentKind::Text:
     case ContentKind::Empty:
@@ -56,13 +58,20 @@ void SourceBuilder::start(std::string_view head)
     }
 }
 
+void SourceBuilder::knownKind(ContentKind kind)
+{
+    if (!m_kind)
+        start(kind);
+}
+
 void SourceBuilder::feed(std::string_view chunk)
 {
     if (chunk.empty())
         return;
     if (!m_kind)
-        start(chunk.substr(0, 8192));
-    m_hash.update(chunk);
+        start(sniffContent(chunk.substr(0, 8192)));
+    if (m_hash)
+        m_hash->update(chunk);
     m_bytes += chunk.size();
     if (m_scanner) {
         if (m_utf16) {
@@ -124,13 +133,14 @@ void SourceBuilder::routeWhole()
 model::ParsedSource SourceBuilder::finish()
 {
     if (!m_kind)
-        start({});
+        start(ContentKind::Empty);
     if (m_scanner)
         m_scanner->finish();
     else if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle)
         routeWhole();
     m_out.source.bytes = m_bytes;
-    m_out.source.sha256 = m_hash.finish();
+    if (m_hash)
+        m_out.source.sha256 = m_hash->finish();
     return std::move(m_out);
 }
 

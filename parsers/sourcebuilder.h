@@ -1,6 +1,6 @@
 #pragma once
 // Builds one ParsedSource from the bytes of one file or archive member, fed in chunks:
-// sniffs the content on the first chunk, hashes everything, and routes the bytes to the
+// sniffs the content on the first chunk, hashes everything (unless told not to), and routes the bytes to the
 // log scanner, the error.json parser, or marks the source as skipped.
 
 #include "model/parsedsource.h"
@@ -19,24 +19,27 @@ namespace rankscope::parsers {
 
 class SourceBuilder {
 public:
-    SourceBuilder(model::Source meta, const LoadLimits& limits);
+    SourceBuilder(model::Source meta, const LoadLimits& limits, bool hashContent = true);
 
     // `head` must be the first bytes of the content (at least the first chunk). Returns the
     // sniffed kind so an archive reader can divert nested archives before any feed().
     static ContentKind classify(std::string_view head) { return sniffContent(head); }
 
+    // The caller has already sniffed the first chunk (sniffContent of its first 8 KiB):
+    // saves sniffing it twice. Optional; must come before the first feed().
+    void knownKind(ContentKind kind);
     void feed(std::string_view chunk);
     // The content ended early (truncated archive member, read error): say so in the source.
     void markTruncated(const std::string& reason);
     model::ParsedSource finish();
 
 private:
-    void start(std::string_view head);
+    void start(ContentKind kind);
     void routeWhole();
 
     model::ParsedSource m_out;
     const LoadLimits& m_limits;
-    Sha256 m_hash;
+    std::optional<Sha256> m_hash; // absent when the caller does not want source hashes
     std::optional<ContentKind> m_kind;
     std::unique_ptr<LogScanner> m_scanner;
     std::unique_ptr<Utf16Decoder> m_utf16;

@@ -105,6 +105,8 @@ int main(int argc, char** argv)
     request.paths = args.paths;
     request.limits = args.limits;
     request.threads = args.threads;
+    // Only the plain-text summary and diagnosis leave out the inputs' SHA-256.
+    request.hashInputs = args.command == "report" || (!args.format.empty() && args.format != "text");
     auto loaded = app::loadBundle(request);
     if (!loaded)
         return fail(loaded.error().message);

@@ -59,6 +59,7 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     std::atomic<std::size_t> next { 0 };
     parsers::ReadControl control;
     control.cancel = cancel;
+    control.hashContent = request.hashInputs;
     if (progress)
         control.onBytes = [progress](std::uint64_t n) { progress->bytesDone += n; };
     auto worker = [&]() {

@@ -22,7 +22,7 @@ json inputsJson(const model::Bundle& b)
 {
     json inputs = json::array();
     for (const auto& s : b.sources)
-        inputs.push_back({ { "path", s.path }, { "bytes", s.bytes }, { "sha256", s.sha256 },
+        inputs.push_back({ { "path", s.path }, { "bytes", s.bytes }, { "sha256", s.sha256.empty() ? json(nullptr) : json(s.sha256) },
             { "kind", std::string(model::sourceKindName(s.kind)) } });
     return inputs;
 }

@@ -1,6 +1,7 @@
 #include "archivewriter.h"
 #include "parsers/inputplan.h"
 #include "parsers/inputreader.h"
+#include "parsers/sha256.h"
 #include "parsers/sourcecontent.h"
 
 #include <catch2/catch.hpp>
@@ -59,6 +60,26 @@ TEST_CASE("tar.gz members become sources named archive!member", "[parsers][input
     CHECK(r.sources[0].source.lines == 2);
     CHECK(r.sources[0].source.sha256.size() == 64);
     CHECK(r.issues.empty());
+}
+
+TEST_CASE("source hashes are the SHA-256 of the content, and skipped when not asked for", "[parsers][input]")
+{
+    const auto bytes = makeArchive({ { "job/rank0.log", kLog, {} } }, "tar", "gzip");
+    auto hashed = readBytes(bytes, "bundle.tgz");
+    REQUIRE(hashed.sources.size() == 1);
+    CHECK(hashed.sources[0].source.sha256 == parsers::sha256Hex(kLog));
+
+    parsers::ReadControl noHash;
+    noHash.hashContent = false;
+    for (const auto& input : { bytes, std::string(kLog) }) {
+        auto r = parsers::readMemory(input, "bundle.tgz", {}, noHash);
+        REQUIRE(r.sources.size() == 1);
+        CHECK(r.sources[0].source.sha256.empty());
+        // Everything else is read the same.
+        CHECK(r.sources[0].source.bytes == kLog.size());
+        CHECK(r.sources[0].source.lines == hashed.sources[0].source.lines);
+        CHECK(r.sources[0].events.size() == hashed.sources[0].events.size());
+    }
 }
 
 TEST_CASE("zip and tar.zst bundles and single compressed logs are read in memory", "[parsers][input]")

@@ -77,3 +77,53 @@ TEST_CASE("overlong lines are cut and counted, not lost", "[parsers][splitter]")
     CHECK(s.lines() == 4);
     CHECK(s.unterminatedLastLine());
 }
+
+TEST_CASE("any chunking of random text gives the segments of a plain reference split",
+    "[parsers][splitter]")
+{
+    // Reference: split on \n, then on \r (a trailing \r gives no extra segment), with the
+    // byte offset of each segment. Lines of every length around the 16-byte vector width.
+    std::uint32_t seed = 12345;
+    auto next = [&seed]() { return seed = seed * 1664525u + 1013904223u; };
+    const char alphabet[] = "abc \r\r\n\n\nxyzNCCL";
+    for (int round = 0; round < 200; ++round) {
+        std::string text;
+        const std::size_t size = next() % 400;
+        for (std::size_t i = 0; i < size; ++i)
+            text += (next() % 5 == 0) ? alphabet[next() % (sizeof alphabet - 1)] : char('a' + next() % 26);
+        std::vector<Seg> expected;
+        std::uint64_t lineNo = 0;
+        std::size_t start = 0;
+        while (start < text.size()) {
+            std::size_t nl = text.find('\n', start);
+            const std::size_t end = nl == std::string::npos ? text.size() : nl;
+            ++lineNo;
+            std::size_t p = start;
+            for (;;) {
+                const std::size_t cr = text.find('\r', p);
+                const std::size_t stop = cr == std::string::npos || cr >= end ? end : cr;
+                if (stop > p || stop == end)
+                    expected.push_back({ text.substr(p, stop - p), lineNo, p });
+                if (stop == end)
+                    break;
+                p = stop + 1;
+                if (p == end)
+                    break;
+            }
+            start = end + 1;
+        }
+        std::vector<std::string> chunks;
+        for (std::size_t pos = 0; pos < text.size();) {
+            const std::size_t n = 1 + next() % 40;
+            chunks.push_back(text.substr(pos, n));
+            pos += n;
+        }
+        const auto got = split(chunks);
+        REQUIRE(got.size() == expected.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            CHECK(got[i].text == expected[i].text);
+            CHECK(got[i].line == expected[i].line);
+            CHECK(got[i].offset == expected[i].offset);
+        }
+    }
+}

@@ -784,6 +784,59 @@ TEST_CASE("torn line with a second header is attributed to the inner header's pr
     CHECK(p.collTraces[0].first.op == model::OpType::Broadcast);
 }
 
+TEST_CASE("a repeated header is reused only while the line matches it byte for byte",
+    "[parsers][nccl]")
+{
+    // Line 1 caches "learnfair062:32619:32711 [2] NCCL INFO "; line 2 starts with the same
+    // bytes but carries a second header (the last one wins); line 3 is a WARN with file:line of
+    // the same thread; line 4 has a pid that only differs in its last digit.
+    const std::string coll = "Broadcast: opCount 0 sendbuff 0x7f1 recvbuff 0x7f1 count 1 datatype 0 "
+                             "op 0 root 0 comm 0x7fabc [nranks=8] stream 0x5\n";
+    auto p = scan("learnfair062:32619:32711 [2] NCCL INFO " + coll
+        + "learnfair062:32619:32711 [2] NCCL INFO learnfair062:32629:32629 [7] NCCL INFO " + coll
+        + "learnfair062:32619:32711 [2] misc/socket.cc:49 NCCL WARN socketProgress: Connection "
+          "closed by remote peer node2<42830>\n"
+        + "learnfair062:32619:32712 [2] NCCL INFO " + coll
+        + "learnfair062:32619:32711 [2] NCCL INFO   \n");
+    REQUIRE(p.collTraces.size() == 2);
+    CHECK(p.collTraces[0].pid == 32619);
+    CHECK(p.collTraces[0].calls == 2); // lines 1 and 4: same process, other thread
+    CHECK(p.collTraces[1].pid == 32629);
+    CHECK(p.collTraces[1].calls == 1);
+    const auto* e = firstOf(p, EventKind::NcclSocketError);
+    REQUIRE(e);
+    CHECK(identityOf(p, *e).pid == 32619);
+    CHECK(p.source.recognisedLines == 5);
+}
+
+TEST_CASE("COLL lines in other layouts are read key by key", "[parsers][nccl]")
+{
+    // NCCL's own layout, RCCL's extra fields, keys in another order, a cut line, and a count
+    // that does not parse; only the first three place a call.
+    auto p = scan(
+        "g:7:7 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x1 count 10 datatype 7 "
+        "op 0 root 0 comm 0xfeed [nranks=4] stream 0x5\n"
+        "g:7:7 [0] NCCL INFO AllReduce: opCount 2 sendbuff 0x1 recvbuff 0x1 count 20 datatype 7 "
+        "op 0 root 0 comm 0xfeed [nranks=4] stream 0x5 task 3 globalrank 1\n"
+        "g:7:7 [0] NCCL INFO AllGather: opCount 3 count 30 comm 0xfeed datatype 4 root 2 "
+        "sendbuff 0x1 [nranks=4]\n"
+        "g:7:7 [0] NCCL INFO AllReduce: opCount 4 sendbuff 0x1 recvbuff 0x1 count 40 datat\n"
+        "g:7:7 [0] NCCL INFO AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 count -1 datatype 7 "
+        "op 0 root 0 comm 0xfeed [nranks=4] stream 0x5\n");
+    REQUIRE(p.collTraces.size() == 1);
+    const auto& t = p.collTraces[0];
+    CHECK(t.calls == 3);
+    CHECK(t.nranks == 4);
+    REQUIRE(t.tail.size() == 3);
+    CHECK(t.tail[0].count == 10);
+    CHECK(t.tail[1].count == 20);
+    CHECK(t.tail[2].op == model::OpType::AllGather);
+    CHECK(t.tail[2].count == 30);
+    CHECK(t.tail[2].datatype == 4);
+    CHECK(t.tail[2].root == 2);
+    CHECK(p.issues.count("nccl_incomplete_coll_line") == 2);
+}
+
 TEST_CASE("torn WARN glued behind a progress bar is still found", "[parsers][nccl]")
 {
     auto p = scan("Epoch 0:   6%|██  | 12/200 [00:10<02:30]node9:31:32 [1] misc/socket.cc:49 NCCL "
