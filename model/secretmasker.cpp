@@ -289,12 +289,18 @@ bool iEndsWith(std::string_view s, std::string_view suffix)
     return s.size() >= suffix.size() && iEquals(s.substr(s.size() - suffix.size()), suffix);
 }
 
+// Case-insensitive search for a needle of lowercase letters ("authorization", "wandb"):
+// c | 0x20 equals a lowercase letter only for that letter and its capital, so the first two
+// bytes are tested without branches before the whole needle is compared.
 std::size_t iFind(std::string_view s, std::string_view needle, std::size_t from = 0)
 {
-    if (needle.empty() || s.size() < needle.size())
+    if (needle.size() < 2 || s.size() < needle.size())
         return std::string_view::npos;
+    const char n0 = needle[0];
+    const char n1 = needle[1];
     for (std::size_t i = from; i + needle.size() <= s.size(); ++i)
-        if (lower(s[i]) == lower(needle[0]) && iEquals(s.substr(i, needle.size()), needle))
+        if (static_cast<char>(s[i] | 0x20) == n0 && static_cast<char>(s[i + 1] | 0x20) == n1
+            && iEquals(s.substr(i, needle.size()), needle))
             return i;
     return std::string_view::npos;
 }
@@ -547,6 +553,11 @@ struct SecretMaskerDetectors {
                 && (i + 1 >= s.size() || s[i + 1] == '/' || s[i + 1] == ':'
                     || (i > 0 && s[i - 1] == ':')))
                 continue; // scheme://, C++ ::
+            // host:port, time 12:00:05, file.cpp:607 — "name: value" has a space or a quote.
+            // Tested before the name is looked at: most colons of a log line are these.
+            if (sep == ':' && i + 1 < s.size() && !isSpace(s[i + 1]) && s[i + 1] != '"'
+                && s[i + 1] != '\'')
+                continue;
             std::size_t k = i;
             while (k > 0 && isSpace(s[k - 1]) && i - k < 4)
                 --k;
