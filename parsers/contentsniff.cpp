@@ -5,6 +5,10 @@
 #include <array>
 #include <cstdint>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace rankscope::parsers {
 
 namespace {
@@ -74,11 +78,25 @@ ContentKind sniffContent(std::string_view head)
     }();
     std::size_t control = 0;
     std::size_t nul = 0;
-    for (char c : head) {
-        const auto u = static_cast<unsigned char>(c);
-        nul += u == 0;
-        control += kControl[u];
+    auto count = [&](std::string_view bytes) {
+        for (char c : bytes) {
+            const auto u = static_cast<unsigned char>(c);
+            nul += u == 0;
+            control += kControl[u];
+        }
+    };
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    // Text has a byte below 0x20 (a newline) in about one block of 16 in ten: only those
+    // blocks are counted byte by byte.
+    const __m128i limit = _mm_set1_epi8(0x1f);
+    for (; i + 16 <= head.size(); i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(head.data() + i));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, limit), v)) != 0)
+            count(head.substr(i, 16));
     }
+#endif
+    count(head.substr(i));
     if (nul * 200 > head.size() || nul > 16 || (control + nul) * 20 > head.size())
         return ContentKind::Binary;
     return ContentKind::Text;
