@@ -1,6 +1,6 @@
 #pragma once
-// Reads one input task into ParsedSources: a plain file is memory-mapped and scanned in
-// place; a compressed file or an archive is streamed through libarchive in memory (never
+// Reads one input task into ParsedSources: a plain file is read piece by piece into one
+// buffer and scanned there; a compressed file or an archive is streamed through libarchive in memory (never
 // extracted to disk), one ParsedSource per member. Hostile archives (absolute or ".."
 // paths, links, size and ratio bombs) are refused with an import issue that says why.
 
