@@ -371,6 +371,13 @@ TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits, cons
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control)
 {
+    ReadBuffer buffer;
+    return readInput(task, limits, control, buffer);
+}
+
+TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
+    ReadBuffer& readBuffer)
+{
     // Plain files are read with read() into one buffer, piece by piece, rather than mapped:
     // a log that is truncated or rotated while it is read (a live job) ends the read early
     // instead of raising SIGBUS on a mapped page past the new end, and memory stays at one
@@ -389,9 +396,11 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     }
     const auto size = static_cast<std::uint64_t>(st.st_size);
     const std::size_t bufferBytes = static_cast<std::size_t>(std::clamp<std::uint64_t>(size + 1, 8192, kFileReadBytes));
-    const std::unique_ptr<char[]> buffer(new char[bufferBytes]);
+    if (readBuffer.bytes.size() < bufferBytes)
+        readBuffer.bytes.resize(bufferBytes); // grows once per reader, then is reused
+    char* const buffer = readBuffer.bytes.data();
     std::string error;
-    std::string_view piece = readPiece(fd, buffer.get(), bufferBytes, error);
+    std::string_view piece = readPiece(fd, buffer, bufferBytes, error);
     if (!error.empty()) {
         result.issues.add("unreadable_file", task.displayPath + ": " + error);
         return result;
@@ -414,7 +423,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
             control.onBytes(piece.size());
         if (control.cancelled())
             break;
-        piece = readPiece(fd, buffer.get(), bufferBytes, error);
+        piece = readPiece(fd, buffer, bufferBytes, error);
         if (!error.empty()) {
             builder.markTruncated("read error: " + error);
             result.issues.add("truncated_file", task.displayPath + ": read error: " + error

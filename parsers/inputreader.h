@@ -33,6 +33,14 @@ struct TaskResult {
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control);
 
+// The buffer plain files are read into. A loader thread keeps one across its tasks: fresh
+// memory for every file would be zeroed by the kernel page by page.
+struct ReadBuffer {
+    std::vector<char> bytes;
+};
+TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
+    ReadBuffer& buffer);
+
 // For tests and tools: reads an archive or compressed stream held in memory.
 TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
     const LoadLimits& limits, const ReadControl& control);

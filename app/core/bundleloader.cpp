@@ -63,11 +63,12 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     if (progress)
         control.onBytes = [progress](std::uint64_t n) { progress->bytesDone += n; };
     auto worker = [&]() {
+        parsers::ReadBuffer buffer;
         for (;;) {
             const std::size_t i = next.fetch_add(1);
             if (i >= tasks.size() || control.cancelled())
                 return;
-            results[i] = parsers::readInput(tasks[i], request.limits, control);
+            results[i] = parsers::readInput(tasks[i], request.limits, control, buffer);
             if (progress)
                 ++progress->filesDone;
         }
