@@ -38,4 +38,27 @@ inline const char* findByte(const char* p, const char* end, char c)
     return findEitherByte(p, end, c, c);
 }
 
+// a[0, n) == b[0, n), inline: for the 20-60 byte headers compared on every line, where the
+// call into libc memcmp costs as much as the comparison.
+inline bool bytesEqual(const char* a, const char* b, std::size_t n)
+{
+#if defined(__SSE2__)
+    if (n >= 16) {
+        auto block = [&](std::size_t at) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + at));
+            const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + at));
+            return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) == 0xffff;
+        };
+        for (std::size_t at = 0; at + 16 < n; at += 16)
+            if (!block(at))
+                return false;
+        return block(n - 16); // the last 16 bytes, overlapping the previous block
+    }
+#endif
+    for (std::size_t i = 0; i < n; ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 } // namespace rankscope::parsers

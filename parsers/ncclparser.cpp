@@ -340,8 +340,7 @@ bool NcclParser::parseBanner(const LineContext& ctx, std::string_view body,
 bool NcclParser::cachedHeader(std::string_view body, Header& header) const
 {
     const std::string& text = m_headerCache.text;
-    if (text.empty() || body.size() < text.size()
-        || std::memcmp(body.data(), text.data(), text.size()) != 0)
+    if (text.empty() || body.size() < text.size() || !bytesEqual(body.data(), text.data(), text.size()))
         return false;
     // A second header further on (a torn line) needs the full search: the last one wins.
     if (findNcclWord(body, text.size()) != std::string_view::npos)
