@@ -90,10 +90,21 @@ Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues)
     // Flight Recorder entries dominate big bundles (4096 dumps × 2000 entries): reserve them
     // once and free each source right after merging it, so the parsed copy and the bundle's
     // copy (and vector growth slack) are never all alive at once.
-    std::size_t frEntries = 0;
-    for (const ParsedSource& p : parsed)
+    // The same for the other per-line records of big log bundles: growing them by doubling
+    // copies them several times into fresh pages the kernel must zero first.
+    std::size_t frEntries = 0, events = 0, links = 0, traces = 0, inits = 0;
+    for (const ParsedSource& p : parsed) {
         frEntries += p.frEntries.size();
+        events += p.events.size();
+        links += p.commLinks.size();
+        traces += p.collTraces.size();
+        inits += p.commInits.size();
+    }
     b.frEntries.reserve(frEntries);
+    b.events.reserve(events);
+    b.commLinks.reserve(links);
+    b.collTraces.reserve(traces);
+    b.commInits.reserve(inits);
     for (ParsedSource& p : parsed) {
         mergeSource(b, std::move(p));
         p = ParsedSource();
