@@ -417,6 +417,13 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     SourceBuilder builder(makeSource(task.displayPath, task.diskPath, {}, false), limits, control.hashContent);
     if (!piece.empty())
         builder.knownKind(kind);
+    if (piece.size() < bufferBytes) {
+        // The whole file in one piece (most logs and every Flight Recorder dump).
+        if (control.onBytes)
+            control.onBytes(piece.size());
+        result.sources.push_back(builder.finishWhole(piece));
+        return result;
+    }
     while (!piece.empty()) {
         builder.feed(piece);
         if (control.onBytes)

@@ -102,28 +102,53 @@ void SourceBuilder::markTruncated(const std::string& reason)
 
 void SourceBuilder::routeWhole()
 {
+    routeWhole(m_whole);
+}
+
+model::ParsedSource SourceBuilder::finishWhole(std::string_view content)
+{
+    if (!m_kind)
+        start(content.empty() ? ContentKind::Empty : sniffContent(content.substr(0, 8192)));
+    const bool document = *m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle;
+    if (!document || m_bytes != 0 || content.size() > m_limits.maxJsonBytes) {
+        feed(content);
+        return finish();
+    }
+    // A JSON or pickle document that arrived whole is parsed where it lies: no copy.
+    if (m_hash)
+        m_hash->update(content);
+    m_bytes = content.size();
+    routeWhole(content);
+    m_out.source.bytes = m_bytes;
+    if (m_hash)
+        m_out.source.sha256 = m_hash->finish();
+    return std::move(m_out);
+}
+
+void SourceBuilder::routeWhole(std::string_view whole)
+{
     if (m_wholeTooBig) {
         m_out.source.kind = model::SourceKind::Skipped;
         m_out.issues.add("json_too_large", m_out.source.path + ": JSON document over the size limit, not read");
         return;
     }
     if (*m_kind == ContentKind::Pickle) {
-        parseFlightRecorderPickle(m_whole, m_out);
+        parseFlightRecorderPickle(whole, m_out);
         return;
     }
-    if (looksLikeErrorFile(m_whole)) {
+    if (looksLikeErrorFile(whole)) {
         m_out.source.kind = model::SourceKind::TorchrunErrorFile;
-        parseErrorFile(m_whole, m_out);
+        parseErrorFile(whole, m_out);
         return;
     }
-    if (looksLikeFlightRecorderJson(m_whole)) {
+    if (looksLikeFlightRecorderJson(whole)) {
         m_out.source.kind = model::SourceKind::FlightRecorderJson;
-        parseFlightRecorderJson(m_whole, m_out);
+        parseFlightRecorderJson(whole, m_out);
         return;
     }
-    if (looksLikeRasJson(m_whole)) {
+    if (looksLikeRasJson(whole)) {
         m_out.source.kind = model::SourceKind::RasReport;
-        parseRasJson(m_whole, m_out);
+        parseRasJson(whole, m_out);
         return;
     }
     m_out.source.kind = model::SourceKind::Skipped;

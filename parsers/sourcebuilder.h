@@ -32,10 +32,14 @@ public:
     // The content ended early (truncated archive member, read error): say so in the source.
     void markTruncated(const std::string& reason);
     model::ParsedSource finish();
+    // The whole content at once: like feed(content) then finish(), except that a JSON or
+    // pickle document (a Flight Recorder dump) is parsed in place instead of copied first.
+    model::ParsedSource finishWhole(std::string_view content);
 
 private:
     void start(ContentKind kind);
     void routeWhole();
+    void routeWhole(std::string_view whole);
 
     model::ParsedSource m_out;
     const LoadLimits& m_limits;

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 using namespace rankscope;
 using testing::ArchiveEntrySpec;
@@ -279,6 +280,32 @@ TEST_CASE("a file bigger than one read piece is read whole, lines across pieces 
     CHECK(s.collTraces[0].tail.back().evidence.offset
         == fromMemory.sources[0].collTraces[0].tail.back().evidence.offset);
     CHECK(fromDisk.issues.empty());
+}
+
+TEST_CASE("Flight Recorder dumps read from disk in one piece match the streamed read",
+    "[parsers][input]")
+{
+    // A file that fits one read piece is parsed where it lies (finishWhole); the in-memory
+    // reader streams it through feed(). Both must give the same source, pickle and JSON.
+    for (const char* name : { "fr/job4/nccl_trace_rank_1", "fr/json/nccl_trace_rank_0.json" }) {
+        const std::string path = std::string(RANKSCOPE_TEST_DATA) + "/" + name;
+        std::ifstream in(path, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        REQUIRE(!bytes.empty());
+        auto disk = parsers::readInput({ path, name, bytes.size() }, {}, {});
+        auto memory = parsers::readMemory(bytes, name, {}, {});
+        REQUIRE(disk.sources.size() == 1);
+        REQUIRE(memory.sources.size() == 1);
+        const auto& d = disk.sources[0];
+        const auto& m = memory.sources[0];
+        CHECK(d.source.kind == m.source.kind);
+        CHECK(d.source.bytes == bytes.size());
+        CHECK(d.source.sha256 == parsers::sha256Hex(bytes));
+        CHECK(d.frDumps.size() == 1);
+        CHECK(d.frEntries.size() == m.frEntries.size());
+        CHECK(d.frEntries.size() > 0);
+        CHECK(d.issues.list().size() == m.issues.list().size());
+    }
 }
 
 TEST_CASE("sources can be reopened after loading: plain, archive member, nested member", "[parsers][input]")
