@@ -1,11 +1,14 @@
 #include "views/durationchart.h"
 
+#include "model/frwaits.h"
 #include "views/chartsupport.h"
 #include "views/selectionstate.h"
 #include "views/theme.h"
 
 #include <QChart>
 #include <QEvent>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QScatterSeries>
 #include <QTimer>
 #include <QValueAxis>
@@ -41,7 +44,8 @@ void DurationChart::updateRankTicks()
         return;
     const int fit = charts::labelsThatFit(
         width() - fontMetrics().height() * 6, fontMetrics(), QString::number(m_rankCount));
-    m_rankAxis->setTickInterval(charts::niceStep(static_cast<double>(m_rankCount) / fit));
+    // Whole ranks only: a step below 1 labels the same rank twice.
+    m_rankAxis->setTickInterval(std::max(1.0, charts::niceStep(static_cast<double>(m_rankCount) / fit)));
 }
 
 void DurationChart::resizeEvent(QResizeEvent* event)
@@ -70,6 +74,7 @@ void DurationChart::rebuild()
     const QPalette pal = palette();
     const theme::SemanticColors colors = theme::colors(pal);
     m_values.clear();
+    m_estimatedFromDumps = false;
     m_waiting = nullptr;
     m_initiating = nullptr;
     m_rankAxis = nullptr;
@@ -124,6 +129,15 @@ void DurationChart::rebuild()
                 && (seq < 0 || p->timeoutSeq == seq))
                 m_values[static_cast<std::size_t>(p->rank)]
                     = static_cast<double>(p->ranForMs) / 1000.0;
+        }
+        // Flight Recorder dumps alone: from each rank's entry into the collective until the
+        // first watchdog fired (an estimate, see model/frwaits.h).
+        const std::vector<double> frWaits = model::estimatedFrWaitSeconds(bundle, timeline, pg, seq);
+        for (std::size_t r = 0; r < frWaits.size() && r < ranks; ++r) {
+            if (m_values[r] < 0 && frWaits[r] >= 0) {
+                m_values[r] = frWaits[r];
+                m_estimatedFromDumps = true;
+            }
         }
     } else {
         std::int64_t first = 0;
@@ -236,8 +250,16 @@ void DurationChart::rebuild()
     QString what = m_mode == Mode::WaitDuration ? tr("Time waited") : tr("Timeouts");
     if (seq >= 0)
         what += tr(" in #%1").arg(seq);
-    chart->setTitle(tr("%1 · %2").arg(what, charts::processGroupLabel(bundle, pg)));
+    QString title = tr("%1 · %2").arg(what, charts::processGroupLabel(bundle, pg));
+    if (m_estimatedFromDumps)
+        title += tr(" · from Flight Recorder entry times, until the first watchdog fired");
+    chart->setTitle(title);
     charts::styleChart(chart, pal);
+    // A legend entry for a series with no point (every waiting rank is stuck inside the
+    // collective, say) only raises a question.
+    if (m_waiting->count() == 0)
+        for (QLegendMarker* marker : chart->legend()->markers(m_waiting))
+            marker->setVisible(false);
     charts::replaceChart(this, chart);
 }
 

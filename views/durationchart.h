@@ -1,7 +1,8 @@
 #pragma once
 // How long each rank waited in the stuck collective before its watchdog gave up (the
 // TimelineSpan of the stuck wait, or the watchdog's "ran for" when the logs have no wall
-// clock), one point per rank; or, in the other mode, when each rank's timeout fired
+// clock; with Flight Recorder dumps alone, the estimate of model/frwaits.h), one point per
+// rank; or, in the other mode, when each rank's timeout fired
 // relative to the first one. Ranks that never entered (the usual culprits) sit at zero in
 // the initiating colour. Points stay readable at 4096 ranks (small markers, no labels).
 
@@ -32,6 +33,8 @@ public:
     QScatterSeries* initiatingSeries() const { return m_initiating; }
     QScatterSeries* waitingSeries() const { return m_waiting; }
     bool hasData() const { return m_hasData; }
+    // Some waits are estimated from Flight Recorder entry times (the title says so).
+    bool estimatedFromDumps() const { return m_estimatedFromDumps; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -48,6 +51,7 @@ private:
     QScatterSeries* m_waiting = nullptr;
     QScatterSeries* m_initiating = nullptr;
     bool m_hasData = false;
+    bool m_estimatedFromDumps = false;
     QValueAxis* m_rankAxis = nullptr;
     int m_rankCount = 0;
 };

@@ -14,9 +14,12 @@
 #include <QChart>
 #include <QCoreApplication>
 #include <QDir>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QScatterSeries>
 #include <QSet>
 #include <QStackedBarSeries>
+#include <QValueAxis>
 
 using namespace rankscope;
 
@@ -163,6 +166,43 @@ TEST_CASE("duration chart shows each rank's wait and the initiating rank at zero
     CHECK(chart.valueOfRank(1234) == 0);
     CHECK(chart.valueOfRank(4095) == Approx(604.095));
     chart.grab().save(shotPath(QStringLiteral("durationchart-4096.png")));
+}
+
+TEST_CASE("with Flight Recorder dumps only, waits are estimated from entry times", "[charts]")
+{
+    // fr-only-straggler: rank 7 never entered ALLREDUCE #76; ranks 0-6 sat in it until the
+    // first watchdog fired, so each waited at most the timeout and the earliest exactly it.
+    auto doc = testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/fr-only-straggler" });
+    REQUIRE(doc);
+    views::SelectionState selection;
+    views::DurationChart chart(&selection);
+    chart.resize(700, 420);
+    chart.show();
+    selection.setDocument(doc);
+    REQUIRE(chart.hasData());
+    CHECK(chart.estimatedFromDumps());
+    CHECK(chart.valueOfRank(7) == 0); // the initiating rank did not wait
+    double longest = 0;
+    for (int r = 0; r < 7; ++r) {
+        CHECK(chart.valueOfRank(r) > 0);
+        longest = std::max(longest, chart.valueOfRank(r));
+    }
+    CHECK(longest == Approx(600).margin(0.001)); // the dumps' timeout_ms is 600000
+    // Every waiting rank is plotted (as waiting or as stuck in the collective).
+    int plotted = 0;
+    for (QAbstractSeries* s : chart.chart()->series())
+        plotted += static_cast<QScatterSeries*>(s)->count();
+    CHECK(plotted == 8);
+    for (QLegendMarker* marker : chart.chart()->legend()->markers())
+        CHECK(marker->isVisible() == (static_cast<QScatterSeries*>(marker->series())->count() > 0));
+    CHECK(chart.chart()->title().contains(QStringLiteral("Flight Recorder")));
+    // Eight ranks on a wide chart: one tick per rank, never half ranks labelled twice.
+    const auto axes = chart.chart()->axes(Qt::Horizontal);
+    REQUIRE(axes.size() == 1);
+    CHECK(static_cast<QValueAxis*>(axes.front())->tickInterval() >= 1.0);
+    const QImage image = chart.grab().toImage();
+    image.save(shotPath(QStringLiteral("durationchart-fr-only.png")));
+    CHECK(distinctColours(image) > 4);
 }
 
 TEST_CASE("charts follow the selected process group and survive an empty document", "[charts]")
