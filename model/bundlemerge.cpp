@@ -2,6 +2,15 @@
 
 #include <unordered_map>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+#include <cstdint>
+
 namespace rankscope::model {
 
 namespace {
@@ -56,6 +65,41 @@ template <class T>
 void append(std::vector<T>& to, std::vector<T>& from)
 {
     to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+// Flight Recorder entries are merged from thousands of small per-source vectors into one
+// reserved vector. The small ones sit in malloc's heap, where free() keeps their pages, so
+// without this the process would hold every entry twice at the end of the merge (issue 6:
+// 4096 dumps × 2000 entries, 262 MB each time). Each source's entry buffer gives its pages
+// back as soon as it is copied (MADV_DONTNEED on the whole pages inside it, what glibc's own
+// malloc_trim does to free chunks; malloc keeps its bookkeeping only at a chunk's two ends,
+// which are left alone), and every kReleaseEvery entries merged, malloc_trim hands back what
+// the rest of the merged sources freed (elsewhere both are no-ops).
+constexpr std::size_t kReleaseEvery = std::size_t(1) << 20; // entries, 32 MB
+
+template <class T>
+void freeNow(std::vector<T>& v)
+{
+#if defined(__linux__)
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    if (pageSize > 0 && v.capacity() > 0) {
+        const auto page = static_cast<std::uintptr_t>(pageSize);
+        const auto begin = reinterpret_cast<std::uintptr_t>(v.data()) + 64;
+        const auto end = reinterpret_cast<std::uintptr_t>(v.data()) + v.capacity() * sizeof(T) - 64;
+        const std::uintptr_t from = (begin + page - 1) & ~(page - 1);
+        const std::uintptr_t to = end & ~(page - 1);
+        if (end > begin && to > from)
+            madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+    }
+#endif
+    std::vector<T>().swap(v);
+}
+
+void releaseFreedPages()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }
 
 } // namespace
@@ -180,14 +224,13 @@ void mergeSource(Bundle& bundle, ParsedSource&& parsed)
     const auto callBase = static_cast<std::uint32_t>(bundle.frCalls.size());
     const auto stackBase = static_cast<std::uint32_t>(bundle.frStacks.size());
     const auto frameBase = static_cast<std::uint32_t>(bundle.frStacks.frames.size());
-    for (FrEntry& e : parsed.frEntries) {
-        e.dump += dumpBase;
+    for (FrEntry& e : parsed.frEntries)
         if (e.call != kNoFrIndex)
             e.call += callBase;
-        if (e.stack != kNoFrIndex)
-            e.stack += stackBase;
-    }
     for (FrCall& c : parsed.frCalls) {
+        c.dump += dumpBase;
+        if (c.stack != kNoFrIndex)
+            c.stack += stackBase;
         c.pg = m.str(c.pg);
         c.pgDesc = m.str(c.pgDesc);
         c.profilingName = m.str(c.profilingName);
@@ -203,7 +246,9 @@ void mergeSource(Bundle& bundle, ParsedSource&& parsed)
     append(bundle.frStacks.frames, parsed.frStacks.frames);
     append(bundle.frStacks.begin, parsed.frStacks.begin);
     append(bundle.frDumps, parsed.frDumps);
+    const std::size_t entriesBefore = bundle.frEntries.size();
     append(bundle.frEntries, parsed.frEntries);
+    freeNow(parsed.frEntries); // now, not when the caller drops the source
     append(bundle.events, parsed.events);
     append(bundle.commInits, parsed.commInits);
     append(bundle.bootstrapAddresses, parsed.bootstrapAddresses);
@@ -218,6 +263,8 @@ void mergeSource(Bundle& bundle, ParsedSource&& parsed)
     append(bundle.pgOptions, parsed.pgOptions);
     append(bundle.gpuUtil, parsed.gpuUtil);
     bundle.issues.merge(parsed.issues);
+    if (entriesBefore / kReleaseEvery != bundle.frEntries.size() / kReleaseEvery)
+        releaseFreedPages();
 }
 
 } // namespace rankscope::model

@@ -57,7 +57,7 @@ std::string describeFrEntry(const Bundle& b, std::uint32_t entry)
     if (c->outputSizes != kNoStr && c->outputSizes != c->inputSizes)
         out += ", output " + std::string(b.text(c->outputSizes));
     out += ", ";
-    out += stateText(e.state);
+    out += stateText(e.state());
     return out;
 }
 
@@ -66,9 +66,10 @@ std::uint64_t frEntryLine(const Bundle& b, std::uint32_t entry)
     if (entry >= b.frEntries.size())
         return 0;
     const FrEntry& e = b.frEntries[entry];
-    if (e.dump >= b.frDumps.size() || entry < b.frDumps[e.dump].firstEntry)
+    const std::uint32_t dump = frDumpOf(b.frCalls, e);
+    if (dump >= b.frDumps.size() || entry < b.frDumps[dump].firstEntry)
         return 0;
-    return kFrFirstEntryLine + (entry - b.frDumps[e.dump].firstEntry);
+    return kFrFirstEntryLine + (entry - b.frDumps[dump].firstEntry);
 }
 
 const FrDump* frDumpOfSource(const Bundle& b, SourceId source)
@@ -119,7 +120,7 @@ std::string frDumpText(const Bundle& b, const FrDump& dump)
         appendTime(out, "started", e.discoveredStarted());
         appendTime(out, "completed", e.discoveredCompleted());
         // The innermost frame outside torch itself: where the training code made the call.
-        const auto [first, last] = b.frStacks.of(e.stack);
+        const auto [first, last] = b.frStacks.of(frStackOf(b.frCalls, e));
         const StackFrame* shown = first;
         for (const StackFrame* f = first; f != last; ++f)
             if (b.text(f->file).find("torch/") == std::string_view::npos) {

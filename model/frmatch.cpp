@@ -14,25 +14,21 @@ namespace {
 // Mismatches recorded per PG; past this, matching is noise (fr_trace.py caps at 10).
 constexpr std::size_t kMaxMismatches = 64;
 
-// One collective entry as the matcher walks it: 12 bytes read in order per rank, so lining
-// up thousands of ranks per sequence number does not pull every 64-byte entry through the
-// cache (the entries are only read again for the few that end up in the result). Seq ids
-// saturate like FrEntry's 32-bit ids (kMaxFrId).
-struct Slot {
-    std::int32_t seq = -1;
-    std::uint32_t entry = kNoFrIndex;
-    std::uint32_t sigState = 0; // signature id << 2 | FrState
-
-    std::uint32_t sig() const { return sigState >> 2; }
-    FrState state() const { return static_cast<FrState>(sigState & 3u); }
-};
-
-// One member's view of one PG: its collective entries (oldest first) and p2p entries.
+// One member's view of one PG. Its collective and p2p entries are not copied: the matcher
+// walks the dump's own entries with a cursor, skipping those of the dump's other PGs (the
+// owner of each call is known, see Matcher::m_trackOfCall), so matching 4096 dumps × 2000 entries
+// costs a few bytes per member and PG instead of an index entry per FR entry (issue 6:
+// ≤ 300 MB in all). The cursor reads one dump front to back, so each read is the next
+// 32 bytes of the member's own stretch of memory.
 struct MemberTrack {
     std::uint32_t dump = kNoFrIndex;
     bool wrapped = false; // the dump's ring buffer lost its oldest records
-    std::vector<Slot> collectives;
-    std::vector<std::uint32_t> p2p;
+    std::uint32_t firstEntry = kNoFrIndex; // its first and last collective entries (with a seq)
+    std::uint32_t lastEntry = kNoFrIndex;
+    std::int64_t firstSeq = -1;
+    std::int64_t lastSeq = -1;
+    std::uint32_t firstP2p = kNoFrIndex; // its first and last p2p entries, walked the same way
+    std::uint32_t lastP2p = kNoFrIndex;
 };
 
 // What makes two calls the same collective for matching: op, sizes, dtypes. Calls are
@@ -111,8 +107,19 @@ private:
         return m_in.strings ? m_in.strings->view(id) : std::string_view();
     }
 
+    // Does entry i count as a collective of track t (its call belongs to t, it has a seq)?
+    bool collectiveOf(std::uint32_t i, const MemberTrack* t) const
+    {
+        const FrEntry& e = m_in.entries[i];
+        return e.call < m_trackOfCall.size() && m_trackOfCall[e.call] == t && e.collectiveSeq >= 0;
+    }
+
     const FrMatchInput& m_in;
     std::vector<std::uint32_t> m_sigOfCall; // signature id per FrCall
+    // The member track a collective call's entries belong to (calls belong to one dump and
+    // one PG); null for p2p calls and calls of dumps that were not chosen. The same for p2p.
+    std::vector<const MemberTrack*> m_trackOfCall;
+    std::vector<const MemberTrack*> m_p2pTrackOfCall;
     std::map<PgKey, PgWork> m_pgs;
 };
 
@@ -127,7 +134,7 @@ bool Matcher::betterDump(std::uint32_t a, std::uint32_t b) const
         return d.entryCount ? m_in.entries[d.firstEntry + d.entryCount - 1].recordId : -1;
     };
     auto lastCreated = [&](const FrDump& d) {
-        return d.entryCount ? m_in.entries[d.firstEntry + d.entryCount - 1].createdNs : 0;
+        return d.entryCount ? m_in.entries[d.firstEntry + d.entryCount - 1].createdNs() : 0;
     };
     return std::make_tuple(lastRecord(x), lastCreated(x), x.entryCount)
         > std::make_tuple(lastRecord(y), lastCreated(y), y.entryCount);
@@ -150,9 +157,9 @@ void Matcher::chooseDumps(FrMatchResult& r)
             r.dumpedRanks.push_back(static_cast<std::int32_t>(rank));
 }
 
-std::vector<std::int32_t> sortedRanks(const std::vector<std::int32_t>& ranks)
+std::vector<std::int32_t> sortedRanks(const FrRankList& ranks)
 {
-    std::vector<std::int32_t> out = ranks;
+    std::vector<std::int32_t> out = ranks.toVector();
     if (!std::is_sorted(out.begin(), out.end())) // pg_config lists them sorted already
         std::sort(out.begin(), out.end());
     return out;
@@ -162,18 +169,34 @@ std::vector<std::int32_t> sortedRanks(const std::vector<std::int32_t>& ranks)
 // names), with the membership each dump's own pg_config gives for the names its entries use.
 void Matcher::collectPgs(const FrMatchResult& r)
 {
+    m_trackOfCall.assign(m_in.calls.size(), nullptr);
+    m_p2pTrackOfCall.assign(m_in.calls.size(), nullptr);
     // name → members, for entries whose own dump lacks the config (only when unambiguous).
-    std::map<StrId, std::vector<std::int32_t>> configured;
+    // Every dump lists the default group's thousands of ranks: the lists as given (runs,
+    // FrRankList) are compared first, and sorted only when they differ.
+    std::map<StrId, std::pair<FrRankList, std::vector<std::int32_t>>> configured;
     std::map<StrId, bool> ambiguous;
     for (const std::int32_t rank : r.dumpedRanks)
         for (const FrPgConfig& c :
             m_in.dumps[r.dumpOfRank[static_cast<std::size_t>(rank)]].pgConfig) {
             auto it = configured.find(c.name);
             if (it == configured.end())
-                configured.emplace(c.name, sortedRanks(c.ranks));
-            else if (!ambiguous.count(c.name) && it->second != sortedRanks(c.ranks))
+                configured.emplace(c.name, std::make_pair(c.ranks, sortedRanks(c.ranks)));
+            else if (!ambiguous.count(c.name) && !(it->second.first == c.ranks)
+                && it->second.second != sortedRanks(c.ranks))
                 ambiguous[c.name] = true;
         }
+    // The PG of a (name, ranks as given): the last one seen per name, so the sorted member
+    // list is built and looked up once per distinct list, not once per dump.
+    std::map<StrId, std::pair<FrRankList, PgWork*>> lastWork;
+    auto workOf = [&](StrId name, const FrRankList& ranks) -> PgWork& {
+        auto it = lastWork.find(name);
+        if (it != lastWork.end() && it->second.first == ranks)
+            return *it->second.second;
+        PgWork& w = m_pgs[PgKey { name, sortedRanks(ranks) }];
+        lastWork[name] = { ranks, &w };
+        return w;
+    };
 
     // Per dump, its few PGs by name: the PG key (a member list of thousands of ranks) is
     // compared once per PG and dump, not once per entry.
@@ -183,8 +206,7 @@ void Matcher::collectPgs(const FrMatchResult& r)
         const FrDump& dump = m_in.dumps[d];
         const bool wrapped = dump.entryCount && m_in.entries[dump.firstEntry].recordId > 0;
         local.clear();
-        auto join = [&](PgKey&& key, StrId desc) {
-            PgWork& w = m_pgs[std::move(key)];
+        auto join = [&](PgWork& w, StrId desc) {
             if (w.desc == kNoStr)
                 w.desc = desc;
             MemberTrack& t = w.tracks[rank];
@@ -195,54 +217,44 @@ void Matcher::collectPgs(const FrMatchResult& r)
         // A member that records nothing on a PG it belongs to still has a say there: it
         // never enqueued anything on it (or its buffer lost everything).
         for (const FrPgConfig& c : dump.pgConfig)
-            local.emplace_back(c.name, join(PgKey { c.name, sortedRanks(c.ranks) }, c.desc));
-        // Two passes over the dump: count per PG, then fill exactly reserved tracks (4096
-        // dumps × 2000 entries must not pay for vector growth slack).
-        std::vector<std::size_t> counts;
-        auto walk = [&](bool counting) {
-            StrId lastPg = kNoStr;
-            MemberTrack* track = nullptr;
-            std::size_t slot = 0;
-            for (std::uint32_t i = dump.firstEntry; i < dump.firstEntry + dump.entryCount; ++i) {
-                const FrCall* call = callOf(m_in.entries[i]);
-                if (!call || call->pg == kNoStr)
-                    continue;
-                if (!track || call->pg != lastPg) {
-                    auto known = std::find_if(local.begin(), local.end(),
-                        [&](const auto& l) { return l.first == call->pg; });
-                    if (known != local.end()) {
-                        track = known->second;
-                        slot = static_cast<std::size_t>(known - local.begin());
-                    } else {
-                        PgKey key { call->pg, {} };
-                        if (auto c = configured.find(call->pg);
-                            c != configured.end() && !ambiguous.count(call->pg))
-                            key.ranks = c->second;
-                        track = join(std::move(key), call->pgDesc);
-                        slot = local.size();
-                        local.emplace_back(call->pg, track);
-                    }
-                    lastPg = call->pg;
+            local.emplace_back(c.name, join(workOf(c.name, c.ranks), c.desc));
+        StrId lastPg = kNoStr;
+        MemberTrack* track = nullptr;
+        for (std::uint32_t i = dump.firstEntry; i < dump.firstEntry + dump.entryCount; ++i) {
+            const FrEntry& e = m_in.entries[i];
+            const FrCall* call = callOf(e);
+            if (!call || call->pg == kNoStr)
+                continue;
+            if (!track || call->pg != lastPg) {
+                auto known = std::find_if(local.begin(), local.end(),
+                    [&](const auto& l) { return l.first == call->pg; });
+                if (known != local.end()) {
+                    track = known->second;
+                } else {
+                    PgKey key { call->pg, {} };
+                    if (auto c = configured.find(call->pg);
+                        c != configured.end() && !ambiguous.count(call->pg))
+                        key.ranks = c->second.second;
+                    track = join(m_pgs[std::move(key)], call->pgDesc);
+                    local.emplace_back(call->pg, track);
                 }
-                const FrEntry& e = m_in.entries[i];
-                if (counting) {
-                    if (counts.size() <= slot)
-                        counts.resize(slot + 1, 0);
-                    counts[slot] += !call->isP2p;
-                } else if (call->isP2p) {
-                    track->p2p.push_back(i);
-                } else if (e.collectiveSeq >= 0) { // without a seq id an entry cannot be lined up
-                    const auto seq = static_cast<std::int32_t>(
-                        std::min<std::int64_t>(e.collectiveSeq, kMaxFrId));
-                    track->collectives.push_back(
-                        { seq, i, m_sigOfCall[e.call] << 2 | static_cast<std::uint32_t>(e.state) });
-                }
+                lastPg = call->pg;
             }
-        };
-        walk(true);
-        for (std::size_t k = 0; k < local.size() && k < counts.size(); ++k)
-            local[k].second->collectives.reserve(local[k].second->collectives.size() + counts[k]);
-        walk(false);
+            if (call->isP2p) {
+                m_p2pTrackOfCall[e.call] = track;
+                if (track->firstP2p == kNoFrIndex)
+                    track->firstP2p = i;
+                track->lastP2p = i;
+            } else if (e.collectiveSeq >= 0) { // without a seq id an entry cannot be lined up
+                m_trackOfCall[e.call] = track;
+                if (track->firstEntry == kNoFrIndex) {
+                    track->firstEntry = i;
+                    track->firstSeq = e.collectiveSeq;
+                }
+                track->lastEntry = i;
+                track->lastSeq = e.collectiveSeq;
+            }
+        }
     }
 }
 
@@ -285,8 +297,10 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
 {
     const std::size_t n = out.members.size();
     // Per member: cursor into its collectives, first/last seq, whether it has a dump.
+    // The cursor is an entry index into the member's dump, resting on its next collective
+    // entry on this PG (or at `end`).
     std::vector<const MemberTrack*> tracks(n, nullptr);
-    std::vector<std::size_t> cursor(n, 0);
+    std::vector<std::uint32_t> cursor(n, 0), end(n, 0);
     std::vector<std::int64_t> firstSeq(n, -1), lastSeq(n, -1);
     std::vector<std::uint32_t> lastEntry(n, kNoFrIndex);
     std::int64_t lo = -1, hi = -1;
@@ -296,11 +310,13 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
             continue;
         const MemberTrack& t = it->second;
         tracks[m] = &t;
-        if (t.collectives.empty())
+        if (t.firstEntry == kNoFrIndex)
             continue;
-        firstSeq[m] = t.collectives.front().seq;
-        lastSeq[m] = t.collectives.back().seq;
-        lastEntry[m] = t.collectives.back().entry;
+        cursor[m] = t.firstEntry;
+        end[m] = t.lastEntry + 1;
+        firstSeq[m] = t.firstSeq;
+        lastSeq[m] = t.lastSeq;
+        lastEntry[m] = t.lastEntry;
         lo = lo < 0 ? firstSeq[m] : std::min(lo, firstSeq[m]);
         hi = std::max(hi, lastSeq[m]);
     }
@@ -322,6 +338,7 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
     // a far-off id (a rank whose counter raced ahead) must not cost a loop over the gap.
     for (std::int64_t seq = lo; seq >= 0 && seq <= hi;) {
         std::size_t present = 0, reaching = 0, completed = 0;
+        std::int64_t next = -1; // the lowest seq any cursor rests on after this one
         for (std::size_t m = 0; m < n; ++m) {
             at[m] = kNoFrIndex;
             const MemberTrack* t = tracks[m];
@@ -332,12 +349,20 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
             // Coalesced groups record several entries under one seq id: the last one (the
             // terminator) carries the group's state.
             FrState state = FrState::Unknown;
-            while (cursor[m] < t->collectives.size() && t->collectives[cursor[m]].seq <= seq) {
-                const Slot& slot = t->collectives[cursor[m]];
-                if (slot.seq == seq) {
-                    at[m] = slot.entry;
-                    atSig[m] = slot.sig();
-                    state = slot.state();
+            while (cursor[m] < end[m]) {
+                if (!collectiveOf(cursor[m], t)) {
+                    ++cursor[m];
+                    continue;
+                }
+                const FrEntry& e = m_in.entries[cursor[m]];
+                if (e.collectiveSeq > seq) {
+                    next = next < 0 ? e.collectiveSeq : std::min<std::int64_t>(next, e.collectiveSeq);
+                    break;
+                }
+                if (e.collectiveSeq == seq) {
+                    at[m] = cursor[m];
+                    atSig[m] = m_sigOfCall[e.call];
+                    state = e.state();
                 }
                 ++cursor[m];
             }
@@ -356,12 +381,6 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
                 ++reaching;
             }
         }
-        std::int64_t next = -1;
-        for (std::size_t m = 0; m < n; ++m)
-            if (tracks[m] && cursor[m] < tracks[m]->collectives.size()) {
-                const std::int64_t s = tracks[m]->collectives[cursor[m]].seq;
-                next = next < 0 ? s : std::min(next, s);
-            }
         const std::int64_t seqHere = seq;
         seq = next;
         if (reaching == 0)
@@ -379,7 +398,7 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
                 a.lastSeq = lastSeq[m];
                 a.lastEntry = lastEntry[m];
                 if (at[m] != kNoFrIndex) {
-                    const std::int64_t created = m_in.entries[at[m]].createdNs;
+                    const std::int64_t created = m_in.entries[at[m]].createdNs();
                     if (created > 0 && (out.stuckCreatedNs == 0 || created < out.stuckCreatedNs))
                         out.stuckCreatedNs = created;
                 }
@@ -520,9 +539,9 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
         if (!byCall.empty())
             out.stuckEntry = static_cast<std::uint32_t>(*std::min_element(byCall[0].second.begin(),
                 byCall[0].second.end(), [&](std::int32_t x, std::int32_t y) {
-                    return m_in.entries[x].dump != m_in.entries[y].dump
-                        ? rankOfDump(m_in.entries[x].dump) < rankOfDump(m_in.entries[y].dump)
-                        : x < y;
+                    const std::uint32_t dx = frDumpOf(m_in.calls, m_in.entries[x]);
+                    const std::uint32_t dy = frDumpOf(m_in.calls, m_in.entries[y]);
+                    return dx != dy ? rankOfDump(dx) < rankOfDump(dy) : x < y;
                 }));
     }
 }
@@ -531,10 +550,6 @@ void Matcher::matchCollectives(PgWork& w, FrPgMatch& out) const
 // b from a (p2p_seq_id counts per rank, so it cannot pair them across ranks).
 void Matcher::matchP2p(PgWork& w, FrPgMatch& out) const
 {
-    struct PairOps {
-        std::vector<std::uint32_t> sends, recvs;
-    };
-    std::map<std::pair<std::int32_t, std::int32_t>, PairOps> pairs; // (sender, receiver)
     auto globalOf = [&](std::int32_t local) -> std::int32_t {
         if (!out.membersFromConfig)
             return local; // without a config, PG-local ranks are all there is
@@ -542,45 +557,78 @@ void Matcher::matchP2p(PgWork& w, FrPgMatch& out) const
             ? out.members[local]
             : -1;
     };
-    for (const auto& [rank, track] : w.tracks)
-        for (const std::uint32_t i : track.p2p) {
-            const FrCall* call = callOf(m_in.entries[i]);
+    // The sends and receives a member posted, in order, as (entry, sender, receiver, send?).
+    auto forEachOp = [&](std::int32_t rank, const MemberTrack& track, auto&& op) {
+        for (std::uint32_t i = track.firstP2p; track.firstP2p != kNoFrIndex && i <= track.lastP2p;
+             ++i) {
+            const FrEntry& e = m_in.entries[i];
+            if (e.call >= m_p2pTrackOfCall.size() || m_p2pTrackOfCall[e.call] != &track)
+                continue;
+            const FrCall* call = callOf(e);
             if (!call || call->p2pSrc < 0 || call->p2pDst < 0)
                 continue;
             const std::int32_t src = globalOf(call->p2pSrc), dst = globalOf(call->p2pDst);
             if (src < 0 || dst < 0)
                 continue;
             if (call->op == OpType::Send && src == rank)
-                pairs[{ src, dst }].sends.push_back(i);
+                op(i, src, dst, true);
             else if (call->op == OpType::Recv && dst == rank)
-                pairs[{ src, dst }].recvs.push_back(i);
+                op(i, src, dst, false);
         }
+    };
+    // Per (sender, receiver): how many sends and receives both buffers cover. Only counts
+    // are kept (a list per pair would be an index per p2p entry, issue 6: ≤ 300 MB); the one
+    // op left without a partner is found again by walking its rank's entries.
+    struct PairOps {
+        bool comparable = false; // both ranks dumped
+        std::int64_t from = 0; // ops created before this are not covered by both buffers
+        std::size_t sends = 0, recvs = 0;
+    };
+    std::map<std::pair<std::int32_t, std::int32_t>, PairOps> pairs;
+    auto firstCreated = [&](const MemberTrack& t) {
+        const FrDump& d = m_in.dumps[t.dump];
+        return d.entryCount ? m_in.entries[d.firstEntry].createdNs() : 0;
+    };
+    auto pairOf = [&](std::int32_t src, std::int32_t dst) -> PairOps& {
+        auto [it, fresh] = pairs.try_emplace({ src, dst });
+        if (fresh) {
+            const auto sender = w.tracks.find(src), receiver = w.tracks.find(dst);
+            // The other side has no dump: nothing to say about the pair.
+            it->second.comparable = sender != w.tracks.end() && receiver != w.tracks.end()
+                && sender->second.dump != kNoFrIndex && receiver->second.dump != kNoFrIndex;
+            // After a ring-buffer wrap the oldest ops are gone on one side only: compare
+            // from the moment both buffers cover.
+            if (it->second.comparable && (sender->second.wrapped || receiver->second.wrapped))
+                it->second.from
+                    = std::max(firstCreated(sender->second), firstCreated(receiver->second));
+        }
+        return it->second;
+    };
+    for (const auto& [rank, track] : w.tracks)
+        forEachOp(rank, track, [&](std::uint32_t i, std::int32_t src, std::int32_t dst, bool send) {
+            PairOps& p = pairOf(src, dst);
+            if (p.comparable && m_in.entries[i].createdNs() >= p.from)
+                ++(send ? p.sends : p.recvs);
+        });
     // Ranks that never posted anything towards their peer still count: a send with no
     // recvs at all on a rank that dumped is exactly the unmatched case.
-    for (auto& [key, ops] : pairs) {
-        const auto sender = w.tracks.find(key.first), receiver = w.tracks.find(key.second);
-        if (sender == w.tracks.end() || receiver == w.tracks.end()
-            || sender->second.dump == kNoFrIndex || receiver->second.dump == kNoFrIndex)
-            continue; // the other side has no dump: nothing to say about the pair
-        // After a ring-buffer wrap the oldest ops are gone on one side only: compare from
-        // the moment both buffers cover.
-        auto firstCreated = [&](const MemberTrack& t) {
-            const FrDump& d = m_in.dumps[t.dump];
-            return d.entryCount ? m_in.entries[d.firstEntry].createdNs : 0;
-        };
-        std::int64_t from = 0;
-        if (sender->second.wrapped || receiver->second.wrapped)
-            from = std::max(firstCreated(sender->second), firstCreated(receiver->second));
-        auto covered = [&](std::vector<std::uint32_t>& v) {
-            std::erase_if(v, [&](std::uint32_t i) { return m_in.entries[i].createdNs < from; });
-        };
-        covered(ops.sends);
-        covered(ops.recvs);
-        const std::size_t matched = std::min(ops.sends.size(), ops.recvs.size());
-        if (ops.sends.size() > matched)
-            out.unmatchedP2p.push_back({ key.first, key.second, true, ops.sends[matched] });
-        else if (ops.recvs.size() > matched)
-            out.unmatchedP2p.push_back({ key.first, key.second, false, ops.recvs[matched] });
+    for (const auto& [key, p] : pairs) {
+        if (!p.comparable || p.sends == p.recvs)
+            continue;
+        const bool send = p.sends > p.recvs;
+        const std::size_t matched = std::min(p.sends, p.recvs);
+        const std::int32_t rank = send ? key.first : key.second;
+        std::size_t seen = 0;
+        std::uint32_t entry = kNoFrIndex;
+        forEachOp(rank, w.tracks.at(rank),
+            [&](std::uint32_t i, std::int32_t src, std::int32_t dst, bool isSend) {
+                if (entry != kNoFrIndex || isSend != send || src != key.first || dst != key.second
+                    || m_in.entries[i].createdNs() < p.from)
+                    return;
+                if (seen++ == matched)
+                    entry = i;
+            });
+        out.unmatchedP2p.push_back({ key.first, key.second, send, entry });
     }
 }
 

@@ -181,7 +181,7 @@ PairEvidence PairEvidence::build(const Bundle& b, const Diagnosis& d)
             continue;
         for (std::uint32_t i = dump.firstEntry; i < dump.firstEntry + dump.entryCount && i < b.frEntries.size(); ++i) {
             const FrEntry& e = b.frEntries[i];
-            if (e.state == FrState::Completed || e.call >= b.frCalls.size())
+            if (e.state() == FrState::Completed || e.call >= b.frCalls.size())
                 continue;
             const FrCall& call = b.frCalls[e.call];
             if (!call.isP2p || (call.op != OpType::Send && call.op != OpType::Recv))

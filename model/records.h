@@ -11,6 +11,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -193,10 +195,11 @@ enum class FrState : std::uint8_t { Unknown, Scheduled, Started, Completed };
 
 inline constexpr std::uint32_t kNoFrIndex = 0xffffffffu;
 
-// What an entry called, shared by every entry that called the same thing: a training loop
-// repeats a few dozen distinct calls thousands of times, so entries keep an index into a
-// de-duplicated FrCall table instead of ~60 bytes of their own (issue 6: 4096 dumps × 2000
-// entries must fit in memory).
+// What an entry called and from where, shared by every entry of one dump that made the
+// same call from the same code: a training loop repeats a few dozen distinct calls thousands
+// of times, so entries keep an index into a de-duplicated FrCall table instead of ~80 bytes
+// of their own (issue 6: 4096 dumps × 2000 entries must fit in memory). A call belongs to one
+// dump, so the entry finds its dump and its Python stack through it.
 struct FrCall {
     StrId pg = kNoStr;               // process_group[0] (pg name, e.g. "0")
     StrId pgDesc = kNoStr;           // process_group[1] ("default_pg")
@@ -210,6 +213,8 @@ struct FrCall {
     std::uint64_t inputNumel = 0;    // product of input_sizes, summed over tensors
     std::uint64_t outputNumel = 0;
     std::int64_t timeoutMs = -1;
+    std::uint32_t dump = 0;          // index into the owning FrDump list (bundle-wide after merging)
+    std::uint32_t stack = kNoFrIndex; // index into FrStacks; kNoFrIndex without frames
     OpType op = OpType::Unknown;
     bool isP2p = false;
 
@@ -232,26 +237,64 @@ struct FrStacks {
     }
 };
 
-// Times are CLOCK_REALTIME epoch ns (Utc), 0 when the dump has none (null in the pickle, 0
-// in JSON); created()/started()/completed() give them as TimePoints. record/p2p/op ids are
-// 32-bit (saturating at kMaxFrId; a process issuing 1000 ops per second needs 24 days to
-// reach it): 64 bytes per entry instead of 80 for 4096 dumps × 2000 entries.
+// record/collective/p2p ids are 32-bit, saturating at kMaxFrId (a process issuing 1000 ops
+// per second needs 24 days to reach it).
 inline constexpr std::int32_t kMaxFrId = 0x7fffffff;
 
-struct FrEntry {
-    std::int64_t collectiveSeq = -1; // collective_seq_id
-    std::int64_t createdNs = 0;      // time_created_ns
-    std::int64_t startedNs = 0;      // time_discovered_started_ns
-    std::int64_t completedNs = 0;    // time_discovered_completed_ns
-    std::int32_t recordId = -1;      // per process, across all PGs
-    std::int32_t p2pSeq = -1;        // p2p_seq_id
-    std::int32_t opId = -1;
-    std::uint32_t dump = 0;          // index into the owning FrDump list (bundle-wide after merging)
-    std::uint32_t call = kNoFrIndex; // index into the FrCall table
-    std::uint32_t stack = kNoFrIndex; // index into FrStacks; kNoFrIndex without frames
-    float durationMs = -1;
-    FrState state = FrState::Unknown;
-    bool retired = false;
+// One entry in 32 bytes (issue 6: 4096 dumps × 2000 entries, 262 MB instead of 524 MB at
+// 64 bytes). What the entry called, its dump and its stack are in its FrCall; the fields are
+// packed as follows, and setters clamp what does not fit and say so with clamped():
+//  - time_created_ns: CLOCK_REALTIME epoch ns (Utc) in 61 bits, exact (up to the year 2043);
+//  - time_discovered_started_ns / _completed_ns: as gaps after time_created in a 24-bit float
+//    (19-bit mantissa, 5-bit exponent): exact below 524 µs, within 2 ppm above (±1.2 ms on a
+//    10-minute gap, far below the watchdog's polling period), up to 13 days;
+//  - duration_ms: GPU time in µs in a 15-bit float (10-bit mantissa): exact below 1 ms,
+//    within 0.1 % above, up to 25 days;
+//  - op_id is not kept: nothing reads it (collective_seq_id and p2p_seq_id line ops up).
+// Times are 0 when the dump has none (null in the pickle, 0 in JSON); created() /
+// discoveredStarted() / discoveredCompleted() give them as TimePoints.
+class FrEntry {
+public:
+    std::uint32_t call = kNoFrIndex;  // index into the FrCall table (what, where, which dump)
+    std::int32_t collectiveSeq = -1;  // collective_seq_id
+    std::int32_t recordId = -1;       // per process, across all PGs
+    std::int32_t p2pSeq = -1;         // p2p_seq_id
+
+    static constexpr std::int64_t kMaxCreatedNs = (std::int64_t(1) << 61) - 1;
+    static constexpr std::int64_t kMaxGapNs = std::int64_t((1u << 19) - 2) << 31;
+    static constexpr double kMaxDurationMs = double((1u << 10) - 1) * double(1u << 31) / 1000.0;
+
+    std::int64_t createdNs() const { return static_cast<std::int64_t>(m_created & kCreatedMask); }
+    std::int64_t startedNs() const { return timeAfterCreated(gapCode(0)); }
+    std::int64_t completedNs() const { return timeAfterCreated(gapCode(24)); }
+    // duration_ms (GPU time, TORCH_NCCL_ENABLE_TIMING); -1 when absent.
+    float durationMs() const
+    {
+        const auto code = static_cast<std::uint32_t>((m_packed >> 48) & 0x7fffu);
+        if (code == kNoDuration)
+            return -1.f;
+        const std::uint64_t us = std::uint64_t(code & 0x3ffu) << (code >> 10);
+        return static_cast<float>(static_cast<double>(us) / 1000.0);
+    }
+    FrState state() const { return static_cast<FrState>((m_created >> 61) & 3u); }
+    bool retired() const { return (m_created >> 63) != 0; }
+    // A time or duration did not fit its field and was clamped (or dropped: a discovered time
+    // without a creation time, or one before it).
+    bool clamped() const { return (m_packed >> 63) != 0; }
+
+    // Epoch ns, 0 (or negative) for "not observed". False when something was clamped.
+    bool setTimes(std::int64_t created, std::int64_t started, std::int64_t completed);
+    // Negative: absent. False when clamped.
+    bool setDurationMs(double ms);
+    void setState(FrState s)
+    {
+        m_created = (m_created & ~(std::uint64_t(3) << 61))
+            | (std::uint64_t(static_cast<std::uint8_t>(s) & 3u) << 61);
+    }
+    void setRetired(bool r)
+    {
+        m_created = (m_created & ~(std::uint64_t(1) << 63)) | (std::uint64_t(r ? 1 : 0) << 63);
+    }
 
     static TimePoint timeOf(std::int64_t ns)
     {
@@ -263,16 +306,214 @@ struct FrEntry {
         }
         return t;
     }
-    TimePoint created() const { return timeOf(createdNs); }
-    TimePoint discoveredStarted() const { return timeOf(startedNs); }
-    TimePoint discoveredCompleted() const { return timeOf(completedNs); }
+    TimePoint created() const { return timeOf(createdNs()); }
+    TimePoint discoveredStarted() const { return timeOf(startedNs()); }
+    TimePoint discoveredCompleted() const { return timeOf(completedNs()); }
+
+    // The 24-bit gap code of `ns` (>= 0), false when clamped. kNoGap is reserved for "absent".
+    static bool encodeGap(std::int64_t ns, std::uint32_t& code);
+    static std::int64_t decodeGap(std::uint32_t code)
+    {
+        return static_cast<std::int64_t>(std::uint64_t(code & 0x7ffffu) << (code >> 19));
+    }
+    static constexpr std::uint32_t kNoGap = 0xffffffu;
+
+private:
+    static constexpr std::uint64_t kCreatedMask = (std::uint64_t(1) << 61) - 1;
+    static constexpr std::uint32_t kNoDuration = 0x7fffu;
+
+    std::uint32_t gapCode(int shift) const
+    {
+        return static_cast<std::uint32_t>((m_packed >> shift) & 0xffffffu);
+    }
+    std::int64_t timeAfterCreated(std::uint32_t code) const
+    {
+        return code == kNoGap ? 0 : createdNs() + decodeGap(code);
+    }
+    void setClamped() { m_packed |= std::uint64_t(1) << 63; }
+
+    // created ns (61 bits) | state (2) | retired (1)
+    std::uint64_t m_created = 0;
+    // started gap (24) | completed gap (24) | duration (15) | clamped (1)
+    std::uint64_t m_packed = std::uint64_t(kNoGap) | std::uint64_t(kNoGap) << 24
+        | std::uint64_t(kNoDuration) << 48;
 };
-static_assert(sizeof(FrEntry) <= 64, "FrEntry is stored millions of times (see the comment above)");
+static_assert(sizeof(FrEntry) == 32, "FrEntry is stored millions of times (see the comment above)");
+
+inline bool FrEntry::encodeGap(std::int64_t ns, std::uint32_t& code)
+{
+    const auto v = static_cast<std::uint64_t>(ns);
+    if (v < (1u << 19)) {
+        code = static_cast<std::uint32_t>(v);
+        return true;
+    }
+    int e = 0;
+    while ((v >> e) >= (1u << 19))
+        ++e;
+    std::uint64_t m = (v + (std::uint64_t(1) << (e - 1))) >> e; // round to nearest
+    if (m == (1u << 19)) {
+        m >>= 1;
+        ++e;
+    }
+    if (e > 31 || (e == 31 && m > (1u << 19) - 2)) {
+        code = (31u << 19) | ((1u << 19) - 2);
+        return false;
+    }
+    code = static_cast<std::uint32_t>(e) << 19 | static_cast<std::uint32_t>(m);
+    return true;
+}
+
+inline bool FrEntry::setTimes(std::int64_t created, std::int64_t started, std::int64_t completed)
+{
+    bool ok = true;
+    if (created > kMaxCreatedNs) { // not representable: the entry shows no times at all
+        created = started = completed = 0;
+        ok = false;
+    }
+    m_created = (m_created & ~kCreatedMask) | static_cast<std::uint64_t>(created > 0 ? created : 0);
+    std::uint32_t codes[2] = { kNoGap, kNoGap };
+    const std::int64_t times[2] = { started, completed };
+    for (int i = 0; i < 2; ++i) {
+        if (times[i] <= 0)
+            continue;
+        if (created <= 0) { // no base to measure from
+            ok = false;
+            continue;
+        }
+        if (times[i] < created) { // the clock stepped back between enqueue and discovery
+            codes[i] = 0;
+            ok = false;
+            continue;
+        }
+        ok = encodeGap(times[i] - created, codes[i]) && ok;
+    }
+    m_packed = (m_packed & ~((std::uint64_t(1) << 48) - 1)) | codes[0]
+        | std::uint64_t(codes[1]) << 24;
+    if (!ok)
+        setClamped();
+    return ok;
+}
+
+inline bool FrEntry::setDurationMs(double ms)
+{
+    std::uint32_t code = kNoDuration;
+    bool ok = true;
+    if (ms >= 0) {
+        const double us = ms * 1000.0 + 0.5;
+        if (!(us < double((1u << 10) - 1) * double(1u << 31))) { // also NaN
+            code = (31u << 10) | ((1u << 10) - 2); // the largest value that is not "absent"
+            ok = false;
+        } else {
+            auto v = static_cast<std::uint64_t>(us);
+            std::uint32_t e = 0;
+            while ((v >> e) >= (1u << 10))
+                ++e;
+            std::uint64_t m = e == 0 ? v : (v + (std::uint64_t(1) << (e - 1))) >> e;
+            if (m == (1u << 10)) {
+                m >>= 1;
+                ++e;
+            }
+            if (e > 31 || (e == 31 && m > (1u << 10) - 2)) {
+                m = (1u << 10) - 2;
+                e = 31;
+                ok = false;
+            }
+            code = e << 10 | static_cast<std::uint32_t>(m);
+        }
+    }
+    m_packed = (m_packed & ~(std::uint64_t(0x7fff) << 48)) | std::uint64_t(code) << 48;
+    if (!ok)
+        setClamped();
+    return ok;
+}
+
+// The dump and the stack of an entry, through its call; kNoFrIndex when the call is unknown.
+inline std::uint32_t frDumpOf(std::span<const FrCall> calls, const FrEntry& e)
+{
+    return e.call < calls.size() ? calls[e.call].dump : kNoFrIndex;
+}
+inline std::uint32_t frStackOf(std::span<const FrCall> calls, const FrEntry& e)
+{
+    return e.call < calls.size() ? calls[e.call].stack : kNoFrIndex;
+}
+
+// The global ranks of a process group as a dump's pg_config lists them, kept as runs of
+// evenly spaced ranks: every dump of a 4096-rank job lists all 4096 ranks for the default
+// group, which as plain ints would be 16 KB per dump and 67 MB for the bundle, growing with
+// the square of the job size (issue 6: linear growth); as a run it is 12 bytes. Strided
+// groups (data-parallel replicas) are one run too. Reads are vector-like.
+class FrRankList {
+public:
+    FrRankList() = default;
+    FrRankList(std::initializer_list<std::int32_t> ranks)
+    {
+        for (const std::int32_t r : ranks)
+            push_back(r);
+    }
+    FrRankList(const std::vector<std::int32_t>& ranks) // NOLINT: vector-like by design
+    {
+        for (const std::int32_t r : ranks)
+            push_back(r);
+    }
+
+    void push_back(std::int32_t rank)
+    {
+        ++m_size;
+        if (!m_runs.empty()) {
+            Run& last = m_runs.back();
+            if (last.count == 1) {
+                last.step = static_cast<std::int64_t>(rank) - last.first;
+                last.count = 2;
+                return;
+            }
+            if (last.first + last.step * static_cast<std::int64_t>(last.count) == rank) {
+                ++last.count;
+                return;
+            }
+        }
+        m_runs.push_back({ rank, 0, 1 });
+    }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    // O(number of runs): one or a few for real groups.
+    std::int32_t operator[](std::size_t i) const
+    {
+        for (const Run& r : m_runs) {
+            if (i < r.count)
+                return static_cast<std::int32_t>(r.first + r.step * static_cast<std::int64_t>(i));
+            i -= r.count;
+        }
+        return -1;
+    }
+    std::vector<std::int32_t> toVector() const
+    {
+        std::vector<std::int32_t> out;
+        out.reserve(m_size);
+        for (const Run& r : m_runs)
+            for (std::uint32_t k = 0; k < r.count; ++k)
+                out.push_back(static_cast<std::int32_t>(r.first + r.step * static_cast<std::int64_t>(k)));
+        return out;
+    }
+    std::size_t runs() const { return m_runs.size(); }
+    // Runs are built greedily, so equal sequences have equal runs.
+    bool operator==(const FrRankList& o) const { return m_runs == o.m_runs; }
+    bool operator==(const std::vector<std::int32_t>& v) const { return toVector() == v; }
+
+private:
+    struct Run {
+        std::int64_t first = 0;
+        std::int64_t step = 0;
+        std::uint32_t count = 0;
+        bool operator==(const Run&) const = default;
+    };
+    std::vector<Run> m_runs;
+    std::size_t m_size = 0;
+};
 
 struct FrPgConfig {
     StrId name = kNoStr;
     StrId desc = kNoStr;
-    std::vector<std::int32_t> ranks; // global ranks of the group
+    FrRankList ranks; // global ranks of the group
 };
 
 struct FrPgStatus {

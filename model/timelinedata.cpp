@@ -191,7 +191,7 @@ TimelineData TimelineData::build(const Bundle& b, const Diagnosis& d)
             continue;
         for (std::uint32_t i = dump.firstEntry; i < dump.firstEntry + dump.entryCount && i < b.frEntries.size(); ++i) {
             const FrEntry& e = b.frEntries[i];
-            const std::int64_t recorded = e.startedNs > 0 ? e.startedNs : e.createdNs;
+            const std::int64_t recorded = e.startedNs() > 0 ? e.startedNs() : e.createdNs();
             if (recorded <= 0)
                 continue;
             const std::int64_t start = onLogAxis(b, recorded);
@@ -201,11 +201,11 @@ TimelineData TimelineData::build(const Bundle& b, const Diagnosis& d)
             c.seq = call && call->isP2p ? -1 : e.collectiveSeq;
             c.op = call ? call->op : OpType::Unknown;
             c.pg = call ? call->pg : kNoStr;
-            c.state = e.state;
+            c.state = e.state();
             c.entry = i;
             c.stuck = isStuck(d, b, c.pg, c.seq);
-            if (e.state == FrState::Completed && e.completedNs > 0) {
-                c.endNs = std::max(start, onLogAxis(b, e.completedNs));
+            if (e.state() == FrState::Completed && e.completedNs() > 0) {
+                c.endNs = std::max(start, onLogAxis(b, e.completedNs()));
                 extend(c.endNs);
             } else {
                 c.endNs = start;
@@ -316,9 +316,9 @@ TimelineData TimelineData::build(const Bundle& b, const Diagnosis& d)
                 continue;
             opsByPg[call->pg].emplace_back(e.collectiveSeq, call->op);
             auto [it, fresh] = doneEnqueued.try_emplace(call->pg, -1, -1);
-            it->second.second = std::max(it->second.second, e.collectiveSeq);
-            if (e.state == FrState::Completed)
-                it->second.first = std::max(it->second.first, e.collectiveSeq);
+            it->second.second = std::max<std::int64_t>(it->second.second, e.collectiveSeq);
+            if (e.state() == FrState::Completed)
+                it->second.first = std::max<std::int64_t>(it->second.first, e.collectiveSeq);
         }
         for (const FrPgStatus& st : dump.pgStatus) {
             auto [it, fresh] = doneEnqueued.try_emplace(st.pg, -1, -1);

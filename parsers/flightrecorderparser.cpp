@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -161,6 +162,7 @@ struct FrCallHash {
         mix(c.inputNumel);
         mix(c.outputNumel);
         mix(static_cast<std::uint64_t>(c.timeoutMs));
+        mix(static_cast<std::uint64_t>(c.dump) << 32 | c.stack);
         mix(static_cast<std::uint64_t>(c.op) << 1 | (c.isP2p ? 1 : 0));
         return static_cast<std::size_t>(h);
     }
@@ -172,6 +174,7 @@ struct FrCallHash {
 // turn them into model values once.
 class DumpMapper {
 public:
+
     DumpMapper(const PickleDocument& doc, model::ParsedSource& out)
         : m_doc(doc)
         , m_out(out)
@@ -181,13 +184,16 @@ public:
     // False when the root is not a dump at all.
     bool map(PickleId root, model::FrDump& dump);
     std::size_t droppedEntries() const { return m_dropped; }
+    std::size_t clampedEntries() const { return m_clamped; }
     model::TimePoint newestTime() const { return m_newest; }
 
 private:
     void mapEntries(PickleId list);
-    void mapEntry(PickleId dict, FrEntry& e);
+    void mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex);
     std::uint32_t internCall(const FrCall& call);
+    std::uint32_t internCallSlow(const FrCall& call);
     std::uint32_t internStack();
+    std::uint32_t stackOf(PickleId list);
     void mapPgConfig(PickleId dict, model::FrDump& dump);
     void mapPgStatus(PickleId dict, model::FrDump& dump);
     Field field(PickleId key);
@@ -195,9 +201,12 @@ private:
     StrId internText(std::string_view text);
     void profilingName(PickleId id, FrCall& c);
     StrId sizesText(PickleId list, std::uint64_t& numel);
+    StrId sizesOfKey(std::uint64_t& numel); // m_sizesKey, filled
     StrId formatSizes(std::uint64_t& numel);
     StrId dtypesText(PickleId list);
-    void frames(PickleId list);
+    StrId dtypesOf(std::span<const PickleId> items);
+    void frames(std::span<const PickleId> items);
+    std::uint32_t stackOfItems(std::span<const PickleId> items);
     model::StackFrame frame(PickleId dict);
     bool integer(PickleId id, std::int64_t& out) const;
     std::int64_t time(PickleId id); // epoch ns, 0 when absent
@@ -205,6 +214,7 @@ private:
     const PickleDocument& m_doc;
     model::ParsedSource& m_out;
     std::size_t m_dropped = 0;
+    std::size_t m_clamped = 0; // entries with a time or duration beyond FrEntry's fields
     model::TimePoint m_newest;
     std::string m_buffer;
 
@@ -250,6 +260,22 @@ private:
     std::unordered_map<FrCall, std::uint32_t, FrCallHash> m_callIndex;
     std::unordered_map<std::string, std::uint32_t> m_stackIndex;
     std::vector<model::StackFrame> m_stack; // frames of the entry being mapped
+    // The last stack and call seen per hash slot, in front of the maps above: an entry's
+    // frames list holds the memoized frame dicts, so the same ids mean the same stack
+    // (keyed by the ids, no frames are built); a call is compared field by field.
+    struct StackSlot {
+        static constexpr std::size_t kIds = 12;
+        std::array<PickleId, kIds> ids {};
+        std::uint32_t count = 0;
+        std::uint32_t stack = model::kNoFrIndex;
+        bool used = false;
+    };
+    struct CallSlot {
+        FrCall call;
+        std::uint32_t index = model::kNoFrIndex;
+    };
+    std::array<StackSlot, 256> m_stackSlots {};
+    std::array<CallSlot, 256> m_callSlots {};
     std::string m_stackKey;
 };
 
@@ -361,6 +387,11 @@ StrId DumpMapper::sizesText(PickleId list, std::uint64_t& numel)
         if (m_sizesKey.size() > 1024)
             break;
     }
+    return sizesOfKey(numel);
+}
+
+StrId DumpMapper::sizesOfKey(std::uint64_t& numel)
+{
     std::uint64_t h = 1469598103934665603ull;
     for (const std::int64_t v : m_sizesKey)
         h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
@@ -410,7 +441,11 @@ StrId DumpMapper::formatSizes(std::uint64_t& numel)
 // ["Float"] → "Float"; ["Float", "Half"] → "Float,Half".
 StrId DumpMapper::dtypesText(PickleId list)
 {
-    const auto items = m_doc.items(list);
+    return dtypesOf(m_doc.items(list));
+}
+
+StrId DumpMapper::dtypesOf(std::span<const PickleId> items)
+{
     if (items.size() == 1)
         return internValue(items[0]);
     m_buffer.clear();
@@ -450,12 +485,9 @@ model::StackFrame DumpMapper::frame(PickleId dict)
 
 // Innermost first, as torch::symbolize lists them (pt:FlightRecorderDetail.hpp getTraceback:
 // "#0 all_reduce from …distributed_c10d.py").
-void DumpMapper::frames(PickleId list)
+void DumpMapper::frames(std::span<const PickleId> items)
 {
     m_stack.clear();
-    const auto items = m_doc.items(list);
-    if (items.empty() || !m_doc.is(list, PickleKind::List))
-        return;
     for (const PickleId item : items) {
         if (m_stack.size() == kMaxFrames)
             break;
@@ -466,10 +498,51 @@ void DumpMapper::frames(PickleId list)
 
 std::uint32_t DumpMapper::internCall(const FrCall& call)
 {
+    CallSlot& slot = m_callSlots[FrCallHash {}(call) & 255];
+    if (slot.index != model::kNoFrIndex && slot.call == call)
+        return slot.index;
+    slot.call = call;
+    slot.index = internCallSlow(call);
+    return slot.index;
+}
+
+std::uint32_t DumpMapper::internCallSlow(const FrCall& call)
+{
     const auto [it, added] = m_callIndex.try_emplace(call, static_cast<std::uint32_t>(m_out.frCalls.size()));
     if (added)
         m_out.frCalls.push_back(call);
     return it->second;
+}
+
+// The stack of a frames list (kNoFrIndex without frames).
+std::uint32_t DumpMapper::stackOf(PickleId list)
+{
+    if (!m_doc.is(list, PickleKind::List))
+        return model::kNoFrIndex;
+    return stackOfItems(m_doc.items(list));
+}
+
+std::uint32_t DumpMapper::stackOfItems(std::span<const PickleId> items)
+{
+    if (items.empty())
+        return model::kNoFrIndex;
+    if (items.size() > StackSlot::kIds) {
+        frames(items);
+        return internStack();
+    }
+    std::uint64_t h = 1469598103934665603ull;
+    for (const PickleId id : items)
+        h = (h ^ id) * 1099511628211ull;
+    StackSlot& slot = m_stackSlots[(h >> 32) & 255];
+    if (slot.used && slot.count == items.size()
+        && std::equal(items.begin(), items.end(), slot.ids.begin()))
+        return slot.stack;
+    frames(items);
+    slot.used = true;
+    slot.count = static_cast<std::uint32_t>(items.size());
+    std::copy(items.begin(), items.end(), slot.ids.begin());
+    slot.stack = internStack();
+    return slot.stack;
 }
 
 // The stack in m_stack, keyed by its frames' string ids (ids of one pool, so equal ids are
@@ -492,11 +565,15 @@ std::uint32_t DumpMapper::internStack()
     return it->second;
 }
 
-void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
+void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
 {
     const auto pairs = m_doc.items(dict);
     FrCall c;
+    c.dump = dumpIndex;
     m_stack.clear();
+    std::int64_t created = 0, started = 0, completed = 0;
+    bool clamped = false;
+    std::uint32_t stack = model::kNoFrIndex;
     PickleId pgId = kNoPickleValue;
     bool sawIsP2p = false;
     for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
@@ -524,32 +601,30 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
         }
         case Field::CollectiveSeq:
             if (integer(v, n))
-                e.collectiveSeq = n;
+                e.collectiveSeq = narrowId(n);
             break;
         case Field::P2pSeq:
             if (integer(v, n))
                 e.p2pSeq = narrowId(n);
             break;
-        case Field::OpId:
-            if (integer(v, n))
-                e.opId = narrowId(n);
+        case Field::OpId: // not kept (model/records.h)
             break;
         case Field::ProfilingName:
             profilingName(v, c);
             break;
         case Field::TimeCreated:
-            e.createdNs = time(v);
+            created = time(v);
             break;
         case Field::TimeStarted:
-            e.startedNs = time(v);
+            started = time(v);
             break;
         case Field::TimeCompleted:
-            e.completedNs = time(v);
+            completed = time(v);
             break;
         case Field::Duration: {
             double d = 0;
-            if (m_doc.real(v, d) && std::isfinite(d) && d >= 0)
-                e.durationMs = static_cast<float>(d);
+            if (m_doc.real(v, d) && !std::isnan(d) && d >= 0)
+                clamped = !e.setDurationMs(d) || clamped;
             break;
         }
         case Field::InputSizes:
@@ -566,15 +641,15 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
             break;
         case Field::State: {
             const std::string_view s = m_doc.text(v);
-            e.state = s == "completed" ? FrState::Completed
-                : s == "started"       ? FrState::Started
-                : s == "scheduled"     ? FrState::Scheduled
-                                       : FrState::Unknown;
+            e.setState(s == "completed" ? FrState::Completed
+                    : s == "started"    ? FrState::Started
+                    : s == "scheduled"  ? FrState::Scheduled
+                                        : FrState::Unknown);
             break;
         }
         case Field::Retired:
             if (integer(v, n))
-                e.retired = n != 0;
+                e.setRetired(n != 0);
             break;
         case Field::Timeout:
             if (integer(v, n))
@@ -587,7 +662,7 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
             }
             break;
         case Field::Frames:
-            frames(v);
+            stack = stackOf(v);
             break;
         case Field::Unknown:
             break;
@@ -601,8 +676,10 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e)
         if (integer(pgId, n))
             c.pg = internText(std::to_string(n));
     }
+    clamped = !e.setTimes(created, started, completed) || clamped;
+    m_clamped += clamped ? 1 : 0;
+    c.stack = stack;
     e.call = internCall(c);
-    e.stack = internStack();
 }
 
 void DumpMapper::mapEntries(PickleId list)
@@ -617,8 +694,7 @@ void DumpMapper::mapEntries(PickleId list)
             continue;
         }
         FrEntry& e = m_out.frEntries.emplace_back();
-        e.dump = dumpIndex;
-        mapEntry(item, e);
+        mapEntry(item, e, dumpIndex);
     }
 }
 
@@ -752,10 +828,9 @@ std::uint32_t dumpIdentity(model::ParsedSource& out)
 }
 
 void mapDocument(const PickleDocument& doc, PickleId root, bool complete, std::string_view error,
-    std::string_view format, model::ParsedSource& out)
+    std::string_view format, model::ParsedSource& out, DumpMapper& mapper)
 {
     const std::string& path = out.source.path;
-    DumpMapper mapper(doc, out);
     model::FrDump dump;
     const bool isDump = root != kNoPickleValue && mapper.map(root, dump);
     std::string problem(error);
@@ -777,6 +852,11 @@ void mapDocument(const PickleDocument& doc, PickleId root, bool complete, std::s
             path + ": " + std::to_string(mapper.droppedEntries())
                 + " entries that are not dicts were skipped");
     }
+    if (mapper.clampedEntries() > 0)
+        out.issues.add(kIssueKind,
+            path + ": " + std::to_string(mapper.clampedEntries())
+                + " entries have a time or duration out of range (or a discovered time without "
+                  "or before its creation time); shown clamped");
     if (!isDump)
         return;
 
@@ -882,7 +962,9 @@ void parseFlightRecorderPickle(
 {
     try {
         readPickle(bytes, scratch);
-        mapDocument(scratch.document, scratch.root, scratch.complete, scratch.error, "pickle", out);
+        DumpMapper mapper(scratch.document, out);
+        mapDocument(
+            scratch.document, scratch.root, scratch.complete, scratch.error, "pickle", out, mapper);
     } catch (const std::exception& ex) {
         out.issues.add(kIssueKind, out.source.path + ": could not be read (" + ex.what() + ")");
     }
@@ -911,7 +993,8 @@ void parseFlightRecorderJson(std::string_view bytes, model::ParsedSource& out)
         PickleDocument doc;
         doc.reset({});
         const PickleId root = convertJson(j, doc, 0);
-        mapDocument(doc, root, true, {}, "JSON document", out);
+        DumpMapper mapper(doc, out);
+        mapDocument(doc, root, true, {}, "JSON document", out, mapper);
     } catch (const std::exception& ex) {
         out.issues.add(kIssueKind, out.source.path + ": could not be read (" + ex.what() + ")");
     }

@@ -719,13 +719,13 @@ QString RankTimelineView::collectiveToolTip(const Hit& hit) const
         html += tr(", still running when the rank dumped");
     else
         html += QStringLiteral(", ") + durationText(c.endNs - c.startNs);
-    if (e.durationMs >= 0)
-        html += QStringLiteral(" (GPU time ") + durationText(static_cast<std::int64_t>(e.durationMs * 1e6))
+    if (e.durationMs() >= 0)
+        html += QStringLiteral(" (GPU time ") + durationText(static_cast<std::int64_t>(e.durationMs() * 1e6))
             + QLatin1Char(')');
     if (c.stuck)
         html += tr("<br>the stuck collective");
-    if (e.dump < b.frDumps.size())
-        if (const model::Source* src = b.source(b.frDumps[e.dump].evidence.source))
+    if (const std::uint32_t dump = model::frDumpOf(b.frCalls, e); dump < b.frDumps.size())
+        if (const model::Source* src = b.source(b.frDumps[dump].evidence.source))
             html += QStringLiteral("<br><i>") + esc(QString::fromStdString(src->path))
                 + QStringLiteral("</i>");
     return html;

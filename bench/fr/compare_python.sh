@@ -11,6 +11,8 @@
 #            keeping 8 M entry dicts would need tens of GB)
 #   rankscope_bench_fr --read DIR --threads 1         (read file + restricted reader + mapping
 #   rankscope_bench_fr --read DIR --threads 2          into FrDump/FrEntry records)
+#   rankscope_bench_fr --read DIR --match --threads 2  end to end: every dump kept, merged by
+#                                                      buildBundle() and matched (the target)
 # Target (issue 6): Rankscope faster than Python's unpickler alone; 4096 dumps in ≤ 1 s with
 # ≤ 300 MB peak RSS (the binary prints its peak RSS from getrusage).
 set -euo pipefail
@@ -54,6 +56,9 @@ one=$(best "$bench" --read "$work" --threads 1)
 grep -E "peak RSS|dumps" "$work/.out"
 two=$(best "$bench" --read "$work" --threads 2)
 grep -E "peak RSS" "$work/.out"
+e2e=$(best "$bench" --read "$work" --match --threads 2)
+grep -E "read\+map|peak RSS after|^peak RSS" "$work/.out"
 printf 'python3 pickle.load (unpickling only)  %8.3f s\n' "$py"
 printf 'rankscope read+map, 1 thread           %8.3f s   (%.1fx faster)\n' "$one" "$(echo "$py / $one" | bc -l)"
 printf 'rankscope read+map, 2 threads          %8.3f s   (%.1fx faster)\n' "$two" "$(echo "$py / $two" | bc -l)"
+printf 'rankscope read+map+merge+match, 2 thr.  %8.3f s   (target: <= 1 s, <= 300 MB)\n' "$e2e"

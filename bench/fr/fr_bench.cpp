@@ -10,9 +10,15 @@
 //   rankscope_bench_fr --read DIR [--threads T]
 //       times reading the files of DIR from disk and mapping them (what Python is timed on)
 //   --reader-only: the pickle reader alone, without mapping ("entries" then counts values)
+//   rankscope_bench_fr --read DIR --match [--threads T]
+//       end to end, as the app loads a bundle: every file read and mapped into its own
+//       ParsedSource (T threads), all of them merged by buildBundle(), then
+//       matchFlightRecorder() on the bundle; each phase timed, peak RSS of the whole
 //
 // Prints dumps, entries, pickle bytes, seconds, MB/s and the peak RSS (getrusage).
 
+#include "model/bundlebuilder.h"
+#include "model/frmatch.h"
 #include "model/parsedsource.h"
 #include "parsers/flightrecorderparser.h"
 #include "parsers/pathidentity.h"
@@ -110,8 +116,22 @@ void writeSizes(PickleWriter& w, const std::vector<std::vector<std::int64_t>>& t
 
 constexpr std::int64_t kT0 = 1724779239936775119;
 
-// One rank's dump with `entries` entries (frgen's op mix, cycled).
-const std::string& makeDump(PickleWriter& w, int rank, int entries)
+// "[0, 1, ..., n-1]", as pg_config writes a group's ranks (a string, log-formats §2.3).
+std::string rankListText(int first, int count)
+{
+    std::string out = "[";
+    for (int r = first; r < first + count; ++r) {
+        if (r > first)
+            out += ", ";
+        out += std::to_string(r);
+    }
+    return out + "]";
+}
+
+// One rank's dump with `entries` entries (frgen's op mix, cycled), of a job of `worldSize`
+// ranks: the default group lists every rank in pg_config (as PyTorch writes it, so the dumps
+// grow with the job), and tensor-parallel pairs (2k, 2k + 1) form PG "k + 1".
+const std::string& makeDump(PickleWriter& w, int rank, int entries, int worldSize)
 {
     w.begin();
     w.emptyDict();
@@ -121,10 +141,11 @@ const std::string& makeDump(PickleWriter& w, int rank, int entries)
     w.str("pg_config");
     w.emptyDict();
     w.mark();
-    const std::string tp = rank % 2 == 0 ? "1" : "2";
+    const std::string tp = std::to_string(rank / 2 + 1);
     for (const auto& [name, desc, ranks] :
-        { std::tuple<std::string, std::string, std::string> { "0", "default_pg", "[0, 1, 2, 3]" },
-            { tp, "tp_group", rank % 2 == 0 ? "[0, 1]" : "[2, 3]" } }) {
+        { std::tuple<std::string, std::string, std::string> {
+              "0", "default_pg", rankListText(0, worldSize) },
+            { tp, "tp_group", rankListText(rank / 2 * 2, std::min(2, worldSize - rank / 2 * 2)) } }) {
         w.str(name);
         w.emptyDict();
         w.mark();
@@ -190,7 +211,7 @@ const std::string& makeDump(PickleWriter& w, int rank, int entries)
         w.str("record_id");
         w.integer(i);
         w.str("pg_id");
-        w.integer(world ? 0 : rank % 2 == 0 ? 1 : 2);
+        w.integer(world ? 0 : rank / 2 + 1);
         w.str("process_group");
         // frgen reuses one tuple object per PG: Python memoizes it and writes BINGET after.
         if (world ? worldTupleWritten : tpTupleWritten) {
@@ -297,6 +318,7 @@ struct Options {
     std::string writeDir;
     std::string readDir;
     bool readerOnly = false; // time the pickle reader alone, without mapping into the model
+    bool match = false; // keep every dump, build the bundle and match (end to end)
 };
 
 struct Totals {
@@ -367,7 +389,7 @@ int runInMemory(const Options& o)
             rankscope::parsers::PickleResult scratch;
             Totals& t = totals[static_cast<std::size_t>(w)];
             for (int rank = w; rank < o.ranks; rank += o.threads) {
-                const std::string& bytes = makeDump(writer, rank, o.entries);
+                const std::string& bytes = makeDump(writer, rank, o.entries, o.ranks);
                 const auto t0 = Clock::now();
                 readDump(bytes, rank, scratch, t, o.readerOnly);
                 t.parseSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
@@ -398,7 +420,7 @@ int writeDumps(const Options& o)
     PickleWriter writer;
     std::uint64_t bytes = 0;
     for (int rank = 0; rank < o.ranks; ++rank) {
-        const std::string& dump = makeDump(writer, rank, o.entries);
+        const std::string& dump = makeDump(writer, rank, o.entries, o.ranks);
         std::ofstream out(
             o.writeDir + "/nccl_trace_rank_" + std::to_string(rank), std::ios::binary);
         out.write(dump.data(), static_cast<std::streamsize>(dump.size()));
@@ -408,13 +430,93 @@ int writeDumps(const Options& o)
     return 0;
 }
 
+std::vector<std::filesystem::path> dumpFiles(const std::string& dir)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().filename().string().starts_with("nccl_trace_rank_"))
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Reads a whole file into `bytes`, reusing its capacity (one read call, no stream buffer).
+bool readWhole(const std::filesystem::path& path, std::string& bytes)
+{
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+        return false;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    bytes.resize(ec ? 0 : static_cast<std::size_t>(size));
+    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+    bytes.resize(got);
+    return true;
+}
+
+// End to end, as the app loads a bundle of dumps: files → ParsedSources → Bundle → match.
+int readAndMatch(const Options& o)
+{
+    using rankscope::model::ParsedSource;
+    const std::vector<std::filesystem::path> files = dumpFiles(o.readDir);
+    std::vector<ParsedSource> parsed(files.size());
+    std::atomic<std::size_t> next { 0 };
+    std::atomic<std::uint64_t> bytesRead { 0 };
+    const auto start = Clock::now();
+    std::vector<std::thread> workers;
+    for (int w = 0; w < o.threads; ++w) {
+        workers.emplace_back([&] {
+            rankscope::parsers::PickleResult scratch;
+            std::string bytes;
+            for (std::size_t i = next++; i < files.size(); i = next++) {
+                readWhole(files[i], bytes);
+                rankscope::model::Source src;
+                src.id = static_cast<rankscope::model::SourceId>(i);
+                src.path = files[i].string();
+                src.pathIdentity = rankscope::parsers::identityFromPath(src.path);
+                parsed[i] = ParsedSource(std::move(src));
+                rankscope::parsers::parseFlightRecorderPickle(bytes, parsed[i], scratch);
+                bytesRead += bytes.size();
+            }
+        });
+    }
+    for (auto& w : workers)
+        w.join();
+    const auto parsedAt = Clock::now();
+    const double rssParsed = peakRssKb() / 1024.0;
+    rankscope::model::Bundle bundle = rankscope::model::buildBundle(std::move(parsed), {});
+    const auto builtAt = Clock::now();
+    const double rssBuilt = peakRssKb() / 1024.0;
+    const rankscope::model::FrMatchResult r = rankscope::model::matchFlightRecorder(bundle);
+    const auto matchedAt = Clock::now();
+    auto seconds = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double>(b - a).count();
+    };
+    std::size_t mismatches = 0;
+    for (const auto& pg : r.pgs)
+        mismatches += pg.mismatches.size();
+    std::printf("mode end to end (files -> ParsedSource -> buildBundle -> match), threads %d\n",
+        o.threads);
+    std::printf("dumps %zu, entries %zu, calls %zu, pickle bytes %.1f MB, import issues %zu\n",
+        bundle.frDumps.size(), bundle.frEntries.size(), bundle.frCalls.size(),
+        static_cast<double>(bytesRead.load()) / 1e6, bundle.issues.total());
+    std::printf("read+map %.3f s, buildBundle %.3f s, match %.3f s (%zu PGs, %zu mismatches)\n",
+        seconds(start, parsedAt), seconds(parsedAt, builtAt), seconds(builtAt, matchedAt),
+        r.pgs.size(), mismatches);
+    std::printf("wall time %.3f s\n", seconds(start, matchedAt));
+    std::printf("peak RSS after read+map %.1f MB, after buildBundle %.1f MB, at the end %.1f MB\n",
+        rssParsed, rssBuilt, peakRssKb() / 1024.0);
+    std::printf("peak RSS %.1f MB\n", peakRssKb() / 1024.0);
+    std::printf("sizeof(FrEntry) %zu bytes, entries %.1f MB\n", sizeof(rankscope::model::FrEntry),
+        static_cast<double>(bundle.frEntries.capacity() * sizeof(rankscope::model::FrEntry)) / 1e6);
+    return bundle.issues.total() == 0 ? 0 : 1;
+}
+
 // Reads every nccl_trace_rank_* file of a directory from disk and maps it (wall time).
 int readFiles(const Options& o)
 {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(o.readDir))
-        if (entry.path().filename().string().starts_with("nccl_trace_rank_"))
-            files.push_back(entry.path());
+    const std::vector<std::filesystem::path> files = dumpFiles(o.readDir);
     std::vector<Totals> totals(static_cast<std::size_t>(o.threads));
     std::atomic<std::size_t> next { 0 };
     const auto start = Clock::now();
@@ -425,9 +527,7 @@ int readFiles(const Options& o)
             std::string bytes;
             Totals& t = totals[static_cast<std::size_t>(w)];
             for (std::size_t i = next++; i < files.size(); i = next++) {
-                std::ifstream in(files[i], std::ios::binary);
-                bytes.resize(static_cast<std::size_t>(std::filesystem::file_size(files[i])));
-                in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+                readWhole(files[i], bytes);
                 const auto identity = rankscope::parsers::identityFromPath(files[i].string());
                 readDump(bytes, identity.globalRank, scratch, t, o.readerOnly);
             }
@@ -467,6 +567,8 @@ int main(int argc, char** argv)
         } else if (arg == "--write" && value) {
             o.writeDir = value;
             ++i;
+        } else if (arg == "--match") {
+            o.match = true;
         } else if (arg == "--reader-only") {
             o.readerOnly = true;
         } else if (arg == "--read" && value) {
@@ -475,7 +577,7 @@ int main(int argc, char** argv)
         } else {
             std::fprintf(stderr,
                 "usage: %s [--ranks N] [--entries E] [--threads T] [--reader-only] [--write DIR | "
-                "--read DIR]\n",
+                "--read DIR [--match]]\n",
                 argv[0]);
             return 2;
         }
@@ -483,6 +585,6 @@ int main(int argc, char** argv)
     if (!o.writeDir.empty())
         return writeDumps(o);
     if (!o.readDir.empty())
-        return readFiles(o);
+        return o.match ? readAndMatch(o) : readFiles(o);
     return runInMemory(o);
 }

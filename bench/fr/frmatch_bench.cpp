@@ -1,6 +1,6 @@
 // Flight Recorder cross-rank matching speed and memory (issue 6: 4096 dumps × 2000 entries
 // matched in ≤ 1 s, linear in ranks × entries). Builds the model records the reader would
-// produce — per dump a few de-duplicated calls and stacks, entries of 64 bytes — in memory
+// produce — per dump a few de-duplicated calls and stacks, entries of 32 bytes — in memory
 // (not timed), then times matchFlightRecorder() on them.
 //
 //   rankscope_bench_frmatch [--ranks 4096] [--entries 2000] [--repeat 3]
@@ -86,15 +86,6 @@ SyntheticJob buildJob(std::int32_t ranks, std::int32_t entriesPerRank)
         dump.pgConfig.push_back({ world, worldDesc, everyone });
         dump.pgConfig.push_back({ tpNames[static_cast<std::size_t>(g)], tpDesc, tpRanks });
         // The reader de-duplicates per dump: each dump owns its few calls and stacks.
-        const auto callBase = static_cast<std::uint32_t>(job.calls.size());
-        FrCall worldCall { world, worldDesc, allReduce, big, big, floatType, floatType, -1, -1,
-            4096u * 4096u, 4096u * 4096u, 600000, OpType::AllReduce, false };
-        job.calls.push_back(worldCall);
-        worldCall.inputSizes = worldCall.outputSizes = wrong;
-        worldCall.inputNumel = worldCall.outputNumel = 4096u * 2048u;
-        job.calls.push_back(worldCall);
-        job.calls.push_back({ tpNames[static_cast<std::size_t>(g)], tpDesc, allGather, small, small,
-            bf16, bf16, -1, -1, 1024, 1024, 600000, OpType::AllGatherBase, false });
         const auto stackBase = static_cast<std::uint32_t>(job.stacks.size());
         for (int s = 0; s < 2; ++s) {
             job.stacks.begin.push_back(static_cast<std::uint32_t>(job.stacks.frames.size()));
@@ -102,25 +93,32 @@ SyntheticJob buildJob(std::int32_t ranks, std::int32_t entriesPerRank)
             for (int k = 0; k < 7; ++k)
                 job.stacks.frames.push_back({ fn, file, 100 + k });
         }
-        std::int64_t worldSeq = 0, tpSeq = 0;
+        const auto callBase = static_cast<std::uint32_t>(job.calls.size());
+        FrCall worldCall { world, worldDesc, allReduce, big, big, floatType, floatType, -1, -1,
+            4096u * 4096u, 4096u * 4096u, 600000, d, stackBase, OpType::AllReduce, false };
+        job.calls.push_back(worldCall);
+        worldCall.inputSizes = worldCall.outputSizes = wrong;
+        worldCall.inputNumel = worldCall.outputNumel = 4096u * 2048u;
+        job.calls.push_back(worldCall);
+        job.calls.push_back({ tpNames[static_cast<std::size_t>(g)], tpDesc, allGather, small, small,
+            bf16, bf16, -1, -1, 1024, 1024, 600000, d, stackBase + 1, OpType::AllGatherBase,
+            false });
+        std::int32_t worldSeq = 0, tpSeq = 0;
         const std::int32_t count = r == straggler ? entriesPerRank - 1 : entriesPerRank;
         for (std::int32_t i = 0; i < count; ++i) {
             FrEntry e;
             e.recordId = i;
-            e.dump = d;
-            e.createdNs = kT0 + static_cast<std::int64_t>(i) * 1'000'000;
+            const std::int64_t created = kT0 + static_cast<std::int64_t>(i) * 1'000'000;
             const bool last = i == entriesPerRank - 1;
             if (i % 4 == 3 && !last) {
                 e.collectiveSeq = ++tpSeq;
                 e.call = callBase + 2;
-                e.stack = stackBase + 1;
             } else {
                 e.collectiveSeq = ++worldSeq;
                 e.call = callBase + (last && r == odd ? 1 : 0);
-                e.stack = stackBase;
             }
-            e.state = last ? FrState::Scheduled : FrState::Completed;
-            e.completedNs = last ? 0 : e.createdNs + 350'000;
+            e.setState(last ? FrState::Scheduled : FrState::Completed);
+            e.setTimes(created, 0, last ? 0 : created + 350'000);
             job.entries.push_back(e);
         }
         dump.entryCount = static_cast<std::uint32_t>(job.entries.size()) - dump.firstEntry;

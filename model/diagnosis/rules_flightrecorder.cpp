@@ -61,7 +61,10 @@ std::string pgText(const Bundle& b, const FrPgMatch& pg)
 EvidenceLine entryEvidence(const Bundle& b, std::uint32_t entry)
 {
     const FrEntry& e = b.frEntries[entry];
-    const FrDump& d = b.frDumps[e.dump];
+    const std::uint32_t dump = frDumpOf(b.frCalls, e);
+    if (dump >= b.frDumps.size())
+        return evidenceOf(b, EvidenceRef {}, "Flight Recorder record_id " + std::to_string(e.recordId));
+    const FrDump& d = b.frDumps[dump];
     std::string file = "Flight Recorder dump";
     if (const Source* s = b.source(d.evidence.source))
         file = std::filesystem::path(s->path).filename().string();
@@ -77,7 +80,7 @@ std::vector<std::string> codeLocation(const Bundle& b, std::uint32_t entry)
     std::vector<std::string> out;
     if (entry >= b.frEntries.size())
         return out;
-    const auto [first, last] = b.frStacks.of(b.frEntries[entry].stack);
+    const auto [first, last] = b.frStacks.of(frStackOf(b.frCalls, b.frEntries[entry]));
     for (const StackFrame* f = first; f != last && out.size() < kMaxCodeFrames; ++f) {
         std::string line(b.text(f->file));
         if (f->line >= 0)
@@ -425,8 +428,8 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         for (const std::int32_t r : started)
             if (const FrRankAtSeq* s = pg->at(r); s && s->entry != kNoFrIndex) {
                 const FrEntry& e = b.frEntries[s->entry];
-                if (e.createdNs > 0 && e.startedNs >= e.createdNs)
-                    gaps.push_back({ r, e.startedNs - e.createdNs });
+                if (e.createdNs() > 0 && e.startedNs() >= e.createdNs())
+                    gaps.push_back({ r, e.startedNs() - e.createdNs() });
                 if (const FrCall* c = callOf(b, s->entry); c && c->timeoutMs > 0)
                     timeoutNs = std::max(timeoutNs, c->timeoutMs * 1'000'000);
             }
@@ -486,8 +489,8 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         for (const std::int32_t r : started)
             if (const FrRankAtSeq* s = pg->at(r); s && s->entry != kNoFrIndex) {
                 const FrEntry& e = b.frEntries[s->entry];
-                if (e.startedNs > e.createdNs && e.createdNs > 0)
-                    longestWait = std::max(longestWait, e.startedNs - e.createdNs);
+                if (e.startedNs() > e.createdNs() && e.createdNs() > 0)
+                    longestWait = std::max(longestWait, e.startedNs() - e.createdNs());
             }
         Placeholders values = placeholders(ctx, scheduled.front(), pg, pg->stuckSeq);
         values["ranks"] = formatRanks(scheduled);
@@ -600,9 +603,9 @@ void ruleFrP2pUnmatched(const RuleContext& ctx, RuleOutput& out)
     std::vector<std::string> pairs;
     for (const FrPgMatch& pg : fr.pgs)
         for (const FrP2pUnmatched& u : pg.unmatchedP2p) {
-            if (b.frEntries[u.entry].state == FrState::Completed)
+            if (b.frEntries[u.entry].state() == FrState::Completed)
                 continue; // finished: its partner's record was evicted, nothing hangs on it
-            if (!first || b.frEntries[u.entry].createdNs < b.frEntries[first->entry].createdNs) {
+            if (!first || b.frEntries[u.entry].createdNs() < b.frEntries[first->entry].createdNs()) {
                 first = &u;
                 firstPg = &pg;
             }

@@ -185,8 +185,8 @@ TEST_CASE("year-less log lines take the year of the Flight Recorder dumps beside
     REQUIRE_FALSE(b.frEntries.empty());
     std::int64_t frNs = 0;
     for (const auto& e : b.frEntries)
-        if (e.createdNs > 0) {
-            frNs = e.createdNs;
+        if (e.createdNs() > 0) {
+            frNs = e.createdNs();
             break;
         }
     REQUIRE(frNs > 0);

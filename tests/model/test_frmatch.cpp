@@ -112,9 +112,9 @@ Job build(const std::vector<RankDump>& ranks, const std::vector<std::int32_t>& w
             e.recordId = static_cast<std::int32_t>(i);
             e.collectiveSeq = o.p2p ? seq[o.pg] : ++seq[o.pg];
             e.p2pSeq = o.p2p ? ++p2pSeq[o.pg] : p2pSeq[o.pg];
-            e.createdNs = kT0 + static_cast<std::int64_t>(i) * 1'000'000 + r.rank * 1000;
-            e.state = o.state;
-            e.dump = static_cast<std::uint32_t>(job.dumps.size());
+            e.setTimes(kT0 + static_cast<std::int64_t>(i) * 1'000'000 + r.rank * 1000, 0, 0);
+            e.setState(o.state);
+            c.dump = static_cast<std::uint32_t>(job.dumps.size());
             e.call = static_cast<std::uint32_t>(job.calls.size());
             job.calls.push_back(c);
             if (i >= r.dropOldest)
@@ -146,7 +146,7 @@ std::string describe(const Job& job, const FrMatchResult& r)
         if (i == kNoFrIndex)
             return std::string("-");
         const FrEntry& e = job.entries[i];
-        return std::to_string(job.dumps[e.dump].globalRank) + "@" + std::to_string(e.collectiveSeq);
+        return std::to_string(job.dumps[frDumpOf(job.calls, e)].globalRank) + "@" + std::to_string(e.collectiveSeq);
     };
     auto ranks = [](const std::vector<std::int32_t>& v) {
         std::string s;
@@ -438,7 +438,7 @@ TEST_CASE("p2p sends and receives pair by peer and order, in global ranks", "[mo
     CHECK(pg.unmatchedP2p[0].sender == 4);
     CHECK(pg.unmatchedP2p[0].receiver == 5);
     CHECK_FALSE(pg.unmatchedP2p[0].recvMissing);
-    CHECK(job.entries[pg.unmatchedP2p[0].entry].state == FrState::Scheduled);
+    CHECK(job.entries[pg.unmatchedP2p[0].entry].state() == FrState::Scheduled);
     CHECK(pg.unmatchedP2p[1].sender == 6);
     CHECK(pg.unmatchedP2p[1].receiver == 7);
     CHECK(pg.unmatchedP2p[1].recvMissing);

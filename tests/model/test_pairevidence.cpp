@@ -32,6 +32,7 @@ struct P2pBundle {
         call.isP2p = true;
         call.p2pSrc = src;
         call.p2pDst = dst;
+        call.dump = static_cast<std::uint32_t>(b.frDumps.size());
         const auto callIndex = static_cast<std::uint32_t>(b.frCalls.size());
         b.frCalls.push_back(call);
         FrDump d;
@@ -41,10 +42,9 @@ struct P2pBundle {
         d.firstEntry = static_cast<std::uint32_t>(b.frEntries.size());
         d.entryCount = 1;
         FrEntry e;
-        e.dump = static_cast<std::uint32_t>(b.frDumps.size());
         e.call = callIndex;
         e.p2pSeq = 1;
-        e.state = state;
+        e.setState(state);
         b.frEntries.push_back(e);
         b.frDumps.push_back(d);
     }

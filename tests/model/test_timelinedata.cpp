@@ -48,15 +48,17 @@ struct FrBundle {
         d.entryCount = static_cast<std::uint32_t>(ops.size());
         if (lastEnqueued >= 0)
             d.pgStatus.push_back({ b.strings.find("0"), lastEnqueued, -1, -1 });
+        // Calls belong to one dump: each dump gets its own copy of the all-reduce.
+        FrCall call = b.frCalls[allReduce];
+        call.dump = static_cast<std::uint32_t>(b.frDumps.size());
+        const auto callIndex = static_cast<std::uint32_t>(b.frCalls.size());
+        b.frCalls.push_back(call);
         for (const Op& o : ops) {
             FrEntry e;
-            e.dump = static_cast<std::uint32_t>(b.frDumps.size());
-            e.call = allReduce;
-            e.collectiveSeq = o.seq;
-            e.state = o.state;
-            e.createdNs = o.created;
-            e.startedNs = o.started;
-            e.completedNs = o.completed;
+            e.call = callIndex;
+            e.collectiveSeq = static_cast<std::int32_t>(o.seq);
+            e.setState(o.state);
+            e.setTimes(o.created, o.started, o.completed);
             b.frEntries.push_back(e);
         }
         b.frDumps.push_back(d);

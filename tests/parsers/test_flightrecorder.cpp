@@ -71,7 +71,7 @@ const model::FrCall& call(const model::ParsedSource& p, const FrEntry& e)
 std::string framesText(const model::ParsedSource& p, const FrEntry& e)
 {
     std::string s;
-    const auto [first, last] = p.frStacks.of(e.stack);
+    const auto [first, last] = p.frStacks.of(call(p, e).stack);
     for (const auto* f = first; f != last; ++f)
         s += str(p, f->function) + "@" + str(p, f->file) + ":" + std::to_string(f->line) + ";";
     return s;
@@ -82,12 +82,12 @@ std::string describe(const model::ParsedSource& p, const FrEntry& e)
 {
     std::ostringstream s;
     s << e.recordId << '|' << str(p, call(p, e).pg) << '|' << str(p, call(p, e).pgDesc) << '|' << e.collectiveSeq
-      << '|' << e.p2pSeq << '|' << e.opId << '|' << str(p, call(p, e).profilingName) << '|' << int(call(p, e).op)
+      << '|' << e.p2pSeq << '|' << str(p, call(p, e).profilingName) << '|' << int(call(p, e).op)
       << '|' << call(p, e).isP2p << '|' << call(p, e).p2pSrc << '|' << call(p, e).p2pDst << '|' << call(p, e).inputNumel << '|'
       << call(p, e).outputNumel << '|' << str(p, call(p, e).inputSizes) << '|' << str(p, call(p, e).outputSizes) << '|'
-      << str(p, call(p, e).inputDtypes) << '|' << str(p, call(p, e).outputDtypes) << '|' << int(e.state) << '|'
-      << e.createdNs << '|' << e.startedNs << '|' << e.completedNs << '|'
-      << e.durationMs << '|' << e.retired << '|' << call(p, e).timeoutMs << '|' << framesText(p, e);
+      << str(p, call(p, e).inputDtypes) << '|' << str(p, call(p, e).outputDtypes) << '|' << int(e.state()) << '|'
+      << e.createdNs() << '|' << e.startedNs() << '|' << e.completedNs() << '|'
+      << e.durationMs() << '|' << e.retired() << '|' << call(p, e).timeoutMs << '|' << framesText(p, e);
     return s.str();
 }
 
@@ -151,13 +151,12 @@ TEST_CASE(
     const auto p = pickleDump(fixture("job4/nccl_trace_rank_0"), "nccl_trace_rank_0");
     REQUIRE(p.frEntries.size() == 6);
     const FrEntry& e = p.frEntries[0];
-    CHECK(e.dump == 0);
+    CHECK(call(p, e).dump == 0);
     CHECK(e.recordId == 0);
     CHECK(str(p, call(p, e).pg) == "0");
     CHECK(str(p, call(p, e).pgDesc) == "default_pg");
     CHECK(e.collectiveSeq == 1);
     CHECK(e.p2pSeq == 0);
-    CHECK(e.opId == 1);
     CHECK(str(p, call(p, e).profilingName) == "nccl:all_reduce");
     CHECK(call(p, e).op == OpType::AllReduce);
     CHECK_FALSE(call(p, e).isP2p);
@@ -167,14 +166,14 @@ TEST_CASE(
     CHECK(call(p, e).inputNumel == 12);
     CHECK(call(p, e).outputNumel == 12);
     CHECK(str(p, call(p, e).inputDtypes) == "Float");
-    CHECK(e.state == FrState::Completed);
-    CHECK(e.createdNs == kT0);
+    CHECK(e.state() == FrState::Completed);
+    CHECK(e.createdNs() == kT0);
     CHECK(e.created().domain == model::TimeDomain::Utc);
     CHECK(e.created().precision == model::TimePrecision::Nanosecond);
-    CHECK(e.startedNs == kT0 + 20'000);
-    CHECK(e.completedNs == kT0 + 350'000);
-    CHECK(e.durationMs == Approx(0.35));
-    CHECK(e.retired);
+    CHECK(e.startedNs() == kT0 + 20'000);
+    CHECK(e.completedNs() == kT0 + 350'000);
+    CHECK(e.durationMs() == Approx(0.35));
+    CHECK(e.retired());
     CHECK(call(p, e).timeoutMs == 600000);
     CHECK(framesText(p, e)
         == "all_reduce@torch/distributed/distributed_c10d.py:2696;wrapper@torch/distributed/"
@@ -213,11 +212,11 @@ TEST_CASE("subgroup, p2p, multi-tensor and in-flight entries of rank 0", "[parse
 
     const FrEntry& stuck = p.frEntries[5];
     CHECK(stuck.collectiveSeq == 4);
-    CHECK(stuck.state == FrState::Started);
+    CHECK(stuck.state() == FrState::Started);
     CHECK(stuck.discoveredStarted().valid());
     CHECK_FALSE(stuck.discoveredCompleted().valid());
-    CHECK(stuck.durationMs == -1);
-    CHECK_FALSE(stuck.retired);
+    CHECK(stuck.durationMs() == -1);
+    CHECK_FALSE(stuck.retired());
 }
 
 TEST_CASE(
@@ -230,7 +229,7 @@ TEST_CASE(
     CHECK(call(r1, r1.frEntries[3]).op == OpType::Recv);
     CHECK(call(r1, r1.frEntries[3]).p2pSrc == 0);
     CHECK(call(r1, r1.frEntries[3]).p2pDst == 1);
-    CHECK(r1.frEntries[5].state == FrState::Scheduled);
+    CHECK(r1.frEntries[5].state() == FrState::Scheduled);
     CHECK_FALSE(r1.frEntries[5].discoveredStarted().valid());
     CHECK(r1.frDumps[0].globalRank == 1);
 
@@ -285,8 +284,8 @@ TEST_CASE(
     CHECK(p.frDumps[0].pgStatus.empty());
     REQUIRE(p.frEntries.size() == 6);
     for (const auto& e : p.frEntries) {
-        CHECK(e.stack == model::kNoFrIndex);
-        CHECK(e.durationMs == -1);
+        CHECK(call(p, e).stack == model::kNoFrIndex);
+        CHECK(e.durationMs() == -1);
     }
     // is_p2p absent: derived from the op.
     CHECK(call(p, p.frEntries[3]).isP2p);
@@ -303,13 +302,13 @@ TEST_CASE("forty entries of two calls from two call sites keep two calls and two
     CHECK(p.frStacks.frames.size() == 8);
     CHECK(p.frEntries[0].call != p.frEntries[1].call);
     CHECK(p.frEntries[1].call == p.frEntries[3].call);
-    CHECK(p.frEntries[0].stack == p.frEntries[38].stack);
+    CHECK(call(p, p.frEntries[0]).stack == call(p, p.frEntries[38]).stack);
     CHECK(str(p, call(p, p.frEntries[38]).profilingName) == "nccl:broadcast");
     CHECK(framesText(p, p.frEntries[38]).find("eval_step@/home/user/train.py:177") != std::string::npos);
     CHECK(framesText(p, p.frEntries[39]).find("train_step@/home/user/train.py:120") != std::string::npos);
     // Per-entry fields stay per entry.
     CHECK(p.frEntries[39].collectiveSeq == 40);
-    CHECK(p.frEntries[39].createdNs > p.frEntries[38].createdNs);
+    CHECK(p.frEntries[39].createdNs() > p.frEntries[38].createdNs());
 }
 
 TEST_CASE("a ring-buffer-wrapped dump starts at a later record id", "[parsers][fr]")
@@ -340,14 +339,14 @@ TEST_CASE("JSON variant: string pg_status, zero discovery times, list process_gr
     const auto& stuck = p.frEntries[5];
     CHECK(str(p, call(p, stuck).pg) == "0");
     CHECK(str(p, call(p, stuck).pgDesc) == "default_pg");
-    CHECK(stuck.state == FrState::Started);
+    CHECK(stuck.state() == FrState::Started);
     CHECK_FALSE(stuck.discoveredCompleted().valid()); // 0 in JSON means "not observed"
-    CHECK(stuck.stack == model::kNoFrIndex);
+    CHECK(call(p, stuck).stack == model::kNoFrIndex);
     CHECK(str(p, call(p, p.frEntries[3]).profilingName) == "nccl:send 0->1");
     CHECK(call(p, p.frEntries[3]).p2pDst == 1);
     CHECK(str(p, call(p, p.frEntries[4]).inputSizes) == "[[4096, 1024], [1024]]");
-    CHECK(p.frEntries[0].createdNs == kT0);
-    CHECK(p.frEntries[0].durationMs == Approx(0.35));
+    CHECK(p.frEntries[0].createdNs() == kT0);
+    CHECK(p.frEntries[0].durationMs() == Approx(0.35));
     const auto* e = firstOf(p, EventKind::FlightRecorderDump);
     REQUIRE(e);
     CHECK(str(p, e->text) == "Flight Recorder dump: 6 entries, version 2.10");
@@ -386,8 +385,32 @@ TEST_CASE("broken and hostile JSON is an import issue", "[parsers][fr]")
     REQUIRE(p.frDumps.size() == 1);
     REQUIRE(p.frEntries.size() == 1);
     CHECK(p.frEntries[0].recordId == -1);
-    CHECK(p.frEntries[0].state == FrState::Unknown);
+    CHECK(p.frEntries[0].state() == FrState::Unknown);
     CHECK(p.issues.count("bad_flight_recorder_dump") == 1); // the two non-dict entries
+}
+
+TEST_CASE("times beyond the entry's compact fields are clamped, flagged and reported",
+    "[parsers][fr]")
+{
+    // Discovered 20 days after creation (beyond the 13 days a gap holds), then one discovered
+    // before its creation, then a sane one.
+    const auto p = jsonDump(R"({"version": "2.5", "entries": [)"
+                            R"({"record_id": 0, "time_created_ns": 1724779239936775119,)"
+                            R"( "time_discovered_started_ns": 1726507239936775119},)"
+                            R"({"record_id": 1, "time_created_ns": 1724779239936775119,)"
+                            R"( "time_discovered_completed_ns": 1724779239936770000},)"
+                            R"({"record_id": 2, "time_created_ns": 1724779239936775119,)"
+                            R"( "time_discovered_started_ns": 1724779239936795119}]})");
+    REQUIRE(p.frEntries.size() == 3);
+    CHECK(p.frEntries[0].clamped());
+    CHECK(p.frEntries[0].startedNs() == 1724779239936775119 + FrEntry::kMaxGapNs);
+    CHECK(p.frEntries[1].clamped());
+    CHECK(p.frEntries[1].completedNs() == 1724779239936775119);
+    CHECK_FALSE(p.frEntries[2].clamped());
+    CHECK(p.frEntries[2].startedNs() == 1724779239936795119);
+    REQUIRE(p.issues.count("bad_flight_recorder_dump") == 1);
+    CHECK(p.issues.list().front().samples.front().find("2 entries have a time or duration out of range")
+        != std::string::npos);
 }
 
 TEST_CASE(

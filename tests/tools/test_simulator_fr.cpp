@@ -77,7 +77,7 @@ std::int64_t lastSeq(const model::ParsedSource& p)
 {
     std::int64_t last = -1;
     for (const auto& e : p.frEntries)
-        last = std::max(last, e.collectiveSeq);
+        last = std::max<std::int64_t>(last, e.collectiveSeq);
     return last;
 }
 
@@ -102,9 +102,9 @@ TEST_CASE(
         CHECK(lastSeq(t.parsed) == (straggler ? s - 1 : s));
         for (const auto& e : t.parsed.frEntries) {
             if (e.collectiveSeq < s)
-                CHECK(e.state == model::FrState::Completed);
+                CHECK(e.state() == model::FrState::Completed);
             else if (e.collectiveSeq == s)
-                CHECK(e.state == model::FrState::Started);
+                CHECK(e.state() == model::FrState::Started);
         }
         const auto& status = t.parsed.frDumps.front().pgStatus;
         REQUIRE(status.size() == 1);
@@ -163,9 +163,9 @@ TEST_CASE("FR dumps: the rank stuck inside S shows a created → started gap of 
         const model::FrEntry* e = entryAt(t.parsed, v.stuckCollective->seq);
         REQUIRE(e);
         INFO("rank " << rank);
-        CHECK(e->state == model::FrState::Started);
-        REQUIRE(e->startedNs > 0);
-        const double gapMs = static_cast<double>(e->startedNs - e->createdNs) / 1e6;
+        CHECK(e->state() == model::FrState::Started);
+        REQUIRE(e->startedNs() > 0);
+        const double gapMs = static_cast<double>(e->startedNs() - e->createdNs()) / 1e6;
         const double timeoutMs = static_cast<double>(t.parsed.frCalls[e->call].timeoutMs);
         if (rank == v.initiatingRanks.front())
             CHECK(gapMs > 0.9 * timeoutMs);
@@ -208,8 +208,8 @@ TEST_CASE(
         REQUIRE(j.frEntries.size() == entries.size());
         for (std::size_t i = 0; i < entries.size(); ++i) {
             CHECK(j.frEntries[i].collectiveSeq == entries[i].collectiveSeq);
-            CHECK(j.frEntries[i].state == entries[i].state);
-            CHECK(j.frEntries[i].createdNs == entries[i].createdNs);
+            CHECK(j.frEntries[i].state() == entries[i].state());
+            CHECK(j.frEntries[i].createdNs() == entries[i].createdNs());
         }
         CHECK(t.parsed.frStacks.size() > 0); // pickles carry the Python frames
         CHECK(j.frStacks.size() == 0); // the JSON variant has none

@@ -263,6 +263,7 @@ views::DocumentPtr p2pDocument()
         call.isP2p = true;
         call.p2pSrc = 0;
         call.p2pDst = 1;
+        call.dump = static_cast<std::uint32_t>(b.frDumps.size());
         b.frCalls.push_back(call);
         model::FrDump d;
         d.globalRank = rank;
@@ -270,9 +271,8 @@ views::DocumentPtr p2pDocument()
         d.firstEntry = static_cast<std::uint32_t>(b.frEntries.size());
         d.entryCount = 1;
         model::FrEntry e;
-        e.dump = static_cast<std::uint32_t>(b.frDumps.size());
         e.call = static_cast<std::uint32_t>(b.frCalls.size() - 1);
-        e.state = model::FrState::Started;
+        e.setState(model::FrState::Started);
         b.frEntries.push_back(e);
         b.frDumps.push_back(d);
     }
