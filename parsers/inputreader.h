@@ -7,6 +7,7 @@
 #include "model/importissues.h"
 #include "model/parsedsource.h"
 #include "parsers/inputplan.h"
+#include "parsers/picklereader.h"
 
 #include <atomic>
 #include <cstdint>
@@ -33,10 +34,11 @@ struct TaskResult {
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control);
 
-// The buffer plain files are read into. A loader thread keeps one across its tasks: fresh
+// The buffers plain files are read into. A loader thread keeps one across its tasks: fresh
 // memory for every file would be zeroed by the kernel page by page.
 struct ReadBuffer {
     std::vector<char> bytes;
+    PickleResult pickle; // the decoded values of a Flight Recorder dump, reused the same way
 };
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
     ReadBuffer& buffer);

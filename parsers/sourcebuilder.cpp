@@ -133,7 +133,10 @@ void SourceBuilder::routeWhole(std::string_view whole)
         return;
     }
     if (*m_kind == ContentKind::Pickle) {
-        parseFlightRecorderPickle(whole, m_out);
+        if (m_pickleScratch)
+            parseFlightRecorderPickle(whole, m_out, *m_pickleScratch);
+        else
+            parseFlightRecorderPickle(whole, m_out);
         return;
     }
     if (looksLikeErrorFile(whole)) {

@@ -7,6 +7,7 @@
 #include "parsers/contentsniff.h"
 #include "parsers/inputplan.h"
 #include "parsers/logscanner.h"
+#include "parsers/picklereader.h"
 #include "parsers/sha256.h"
 #include "parsers/utf16decoder.h"
 
@@ -20,6 +21,10 @@ namespace rankscope::parsers {
 class SourceBuilder {
 public:
     SourceBuilder(model::Source meta, const LoadLimits& limits, bool hashContent = true);
+
+    // Buffers a Flight Recorder dump is decoded into, kept by the caller across sources
+    // (optional; must outlive finish()).
+    void reusePickleBuffers(PickleResult* scratch) { m_pickleScratch = scratch; }
 
     // `head` must be the first bytes of the content (at least the first chunk). Returns the
     // sniffed kind so an archive reader can divert nested archives before any feed().
@@ -48,6 +53,7 @@ private:
     std::unique_ptr<LogScanner> m_scanner;
     std::unique_ptr<Utf16Decoder> m_utf16;
     std::string m_whole; // JSON-like content that is parsed in one go
+    PickleResult* m_pickleScratch = nullptr;
     std::uint64_t m_bytes = 0;
     bool m_wholeTooBig = false;
 };
