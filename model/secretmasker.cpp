@@ -62,7 +62,8 @@ std::string maskedMarker(SecretKind kind)
 //   bucket 0  '_' + any     hf_, ghp_, github_pat_, *_TOKEN=, *_KEY=, aws_secret_access_key
 //   bucket 1  '@' + any     scheme://user:password@host
 //   bucket 2  [-kK] + '-'   -----BEGIN … PRIVATE KEY, sk-…
-//   bucket 3  [nNyYtT] + '=' TOKEN=, APIKEY=, SECRET=
+//   bucket 3  [nNyYtT] + [=:] TOKEN=, APIKEY=, SECRET=, Authorization: (any scheme: GitHub's
+//                           "Authorization: token …" has no Bearer/Basic word)
 //   bucket 4  [xw] + [oa]   xox?-… (Slack), wandb
 //   bucket 5  [sS] + [wW]   password, passwd, PASSWORD
 //   bucket 6  'A' + [KS]    AKIA…, ASIA…
@@ -106,7 +107,7 @@ constexpr Fingerprints makeFingerprints()
     addBucket(f, 0, "_", "");
     addBucket(f, 1, "@", "");
     addBucket(f, 2, "-kK", "-");
-    addBucket(f, 3, "nNyYtT", "=");
+    addBucket(f, 3, "nNyYtT", "=:");
     addBucket(f, 4, "xw", "oa");
     addBucket(f, 5, "sS", "wW");
     addBucket(f, 6, "A", "KS");

@@ -73,6 +73,12 @@ TEST_CASE("bearer and authorization credentials are masked, prose is not", "[mas
     CHECK(masked("headers={'Authorization': 'Bearer 0a1b2c3d4e5f'}")
         == "headers={'Authorization': 'Bearer ‹masked:bearer-token›'}");
     CHECK(masked("request failed: Bearer token is required").empty());
+    // Schemes other than Bearer/Basic (GitHub's "token"), in any case, and none at all.
+    CHECK(masked("curl -H 'Authorization: token 0123456789abcdef0123' https://api.github.com")
+        == "curl -H 'Authorization: token ‹masked:bearer-token›' https://api.github.com");
+    CHECK(masked("AUTHORIZATION: Token abcdefghij123456")
+        == "AUTHORIZATION: Token ‹masked:bearer-token›");
+    CHECK(masked("authorization: abcdefghij1234567890") == "authorization: ‹masked:bearer-token›");
 }
 
 TEST_CASE("passwords in URLs keep the user and hide the password", "[masking]")
