@@ -39,6 +39,12 @@ std::string humanBytes(std::uint64_t n)
 
 struct FileDescriptor {
     int fd;
+    explicit FileDescriptor(int f)
+        : fd(f)
+    {
+    }
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
     ~FileDescriptor() { ::close(fd); }
 };
 
@@ -388,7 +394,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
         result.issues.add("unreadable_file", task.displayPath + ": " + std::strerror(errno));
         return result;
     }
-    const FileDescriptor file { fd };
+    const FileDescriptor file(fd);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         result.issues.add("unreadable_file", task.displayPath + ": " + std::strerror(errno));
@@ -425,11 +431,18 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
         result.sources.push_back(builder.finishWhole(piece));
         return result;
     }
+    // What the file held when it was opened: a log still being written is read as of then,
+    // as a mapping would have been, instead of chasing its end.
+    const std::uint64_t readLimit = size > 0 ? size : limits.maxEntryBytes;
+    std::uint64_t done = 0;
     while (!piece.empty()) {
+        if (piece.size() > readLimit - done)
+            piece = piece.substr(0, static_cast<std::size_t>(readLimit - done));
         builder.feed(piece);
+        done += piece.size();
         if (control.onBytes)
             control.onBytes(piece.size());
-        if (control.cancelled())
+        if (control.cancelled() || done >= readLimit)
             break;
         piece = readPiece(fd, buffer, bufferBytes, error);
         if (!error.empty()) {
