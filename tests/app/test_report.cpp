@@ -355,3 +355,22 @@ TEST_CASE(
     const auto j = nlohmann::json::parse(readFile(out + ".json"));
     CHECK(j["world"]["hosts"] == nlohmann::json::array({ "host-01", "host-02" }));
 }
+
+TEST_CASE("rankscope-cli JSON outputs carry every input's SHA-256", "[report][cli]")
+{
+    // The plain-text summary skips hashing (bench/RESULTS.md, ingest); JSON must not.
+    const std::string out = std::string(RANKSCOPE_TEST_OUTPUT) + "/cli-summary";
+    const std::string cli = RANKSCOPE_CLI;
+    const std::string bundle = testing::secretsBundlePath();
+    REQUIRE(std::system((cli + " summary " + bundle + " --format json -o " + out + ".json").c_str())
+        == 0);
+    const auto j = nlohmann::json::parse(readFile(out + ".json"));
+    REQUIRE(!j["inputs"].empty());
+    for (const auto& input : j["inputs"]) {
+        INFO(input.dump());
+        REQUIRE(input["sha256"].is_string());
+        const std::string sha = input["sha256"];
+        CHECK(sha.size() == 64);
+        CHECK(sha.find_first_not_of("0123456789abcdef") == std::string::npos);
+    }
+}
