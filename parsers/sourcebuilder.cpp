@@ -100,11 +100,6 @@ void SourceBuilder::markTruncated(const std::string& reason)
     m_out.issues.add("truncated_source", m_out.source.path + ": " + reason);
 }
 
-void SourceBuilder::routeWhole()
-{
-    routeWhole(m_whole);
-}
-
 model::ParsedSource SourceBuilder::finishWhole(std::string_view content)
 {
     if (!m_kind)
@@ -119,10 +114,7 @@ model::ParsedSource SourceBuilder::finishWhole(std::string_view content)
         m_hash->update(content);
     m_bytes = content.size();
     routeWhole(content);
-    m_out.source.bytes = m_bytes;
-    if (m_hash)
-        m_out.source.sha256 = m_hash->finish();
-    return std::move(m_out);
+    return complete();
 }
 
 void SourceBuilder::routeWhole(std::string_view whole)
@@ -165,7 +157,12 @@ model::ParsedSource SourceBuilder::finish()
     if (m_scanner)
         m_scanner->finish();
     else if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle)
-        routeWhole();
+        routeWhole(m_whole);
+    return complete();
+}
+
+model::ParsedSource SourceBuilder::complete()
+{
     m_out.source.bytes = m_bytes;
     if (m_hash)
         m_out.source.sha256 = m_hash->finish();

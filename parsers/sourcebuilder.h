@@ -43,8 +43,8 @@ public:
 
 private:
     void start(ContentKind kind);
-    void routeWhole();
     void routeWhole(std::string_view whole);
+    model::ParsedSource complete(); // sizes and hash, then hands the source over
 
     model::ParsedSource m_out;
     const LoadLimits& m_limits;
