@@ -4,7 +4,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
 #include <system_error>
 
 namespace rankscope::parsers {
@@ -18,24 +19,30 @@ std::string reasonOf(const std::error_code& ec)
     return ec ? ec.message() : std::string("unknown error");
 }
 
-// Reading one byte proves the file is readable now, not only that it exists.
+// Opening the file proves it is readable now, not only that it exists. A bare open/close:
+// a folder of 4096 rank logs is checked before any of them is read.
 bool canRead(const fs::path& p, std::string& reason)
 {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) {
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         reason = std::strerror(errno);
         return false;
     }
+    ::close(fd);
     return true;
 }
 
+// The path as the user would name it: relative to the folder that holds the given root.
+// Worked out on the text of the path (the walk yields root/…): fs::relative would resolve
+// symlinks with two readlink calls per component of every file.
 std::string displayName(const fs::path& root, const fs::path& file, bool rootIsDirectory)
 {
     if (!rootIsDirectory)
         return file.generic_string();
-    std::error_code ec;
-    const fs::path rel = fs::relative(file, root.parent_path(), ec);
-    return ec || rel.empty() ? file.generic_string() : rel.generic_string();
+    const fs::path rel = file.lexically_relative(root.parent_path());
+    if (rel.empty() || *rel.begin() == "..")
+        return file.generic_string();
+    return rel.generic_string();
 }
 
 } // namespace

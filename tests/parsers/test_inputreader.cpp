@@ -231,6 +231,24 @@ TEST_CASE("missing paths are fatal and named; folders are walked in a stable ord
     CHECK(plan->tasks[0].displayPath == "rankscope-test-plan/b/rank1.log");
     CHECK(plan->tasks[1].displayPath == "rankscope-test-plan/rank0.log");
 
+    // A trailing slash, a folder reached through "..", and a symlink to the folder are all
+    // shown under the name the user gave, not the resolved target.
+    auto slash = parsers::planInputs({ dir.string() + "/" });
+    REQUIRE(slash.ok());
+    CHECK(slash->tasks[1].displayPath == "rankscope-test-plan/rank0.log");
+    auto dotted = parsers::planInputs({ (dir / "b" / ".." ).string() });
+    REQUIRE(dotted.ok());
+    REQUIRE(dotted->tasks.size() == 2);
+    CHECK(dotted->tasks[1].displayPath.ends_with("rank0.log"));
+    const auto link = dir.parent_path() / "rankscope-test-plan-link";
+    std::filesystem::remove(link);
+    std::filesystem::create_directory_symlink(dir, link);
+    auto linked = parsers::planInputs({ link.string() });
+    REQUIRE(linked.ok());
+    REQUIRE(linked->tasks.size() == 2);
+    CHECK(linked->tasks[0].displayPath == "rankscope-test-plan-link/b/rank1.log");
+    std::filesystem::remove(link);
+
     const auto empty = scratchDir("empty");
     auto e = parsers::planInputs({ empty.string() });
     REQUIRE(e.ok());
