@@ -123,31 +123,41 @@ constexpr Fingerprints makeFingerprints()
 
 constexpr Fingerprints kPrints = makeFingerprints();
 
-bool pairMatches(unsigned char a, unsigned char b)
+std::uint8_t pairBuckets(unsigned char a, unsigned char b)
 {
-    return (kPrints.lo0[a & 15] & kPrints.hi0[a >> 4] & kPrints.lo1[b & 15] & kPrints.hi1[b >> 4])
-        != 0;
+    return kPrints.lo0[a & 15] & kPrints.hi0[a >> 4] & kPrints.lo1[b & 15] & kPrints.hi1[b >> 4];
 }
 
-bool anyFingerprintScalar(const char* p, std::size_t n)
+// The buckets with at least one matching pair in the line (bit i = bucket i), 0 when none.
+std::uint8_t fingerprintsScalar(const char* p, std::size_t n)
 {
+    std::uint8_t buckets = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const auto a = static_cast<unsigned char>(p[i]);
         const auto b = i + 1 < n ? static_cast<unsigned char>(p[i + 1]) : 0;
-        if (pairMatches(a, b))
-            return true;
+        buckets |= pairBuckets(a, b);
     }
-    return false;
+    return buckets;
 }
 
 #ifdef RANKSCOPE_MASKER_X86
 // The buckets whose second byte may be anything also match at the line's last byte.
-bool lastByteMatches(char c)
+std::uint8_t lastByteBuckets(char c)
 {
-    return c == '_' || c == '@';
+    return c == '_' ? 1u : c == '@' ? 2u : 0u;
 }
 
-__attribute__((target("ssse3"))) bool blockSsse3(const char* q)
+// The OR of the bucket bytes of all lanes.
+__attribute__((target("ssse3"))) std::uint8_t orLanes(__m128i v)
+{
+    v = _mm_or_si128(v, _mm_srli_si128(v, 8));
+    v = _mm_or_si128(v, _mm_srli_si128(v, 4));
+    v = _mm_or_si128(v, _mm_srli_si128(v, 2));
+    v = _mm_or_si128(v, _mm_srli_si128(v, 1));
+    return static_cast<std::uint8_t>(_mm_cvtsi128_si32(v));
+}
+
+__attribute__((target("ssse3"))) __m128i blockSsse3(const char* q)
 {
     const __m128i nibble = _mm_set1_epi8(0x0f);
     const __m128i lo0 = _mm_load_si128(reinterpret_cast<const __m128i*>(kPrints.lo0));
@@ -160,28 +170,29 @@ __attribute__((target("ssse3"))) bool blockSsse3(const char* q)
         _mm_shuffle_epi8(hi0, _mm_and_si128(_mm_srli_epi16(r0, 4), nibble)));
     const __m128i b = _mm_and_si128(_mm_shuffle_epi8(lo1, _mm_and_si128(r1, nibble)),
         _mm_shuffle_epi8(hi1, _mm_and_si128(_mm_srli_epi16(r1, 4), nibble)));
-    const __m128i hits = _mm_cmpeq_epi8(_mm_and_si128(a, b), _mm_setzero_si128());
-    return _mm_movemask_epi8(hits) != 0xffff;
+    return _mm_and_si128(a, b);
 }
 
-__attribute__((target("ssse3"))) bool anyFingerprintSsse3(const char* p, std::size_t n)
+__attribute__((target("ssse3"))) std::uint8_t fingerprintsSsse3(const char* p, std::size_t n)
 {
     if (n < 17) {
         // Too short for one block: a zero-padded copy (a 0 byte pairs with nothing).
         alignas(16) char tail[32] = {};
         std::memcpy(tail, p, n);
-        return blockSsse3(tail);
+        return orLanes(blockSsse3(tail));
     }
     // A block reads 17 bytes (the last pair's second byte) and tests 16 positions.
+    __m128i hits = _mm_setzero_si128();
     std::size_t i = 0;
     for (; i + 17 <= n; i += 16)
-        if (blockSsse3(p + i))
-            return true;
+        hits = _mm_or_si128(hits, blockSsse3(p + i));
     // The rest by one overlapping block, and the last byte, which has no pair of its own.
-    return (i + 1 < n && blockSsse3(p + n - 17)) || lastByteMatches(p[n - 1]);
+    if (i + 1 < n)
+        hits = _mm_or_si128(hits, blockSsse3(p + n - 17));
+    return orLanes(hits) | lastByteBuckets(p[n - 1]);
 }
 
-__attribute__((target("avx2"))) bool blockAvx2(const char* q)
+__attribute__((target("avx2"))) __m256i blockAvx2(const char* q)
 {
     const __m256i nibble = _mm256_set1_epi8(0x0f);
     const __m256i lo0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPrints.lo0));
@@ -194,36 +205,43 @@ __attribute__((target("avx2"))) bool blockAvx2(const char* q)
         _mm256_shuffle_epi8(hi0, _mm256_and_si256(_mm256_srli_epi16(r0, 4), nibble)));
     const __m256i b = _mm256_and_si256(_mm256_shuffle_epi8(lo1, _mm256_and_si256(r1, nibble)),
         _mm256_shuffle_epi8(hi1, _mm256_and_si256(_mm256_srli_epi16(r1, 4), nibble)));
-    return !_mm256_testz_si256(a, b);
+    return _mm256_and_si256(a, b);
 }
 
-__attribute__((target("avx2"))) bool anyFingerprintAvx2(const char* p, std::size_t n)
+__attribute__((target("avx2"))) std::uint8_t orLanes(__m256i v)
+{
+    return orLanes(_mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
+__attribute__((target("avx2"))) std::uint8_t fingerprintsAvx2(const char* p, std::size_t n)
 {
     if (n < 33) {
         alignas(32) char tail[64] = {};
         std::memcpy(tail, p, n);
-        return blockAvx2(tail);
+        return orLanes(blockAvx2(tail));
     }
+    __m256i hits = _mm256_setzero_si256();
     std::size_t i = 0;
     for (; i + 33 <= n; i += 32)
-        if (blockAvx2(p + i))
-            return true;
-    return (i + 1 < n && blockAvx2(p + n - 33)) || lastByteMatches(p[n - 1]);
+        hits = _mm256_or_si256(hits, blockAvx2(p + i));
+    if (i + 1 < n)
+        hits = _mm256_or_si256(hits, blockAvx2(p + n - 33));
+    return orLanes(hits) | lastByteBuckets(p[n - 1]);
 }
 #endif
 
-using FingerprintFinder = bool (*)(const char*, std::size_t);
+using FingerprintFinder = std::uint8_t (*)(const char*, std::size_t);
 
 FingerprintFinder chooseFinder()
 {
 #ifdef RANKSCOPE_MASKER_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2"))
-        return anyFingerprintAvx2;
+        return fingerprintsAvx2;
     if (__builtin_cpu_supports("ssse3"))
-        return anyFingerprintSsse3;
+        return fingerprintsSsse3;
 #endif
-    return anyFingerprintScalar;
+    return fingerprintsScalar;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -664,7 +682,7 @@ int kindRank(SecretKind kind)
 
 } // namespace
 
-bool SecretMasker::mightContainSecret(std::string_view line)
+std::uint8_t SecretMasker::fingerprints(std::string_view line)
 {
     static const FingerprintFinder finder = chooseFinder();
     return finder(line.data(), line.size());
@@ -721,22 +739,33 @@ bool SecretMasker::maskKeyBlockLine(std::string_view line, std::string& out)
     return false;
 }
 
-bool SecretMasker::maskSlow(std::string_view line, std::string& out)
+bool SecretMasker::maskSlow(std::string_view line, std::string& out, std::uint8_t buckets)
 {
     m_lastKinds = 0;
     if (m_keyLines > 0 && maskKeyBlockLine(line, out))
         return true;
-    if (!mightContainSecret(line))
+    if (buckets == 0)
         return false;
     m_spans.clear();
     using D = SecretMaskerDetectors;
-    D::prefixedTokens(line, m_spans);
-    D::bearerTokens(line, m_spans);
+    // A detector whose every match holds a pair of some bucket runs only when that bucket
+    // was seen (bucket numbers as in the table above); the rest run on every candidate line.
+    auto seen = [buckets](std::initializer_list<int> list) {
+        for (int b : list)
+            if (buckets & (1u << b))
+                return true;
+        return false;
+    };
+    if (seen({ 0, 2, 4, 6 })) // hf_ gh?_ github_pat_ | sk- | xox?- | AKIA ASIA
+        D::prefixedTokens(line, m_spans);
+    if (seen({ 7 })) // Bearer BEARER
+        D::bearerTokens(line, m_spans);
     D::authorizationHeaders(line, m_spans);
-    D::urlPasswords(line, m_spans);
+    if (seen({ 1 })) // user:password@host
+        D::urlPasswords(line, m_spans);
     D::assignments(line, m_spans);
     D::wandbBareKeys(line, m_spans);
-    const bool opensKeyBlock = D::privateKeyStart(line, m_spans);
+    const bool opensKeyBlock = seen({ 2 }) && D::privateKeyStart(line, m_spans); // -----BEGIN
     if (m_spans.empty())
         return false;
     emit(line, out);
@@ -782,9 +811,19 @@ std::string maskSecrets(std::string_view line)
 
 namespace detail {
 
-bool mightContainSecretScalar(std::string_view line)
+std::uint8_t fingerprintsScalar(std::string_view line)
 {
-    return anyFingerprintScalar(line.data(), line.size());
+    return rankscope::model::fingerprintsScalar(line.data(), line.size());
+}
+
+std::uint8_t fingerprintsSsse3(std::string_view line)
+{
+#ifdef RANKSCOPE_MASKER_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("ssse3"))
+        return rankscope::model::fingerprintsSsse3(line.data(), line.size());
+#endif
+    return fingerprintsScalar(line);
 }
 
 } // namespace detail

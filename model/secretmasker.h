@@ -94,15 +94,18 @@ public:
     static constexpr std::size_t kMaxPrivateKeyLines = 128;
 
     // The cheap test: false means the line certainly holds no secret this class masks.
-    static bool mightContainSecret(std::string_view line);
+    static bool mightContainSecret(std::string_view line) { return fingerprints(line) != 0; }
+    // The prefilter's fingerprint buckets seen in the line (bit i = bucket i; see the .cpp).
+    static std::uint8_t fingerprints(std::string_view line);
 
     // Masks `line` into `out` and returns true when it held a secret; otherwise returns
     // false and leaves `out` untouched (use the line as it is). Stateful for private keys.
     bool mask(std::string_view line, std::string& out)
     {
-        if (m_keyLines == 0 && !mightContainSecret(line))
+        const std::uint8_t buckets = fingerprints(line);
+        if (m_keyLines == 0 && buckets == 0)
             return false;
-        return maskSlow(line, out);
+        return maskSlow(line, out, buckets);
     }
 
     // True while inside a multi-line private key block.
@@ -122,7 +125,7 @@ private:
         SecretKind kind = SecretKind::EnvSecret;
     };
 
-    bool maskSlow(std::string_view line, std::string& out);
+    bool maskSlow(std::string_view line, std::string& out, std::uint8_t buckets);
     bool maskKeyBlockLine(std::string_view line, std::string& out);
     void emit(std::string_view line, std::string& out);
 
@@ -139,7 +142,9 @@ std::string maskSecrets(std::string_view line);
 
 namespace detail {
 // The portable prefilter the SIMD versions must agree with (tests compare them).
-bool mightContainSecretScalar(std::string_view line);
+std::uint8_t fingerprintsScalar(std::string_view line);
+// The 16-byte version (the scalar one where the CPU lacks SSSE3), tested on AVX2 machines.
+std::uint8_t fingerprintsSsse3(std::string_view line);
 } // namespace detail
 
 } // namespace rankscope::model

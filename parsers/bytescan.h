@@ -5,6 +5,9 @@
 // scan itself. Never reads outside [p, end): the vector loop stops 16 bytes before the end.
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -59,6 +62,41 @@ inline bool bytesEqual(const char* a, const char* b, std::size_t n)
         if (a[i] != b[i])
             return false;
     return true;
+}
+
+// a[0, n) == b[0, n) for n <= 16, by two overlapping loads of 8 (or 4) bytes each: with a
+// constant n (a literal keyword) this is a few register compares, not a memcmp call.
+inline bool bytesEqualShort(const char* a, const char* b, std::size_t n)
+{
+    if (n >= 8) {
+        std::uint64_t a0, b0, a1, b1;
+        std::memcpy(&a0, a, 8);
+        std::memcpy(&b0, b, 8);
+        std::memcpy(&a1, a + n - 8, 8);
+        std::memcpy(&b1, b + n - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (n >= 4) {
+        std::uint32_t a0, b0, a1, b1;
+        std::memcpy(&a0, a, 4);
+        std::memcpy(&b0, b, 4);
+        std::memcpy(&a1, a + n - 4, 4);
+        std::memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+// a == b for short strings such as host names and pointers, without a memcmp call.
+inline bool sameText(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    return a.size() <= 16 ? bytesEqualShort(a.data(), b.data(), a.size())
+                          : bytesEqual(a.data(), b.data(), a.size());
 }
 
 } // namespace rankscope::parsers

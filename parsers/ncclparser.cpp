@@ -53,11 +53,12 @@ std::optional<std::int32_t> readInt32(std::string_view s, std::size_t& i)
 std::size_t findNcclWord(std::string_view s, std::size_t from)
 {
     while (from + kNcclWord.size() <= s.size()) {
-        const void* hit = std::memchr(s.data() + from, 'N', s.size() - from - 4);
-        if (!hit)
+        const char* const last = s.data() + s.size() - (kNcclWord.size() - 1);
+        const char* hit = findByte(s.data() + from, last, 'N');
+        if (hit == last)
             return std::string_view::npos;
-        const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(hit) - s.data());
-        if (std::memcmp(s.data() + at, kNcclWord.data(), kNcclWord.size()) == 0)
+        const std::size_t at = static_cast<std::size_t>(hit - s.data());
+        if (bytesEqualShort(hit, kNcclWord.data(), kNcclWord.size()))
             return at;
         from = at + 1;
     }
@@ -342,9 +343,7 @@ bool NcclParser::cachedHeader(std::string_view body, Header& header) const
     const std::string& text = m_headerCache.text;
     if (text.empty() || body.size() < text.size() || !bytesEqual(body.data(), text.data(), text.size()))
         return false;
-    // A second header further on (a torn line) needs the full search: the last one wins.
-    if (findNcclWord(body, text.size()) != std::string_view::npos)
-        return false;
+    // The caller still checks the message for a second header (a torn line).
     header.start = 0;
     header.host = body.substr(0, m_headerCache.hostSize);
     header.pid = m_headerCache.pid;
@@ -378,7 +377,29 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
     m_lastSeveralHeaders = false;
     Header header;
     std::size_t firstStart = 0;
-    if (!cachedHeader(body, header)) {
+    bool cached = cachedHeader(body, header);
+    if (cached) {
+        // COLL lines are most of a big bundle: read first, so the search for a second header
+        // (a torn line, where the last header wins and the full search below is needed) only
+        // covers what the COLL walk did not see.
+        const std::size_t msgStart = static_cast<std::size_t>(header.msg.data() - body.data());
+        CollLine coll;
+        const bool isColl = (header.level == Level::Info || header.level == Level::Trace)
+            && !header.msg.empty()
+            && isUpper(header.msg.front()) && readColl(header.msg, coll);
+        const std::size_t clean = isColl ? coll.fields.cleanEnd : 0;
+        if (findNcclWord(body, msgStart + clean) != std::string_view::npos) {
+            cached = false;
+        } else if (isColl) {
+            m_lastMessage = header.msg;
+            const Line line { ctx, body, header, processIdentity(out, ctx, header.host, header.pid) };
+            m_lineIsChain = false;
+            recordColl(line, coll, out);
+            finishLine(line);
+            return true;
+        }
+    }
+    if (!cached) {
         // The one memmem every non-NCCL line pays.
         const std::size_t ncclPos = findLiteral(body, kNcclWord);
         if (ncclPos == std::string_view::npos)
@@ -413,12 +434,17 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
     case Level::Call:
         break;
     }
-    if (!m_lineIsChain)
-        process(line.identity).inChain = false;
+    finishLine(line);
 
     // Text glued in front of the first header (a tqdm bar, a PyTorch line torn by this one)
     // may be another dialect's: let the other parsers look at the line too.
     return cleanLine;
+}
+
+void NcclParser::finishLine(const Line& line)
+{
+    if (!m_lineIsChain)
+        process(line.identity).inChain = false;
 }
 
 void NcclParser::finish(model::ParsedSource& out)
@@ -436,7 +462,7 @@ std::uint32_t NcclParser::processIdentity(model::ParsedSource& out, const LineCo
     std::string_view host, std::int32_t pid)
 {
     IdentitySlot& slot = m_identityCache[(static_cast<std::uint32_t>(pid) ^ ctx.identity) & 15u];
-    if (slot.used && slot.pid == pid && slot.ctxIdentity == ctx.identity && slot.host == host)
+    if (slot.used && slot.pid == pid && slot.ctxIdentity == ctx.identity && sameText(slot.host, host))
         return slot.identity;
     slot.used = true;
     slot.pid = pid;
@@ -543,50 +569,94 @@ void NcclParser::dispatchInfo(const Line& line, model::ParsedSource& out)
     parseEnv(line, msg, out);
 }
 
+namespace {
+
+// A cursor over one COLL line for collFieldsInNcclLayout: every step either consumes what
+// it expects and returns true, or returns false and the caller falls back to the key walk
+// (which also handles the rare values these fast steps refuse, such as 20-digit counts).
+struct CollCursor {
+    const char* p;
+    const char* end;
+
+    template <std::size_t N> bool literal(const char (&word)[N])
+    {
+        static_assert(N - 1 <= 16, "bytesEqualShort compares at most 16 bytes");
+        if (static_cast<std::size_t>(end - p) < N - 1 || !bytesEqualShort(p, word, N - 1))
+            return false;
+        p += N - 1;
+        return true;
+    }
+
+    // A pointer such as 0x7f3a5c000000 (or "(nil)"): up to the next space. A token holding
+    // an 'N' is refused (the key walk takes over) so that the layout walk can vouch that no
+    // torn line's second "NCCL " header starts inside what it read.
+    bool token(std::string_view& t)
+    {
+        const char* from = p;
+        p = findEitherByte(p, end, ' ', 'N');
+        t = { from, static_cast<std::size_t>(p - from) };
+        return p == end || *p == ' ';
+    }
+
+    // Up to 19 decimal digits (always fits in 64 bits), ended by a space or the line's end.
+    bool count(std::uint64_t& v)
+    {
+        const char* from = p;
+        const char* stop = end - p > 19 ? p + 19 : end;
+        std::uint64_t x = 0;
+        while (p < stop && isDigit(*p))
+            x = x * 10 + static_cast<unsigned>(*p++ - '0');
+        if (p == from || (p < end && *p != ' '))
+            return false;
+        v = x;
+        return true;
+    }
+
+    // An int32 with an optional '-', ended by a space, ']' or the line's end.
+    bool int32(std::int32_t& v)
+    {
+        const bool negative = p < end && *p == '-';
+        const char* from = p + (negative ? 1 : 0);
+        const char* q = from;
+        const char* stop = end - from > 10 ? from + 10 : end;
+        std::int64_t x = 0;
+        while (q < stop && isDigit(*q))
+            x = x * 10 + (*q++ - '0');
+        if (q == from || (q < end && *q != ' ' && *q != ']'))
+            return false;
+        x = negative ? -x : x;
+        if (x < std::numeric_limits<std::int32_t>::min() || x > std::numeric_limits<std::int32_t>::max())
+            return false;
+        v = static_cast<std::int32_t>(x);
+        p = q;
+        return true;
+    }
+};
+
+} // namespace
+
 // "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
 //  comm 0x55bef0201370 [nranks=4] stream 0x…" (%zi ≤2.23, %zu 2.24+; RCCL appends fields).
 bool NcclParser::collFieldsInNcclLayout(std::string_view msg, std::size_t i, CollFields& f)
 {
     // "… sendbuff %p recvbuff %p count %zu datatype %d op %d root %d comm %p [nranks=%d]
     // stream %p" (enqueue.cc); RCCL and later versions append fields, which are ignored.
-    const char* const end = msg.data() + msg.size();
-    auto literal = [&]<std::size_t N>(const char (&word)[N]) {
-        // Constant size: the compiler compares in registers instead of calling memcmp.
-        if (msg.size() - i < N - 1 || std::memcmp(msg.data() + i, word, N - 1) != 0)
-            return false;
-        i += N - 1;
-        return true;
-    };
-    auto token = [&]() {
-        const std::size_t from = i;
-        i = static_cast<std::size_t>(findByte(msg.data() + i, end, ' ') - msg.data());
-        return msg.substr(from, i - from);
-    };
-    auto int32Field = [&](std::int32_t& v) {
-        const auto value = readInt32(msg, i);
-        if (!value || (i < msg.size() && msg[i] != ' ' && msg[i] != ']'))
-            return false;
-        v = *value;
-        return true;
-    };
-    CollFields& r = f; // the caller starts over from a fresh CollFields when this fails
-    if (!literal(" sendbuff "))
-        return false;
-    token();
-    if (!literal(" recvbuff "))
-        return false;
-    token();
-    if (!literal(" count "))
-        return false;
-    r.count = readUnsigned(msg, i);
-    if (!r.count || (i < msg.size() && msg[i] != ' '))
-        return false;
+    // The hottest line of a big bundle: walked once, left to right, with no calls.
+    CollCursor c { msg.data() + i, msg.data() + msg.size() };
+    std::uint64_t count = 0;
     std::int32_t op = 0;
-    if (!literal(" datatype ") || !int32Field(r.datatype) || !literal(" op ") || !int32Field(op)
-        || !literal(" root ") || !int32Field(r.root) || !literal(" comm "))
+    std::string_view buffer;
+    if (!c.literal(" sendbuff ") || !c.token(buffer) || !c.literal(" recvbuff ") || !c.token(buffer))
         return false;
-    r.comm = token();
-    return literal(" [nranks=") && int32Field(r.nranks) && literal("]");
+    if (!c.literal(" count ") || !c.count(count) || !c.literal(" datatype ") || !c.int32(f.datatype)
+        || !c.literal(" op ") || !c.int32(op) || !c.literal(" root ") || !c.int32(f.root)
+        || !c.literal(" comm ") || !c.token(f.comm))
+        return false;
+    if (!c.literal(" [nranks=") || !c.int32(f.nranks) || !c.literal("]"))
+        return false;
+    f.count = count;
+    f.cleanEnd = static_cast<std::size_t>(c.p - msg.data());
+    return true;
 }
 
 void NcclParser::collFieldsByKey(std::string_view msg, std::size_t i, CollFields& f)
@@ -630,46 +700,51 @@ void NcclParser::collFieldsByKey(std::string_view msg, std::size_t i, CollFields
     }
 }
 
-// "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
-//  comm 0x55bef0201370 [nranks=4] stream 0x…" (%zi ≤2.23, %zu 2.24+; RCCL appends fields).
-bool NcclParser::parseColl(const Line& line, std::string_view msg, model::ParsedSource& out)
+// The op name, opCount and fields of a COLL line (the layout is shown at parseColl).
+bool NcclParser::readColl(std::string_view msg, CollLine& coll)
 {
     std::size_t i = 0;
-    while (i < msg.size() && i < 32 && isAlnum(msg[i]))
+    const std::size_t nameLimit = std::min<std::size_t>(msg.size(), 32);
+    while (i < nameLimit && isAlnum(msg[i]))
         ++i;
     constexpr std::string_view kOpCount = ": opCount ";
-    if (i == 0 || i >= msg.size() || msg[i] != ':' || !msg.substr(i).starts_with(kOpCount))
+    if (i == 0 || msg.size() - i < kOpCount.size()
+        || !bytesEqualShort(msg.data() + i, kOpCount.data(), kOpCount.size()))
         return false;
-    model::CollCall call;
-    call.op = model::opTypeFromNcclName(msg.substr(0, i));
-    call.evidence = line.ctx.evidence();
+    coll.call.op = model::opTypeFromNcclName(msg.substr(0, i));
     i += kOpCount.size();
-    const auto opCount = readHex(msg, i);
+    coll.opCount = readHex(msg, i);
 
     // This is the hottest line type of a big bundle: NCCL's own layout is matched word by
     // word, anything else is walked key by key.
-    CollFields fields;
-    if (!collFieldsInNcclLayout(msg, i, fields)) {
-        fields = {};
-        collFieldsByKey(msg, i, fields);
+    if (!collFieldsInNcclLayout(msg, i, coll.fields)) {
+        coll.fields = {};
+        collFieldsByKey(msg, i, coll.fields);
+    } else if (coll.call.op == model::OpType::Unknown) {
+        coll.fields.cleanEnd = 0; // NCCL's own op names hold no 'N'; another name may
     }
-    const std::optional<std::uint64_t> count = fields.count;
-    const std::string_view comm = fields.comm;
-    const std::int32_t nranks = fields.nranks;
-    call.datatype = fields.datatype;
-    call.root = fields.root;
-    if (!opCount || !count || comm.size() < 3) {
+    coll.call.datatype = coll.fields.datatype;
+    coll.call.root = coll.fields.root;
+    return true;
+}
+
+void NcclParser::recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out)
+{
+    const CollFields& fields = coll.fields;
+    if (!coll.opCount || !fields.count || fields.comm.size() < 3) {
         // Torn or cut at 1024 bytes: the call cannot be placed in a communicator.
         out.issues.add("nccl_incomplete_coll_line", out.sampleAt(line.ctx.lineNo, line.ctx.line));
-        return true;
+        return;
     }
-    call.opCount = *opCount;
-    call.count = *count;
+    model::CollCall call = coll.call;
+    call.evidence = line.ctx.evidence();
+    call.opCount = *coll.opCount;
+    call.count = *fields.count;
 
     std::size_t index = 0;
-    model::CollTrace& trace = collTraceFor(line, comm, out, index);
-    if (nranks >= 0)
-        trace.nranks = nranks;
+    model::CollTrace& trace = collTraceFor(line, fields.comm, out, index);
+    if (fields.nranks >= 0)
+        trace.nranks = fields.nranks;
     if (trace.calls++ == 0)
         trace.first = call;
     if (trace.tail.size() < model::CollTrace::kTailSize) {
@@ -679,6 +754,16 @@ bool NcclParser::parseColl(const Line& line, std::string_view msg, model::Parsed
         trace.tail[next] = call;
         next = (next + 1) % static_cast<std::uint32_t>(model::CollTrace::kTailSize);
     }
+}
+
+// "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
+//  comm 0x55bef0201370 [nranks=4] stream 0x…" (%zi ≤2.23, %zu 2.24+; RCCL appends fields).
+bool NcclParser::parseColl(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    CollLine coll;
+    if (!readColl(msg, coll))
+        return false;
+    recordColl(line, coll, out);
     return true;
 }
 
@@ -686,7 +771,7 @@ model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view co
     model::ParsedSource& out, std::size_t& index)
 {
     ProcessState& ps = process(line.identity);
-    if (ps.lastCollTrace < out.collTraces.size() && ps.lastCollComm == comm) {
+    if (ps.lastCollTrace < out.collTraces.size() && sameText(ps.lastCollComm, comm)) {
         index = ps.lastCollTrace;
         return out.collTraces[index];
     }

@@ -129,6 +129,7 @@ private:
     };
 
     bool cachedHeader(std::string_view body, Header& header) const;
+    void finishLine(const Line& line);
     void rememberHeader(std::string_view body, const Header& header, std::size_t firstStart);
     static bool findHeader(std::string_view body, std::size_t pos, Header& header,
         std::size_t& firstStart);
@@ -155,7 +156,19 @@ private:
         std::int32_t datatype = -1;
         std::int32_t root = -1;
         std::int32_t nranks = -1;
+        // In NCCL's layout: where the walk stopped (after "[nranks=N]"). The walk saw every
+        // byte before it and refused any 'N', so no second NCCL header of a torn line starts
+        // there. 0 when the key walk read the line.
+        std::size_t cleanEnd = 0;
     };
+    // A COLL line's message read without side effects (false: not a COLL line), then stored.
+    struct CollLine {
+        model::CollCall call;
+        std::optional<std::uint64_t> opCount;
+        CollFields fields;
+    };
+    static bool readColl(std::string_view msg, CollLine& coll);
+    void recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out);
     static bool collFieldsInNcclLayout(std::string_view msg, std::size_t i, CollFields& f);
     static void collFieldsByKey(std::string_view msg, std::size_t i, CollFields& f);
     void parseChannel(const Line& line, std::string_view msg, model::ParsedSource& out);

@@ -13,8 +13,33 @@ namespace rankscope::parsers {
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool isUpper(char c) { return c >= 'A' && c <= 'Z'; }
 inline bool isLower(char c) { return c >= 'a' && c <= 'z'; }
-inline bool isAlpha(char c) { return isUpper(c) || isLower(c); }
-inline bool isAlnum(char c) { return isAlpha(c) || isDigit(c); }
+
+namespace detail {
+// Letters and digits by table: one load and test per byte in the loops that walk host names,
+// op names and prefixes on every line, instead of three range checks.
+enum : std::uint8_t { kAlphaBit = 1, kDigitBit = 2 };
+inline constexpr auto kCharClass = [] {
+    struct Table {
+        std::uint8_t bits[256] {};
+    } t;
+    for (int c = 0; c < 256; ++c) {
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
+            t.bits[c] = kAlphaBit;
+        else if (c >= '0' && c <= '9')
+            t.bits[c] = kDigitBit;
+    }
+    return t;
+}();
+} // namespace detail
+
+inline bool isAlpha(char c)
+{
+    return detail::kCharClass.bits[static_cast<unsigned char>(c)] & detail::kAlphaBit;
+}
+inline bool isAlnum(char c)
+{
+    return detail::kCharClass.bits[static_cast<unsigned char>(c)] != 0;
+}
 inline bool isHexAlpha(char c) { return (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 inline bool isHexDigit(char c) { return isDigit(c) || isHexAlpha(c); }
 inline bool isSpace(char c) { return c == ' ' || c == '\t'; }

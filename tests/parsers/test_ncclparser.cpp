@@ -837,6 +837,29 @@ TEST_CASE("COLL lines in other layouts are read key by key", "[parsers][nccl]")
     CHECK(p.issues.count("nccl_incomplete_coll_line") == 2);
 }
 
+TEST_CASE("COLL values the layout walk refuses still come out of the key walk", "[parsers][nccl]")
+{
+    // A 20-digit count (fits in 64 bits, longer than the fast walk reads), zero-padded and
+    // negative int fields, and an int32 that overflows (read as unknown, as before).
+    auto p = scan(
+        "g:7:7 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x1 count "
+        "18446744073709551615 datatype 7 op 0 root 0 comm 0xfeed [nranks=4] stream 0x5\n"
+        "g:7:7 [0] NCCL INFO Send: opCount 2 sendbuff (nil) recvbuff (nil) count 9 datatype "
+        "00000000007 op 0 root -1 comm 0xfeed [nranks=0004] stream 0x5\n"
+        "g:7:7 [0] NCCL INFO AllReduce: opCount 3 sendbuff 0x1 recvbuff 0x1 count 9 datatype "
+        "99999999999 op 0 root 2147483647 comm 0xfeed [nranks=4] stream 0x5\n");
+    REQUIRE(p.collTraces.size() == 1);
+    const auto& t = p.collTraces[0];
+    REQUIRE(t.tail.size() == 3);
+    CHECK(t.tail[0].count == 18446744073709551615ull);
+    CHECK(t.tail[1].datatype == 7);
+    CHECK(t.tail[1].root == -1);
+    CHECK(t.tail[2].datatype == -1);
+    CHECK(t.tail[2].root == 2147483647);
+    CHECK(t.nranks == 4);
+    CHECK(p.issues.count("nccl_incomplete_coll_line") == 0);
+}
+
 TEST_CASE("torn WARN glued behind a progress bar is still found", "[parsers][nccl]")
 {
     auto p = scan("Epoch 0:   6%|██  | 12/200 [00:10<02:30]node9:31:32 [1] misc/socket.cc:49 NCCL "
