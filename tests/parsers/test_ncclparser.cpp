@@ -784,6 +784,32 @@ TEST_CASE("torn line with a second header is attributed to the inner header's pr
     CHECK(p.collTraces[0].first.op == model::OpType::Broadcast);
 }
 
+TEST_CASE("a torn header behind or inside a cached COLL line still wins", "[parsers][nccl]")
+{
+    // Line 1 caches the header. Line 2 is a whole COLL line in NCCL's layout with another
+    // process's line glued after "[nranks=8]"; line 3 has one glued inside its sendbuff
+    // pointer. In both the last header names the process, as on an uncached line.
+    const std::string head = "learnfair062:32619:32711 [2] NCCL INFO ";
+    const std::string coll = "Broadcast: opCount 0 sendbuff 0x7f1 recvbuff 0x7f1 count 1 datatype 0 "
+                             "op 0 root 0 comm 0x7fabc [nranks=8]";
+    auto p = scan(head + coll + " stream 0x5\n" + head + coll + " stream 0x5 "
+        + "learnfair063:40000:40000 [3] NCCL INFO " + coll + " stream 0x6\n" + head
+        + "Broadcast: opCount 1 sendbuff 0x7 learnfair063:40000:40000 [3] NCCL INFO " + coll
+        + " stream 0x6\n");
+    REQUIRE(p.collTraces.size() >= 2);
+    std::uint64_t inner = 0;
+    for (const auto& t : p.collTraces) {
+        if (t.pid == 32619) {
+            CHECK(t.calls == 1); // line 1 only
+        } else {
+            CHECK(t.pid == 40000);
+            CHECK(str(p, t.host) == "learnfair063");
+            inner += t.calls;
+        }
+    }
+    CHECK(inner == 2);
+}
+
 TEST_CASE("a repeated header is reused only while the line matches it byte for byte",
     "[parsers][nccl]")
 {
