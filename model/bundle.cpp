@@ -1,6 +1,8 @@
 #include "model/bundle.h"
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 
 namespace rankscope::model {
 
@@ -31,9 +33,30 @@ const ProcessGroup* Bundle::processGroup(StrId key) const
     return nullptr;
 }
 
+void Bundle::indexProgress()
+{
+    const auto n = static_cast<std::uint32_t>(progress.size());
+    progressByPgRank.resize(n);
+    std::iota(progressByPgRank.begin(), progressByPgRank.end(), 0u);
+    progressByRank = progressByPgRank;
+    std::stable_sort(progressByPgRank.begin(), progressByPgRank.end(), [this](std::uint32_t a, std::uint32_t b) {
+        return std::pair(progress[a].pg, progress[a].rank) < std::pair(progress[b].pg, progress[b].rank);
+    });
+    std::stable_sort(progressByRank.begin(), progressByRank.end(),
+        [this](std::uint32_t a, std::uint32_t b) { return progress[a].rank < progress[b].rank; });
+}
+
 std::vector<const RankProgress*> Bundle::progressOf(StrId pg) const
 {
     std::vector<const RankProgress*> out;
+    if (progressByPgRank.size() == progress.size()) {
+        auto it = std::lower_bound(progressByPgRank.begin(), progressByPgRank.end(), pg,
+            [this](std::uint32_t i, StrId key) { return progress[i].pg < key; });
+        for (; it != progressByPgRank.end() && progress[*it].pg == pg; ++it)
+            out.push_back(&progress[*it]);
+        // The index orders one group by rank, as progress itself does.
+        return out;
+    }
     for (const auto& p : progress)
         if (p.pg == pg)
             out.push_back(&p);
@@ -42,10 +65,35 @@ std::vector<const RankProgress*> Bundle::progressOf(StrId pg) const
 
 const RankProgress* Bundle::progressOf(StrId pg, std::int32_t rank) const
 {
+    if (progressByPgRank.size() == progress.size()) {
+        const auto it = std::lower_bound(progressByPgRank.begin(), progressByPgRank.end(),
+            std::pair(pg, rank), [this](std::uint32_t i, const std::pair<StrId, std::int32_t>& key) {
+                return std::pair(progress[i].pg, progress[i].rank) < key;
+            });
+        return it != progressByPgRank.end() && progress[*it].pg == pg && progress[*it].rank == rank
+            ? &progress[*it]
+            : nullptr;
+    }
     for (const auto& p : progress)
         if (p.pg == pg && p.rank == rank)
             return &p;
     return nullptr;
+}
+
+std::vector<const RankProgress*> Bundle::progressOfRank(std::int32_t rank) const
+{
+    std::vector<const RankProgress*> out;
+    if (progressByRank.size() == progress.size()) {
+        auto it = std::lower_bound(progressByRank.begin(), progressByRank.end(), rank,
+            [this](std::uint32_t i, std::int32_t key) { return progress[i].rank < key; });
+        for (; it != progressByRank.end() && progress[*it].rank == rank; ++it)
+            out.push_back(&progress[*it]);
+        return out;
+    }
+    for (const auto& p : progress)
+        if (p.rank == rank)
+            out.push_back(&p);
+    return out;
 }
 
 std::vector<std::uint32_t> Bundle::eventsOfRank(std::int32_t rank) const

@@ -113,6 +113,12 @@ public:
     std::vector<RankInfo> ranks; // indexed by global rank
     std::vector<ProcessGroup> processGroups;
     std::vector<RankProgress> progress; // sorted by (pg key text, rank)
+    // Positions in progress ordered by (pg, rank) and by rank (each keeping progress's order
+    // among equals), so per-rank lookups stay logarithmic at 16k ranks. Built by
+    // indexProgress(); while their size differs from progress's (a bundle assembled by hand),
+    // lookups scan progress instead.
+    std::vector<std::uint32_t> progressByPgRank;
+    std::vector<std::uint32_t> progressByRank;
     std::int32_t referenceYear = kNoYearReference; // year given to year-less timestamps
     bool yearKnown = false;
     // Nothing but one torchrun agent's console names the workers (a paste of a single-node
@@ -133,6 +139,9 @@ public:
     // Progress of every rank on one process group.
     std::vector<const RankProgress*> progressOf(StrId pg) const;
     const RankProgress* progressOf(StrId pg, std::int32_t rank) const;
+    // Progress of one rank on every process group, in progress's order.
+    std::vector<const RankProgress*> progressOfRank(std::int32_t rank) const;
+    void indexProgress();
     // Events attributed to one rank, in source/line order.
     std::vector<std::uint32_t> eventsOfRank(std::int32_t rank) const;
     std::uint64_t totalBytes() const;

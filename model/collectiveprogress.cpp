@@ -116,6 +116,7 @@ void buildProgress(Bundle& b)
         const auto ys = b.text(y.pg);
         return xs != ys ? xs < ys : x.rank < y.rank;
     });
+    b.indexProgress();
 
     // Process groups: keys seen, default group membership = the world, others from the
     // NCCL communicator each rank created for the group.

@@ -50,9 +50,8 @@ json ranksSummaryJson(const model::Bundle& b)
     json ranks = json::array();
     for (const auto& info : b.ranks) {
         json pgs = json::array();
-        for (const auto& p : b.progress) {
-            if (p.rank != info.rank)
-                continue;
+        for (const auto* progress : b.progressOfRank(info.rank)) {
+            const model::RankProgress& p = *progress;
             pgs.push_back({ { "pg", p.pg == model::kNoStr ? json(nullptr) : json(std::string(b.text(p.pg))) },
                 { "last_enqueued", p.hasStatus ? json(p.lastEnqueued) : json(nullptr) },
                 { "last_completed", p.hasStatus ? json(p.lastCompleted) : json(nullptr) },

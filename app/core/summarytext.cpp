@@ -97,9 +97,8 @@ std::string summaryText(const model::Bundle& b)
             info.busId != model::kNoStr ? std::string(b.text(info.busId)).c_str() : "?");
         out << line;
         bool any = false;
-        for (const auto& p : b.progress) {
-            if (p.rank != info.rank)
-                continue;
+        for (const model::RankProgress* progress : b.progressOfRank(info.rank)) {
+            const model::RankProgress& p = *progress;
             out << (any ? "; " : " ") << "PG " << (p.pg != model::kNoStr ? std::string(b.text(p.pg)) : "?") << ": ";
             out << (p.hasStatus ? std::to_string(p.lastEnqueued) : "?") << "/"
                 << (p.hasStatus ? std::to_string(p.lastCompleted) : "?") << "/"

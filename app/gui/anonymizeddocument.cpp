@@ -38,6 +38,8 @@ void copyBundleExceptStrings(const model::Bundle& from, model::Bundle& to)
     to.ranks = from.ranks;
     to.processGroups = from.processGroups;
     to.progress = from.progress;
+    to.progressByPgRank = from.progressByPgRank;
+    to.progressByRank = from.progressByRank;
     to.referenceYear = from.referenceYear;
     to.yearKnown = from.yearKnown;
     to.localRanksAreGlobal = from.localRanksAreGlobal;

@@ -558,8 +558,8 @@ private:
             if (rf.primaryFailure == kNoIndex)
                 continue;
             bool completedHere = false;
-            for (const auto& p : m_b.progress)
-                if (p.rank == rf.rank && ((p.hasStatus && p.lastCompleted >= 0) || p.timeoutSeq > 1))
+            for (const auto* p : m_b.progressOfRank(rf.rank))
+                if ((p->hasStatus && p->lastCompleted >= 0) || p->timeoutSeq > 1)
                     completedHere = true;
             // Without NCCL INFO lines nothing says init is incomplete: then it is not claimed.
             rf.failureDuringInit = !completedHere && !m_f.anyCollectiveCompleted && !rf.initCompleted
