@@ -1,5 +1,7 @@
 #include "model/secretmasker.h"
 
+#include "model/bytescan.h"
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -317,7 +319,28 @@ std::size_t iFind(std::string_view s, std::string_view needle, std::size_t from 
         return std::string_view::npos;
     const char n0 = needle[0];
     const char n1 = needle[1];
-    for (std::size_t i = from; i + needle.size() <= s.size(); ++i)
+    const std::size_t last = s.size() - needle.size(); // the last possible start
+    std::size_t i = from;
+#if defined(__SSE2__)
+    // 16 starts at a time; a block reads 17 bytes, so it runs while 17 are left.
+    const __m128i case20 = _mm_set1_epi8(0x20);
+    const __m128i v0 = _mm_set1_epi8(n0);
+    const __m128i v1 = _mm_set1_epi8(n1);
+    for (; i + 17 <= s.size() && i <= last; i += 16) {
+        const __m128i a = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)), case20);
+        const __m128i b = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1)), case20);
+        auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v0), _mm_cmpeq_epi8(b, v1))));
+        while (mask != 0) {
+            const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+            if (at > last)
+                return std::string_view::npos;
+            if (iEquals(s.substr(at, needle.size()), needle))
+                return at;
+            mask &= mask - 1;
+        }
+    }
+#endif
+    for (; i <= last; ++i)
         if (static_cast<char>(s[i] | 0x20) == n0 && static_cast<char>(s[i + 1] | 0x20) == n1
             && iEquals(s.substr(i, needle.size()), needle))
             return i;
@@ -409,41 +432,64 @@ struct SecretMaskerDetectors {
     }
 
     // hf_…, ghp_…/gho_…/ghu_…/ghs_…/ghr_…, github_pat_…, AKIA…/ASIA…, xox?-…, sk-….
-    static void prefixedTokens(std::string_view s, Spans& spans)
+    // Each kind is looked for only where a byte it must hold occurs ('_', 'A', 'x', "k-"),
+    // and only when the prefilter saw its bucket (bit i = bucket i, see the table above).
+    static void prefixedTokens(std::string_view s, std::uint8_t buckets, Spans& spans)
     {
-        for (std::size_t i = 0; i + 3 < s.size(); ++i) {
-            const char c = s[i];
-            if ((c != 'h' && c != 'g' && c != 'A' && c != 'x' && c != 's') || !tokenStart(s, i))
-                continue;
-            if (s.compare(i, 3, "hf_") == 0) {
-                const std::size_t end = runEnd(s, i + 3, isAlnum);
-                if (end - (i + 3) >= 30)
-                    add(spans, i, end, SecretKind::HfToken);
-            } else if (s.compare(i, 11, "github_pat_") == 0) {
-                const std::size_t end = runEnd(s, i + 11, isWord);
-                if (end - (i + 11) >= 22)
-                    add(spans, i, end, SecretKind::GithubToken);
-            } else if (c == 'g' && s[i + 1] == 'h' && oneOf(s[i + 2], "pousr") && s[i + 3] == '_') {
-                const std::size_t end = runEnd(s, i + 4, isAlnum);
-                if (end - (i + 4) >= 30)
-                    add(spans, i, end, SecretKind::GithubToken);
-            } else if (s.compare(i, 4, "AKIA") == 0 || s.compare(i, 4, "ASIA") == 0) {
-                const std::size_t end
-                    = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
+        const char* const end = s.data() + s.size();
+        auto each = [&](char c, auto&& at) {
+            for (const char* p = findByte(s.data(), end, c); p != end; p = findByte(p + 1, end, c))
+                at(static_cast<std::size_t>(p - s.data()));
+        };
+        auto startsAt = [&](std::size_t i, std::string_view word) {
+            return i + word.size() <= s.size() && s.compare(i, word.size(), word) == 0 && tokenStart(s, i);
+        };
+        if (buckets & 1u) {
+            each('_', [&](std::size_t u) {
+                if (u >= 2 && startsAt(u - 2, "hf_")) {
+                    const std::size_t end = runEnd(s, u + 1, isAlnum);
+                    if (end - (u + 1) >= 30)
+                        add(spans, u - 2, end, SecretKind::HfToken);
+                }
+                if (u >= 3 && s[u - 3] == 'g' && s[u - 2] == 'h' && oneOf(s[u - 1], "pousr")
+                    && tokenStart(s, u - 3)) {
+                    const std::size_t end = runEnd(s, u + 1, isAlnum);
+                    if (end - (u + 1) >= 30)
+                        add(spans, u - 3, end, SecretKind::GithubToken);
+                }
+                if (u >= 6 && startsAt(u - 6, "github_pat_")) {
+                    const std::size_t end = runEnd(s, u + 5, isWord);
+                    if (end - (u + 5) >= 22)
+                        add(spans, u - 6, end, SecretKind::GithubToken);
+                }
+            });
+        }
+        if (buckets & (1u << 6)) {
+            each('A', [&](std::size_t i) {
+                if (!startsAt(i, "AKIA") && !startsAt(i, "ASIA"))
+                    return;
+                const std::size_t end = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
                 if (end - (i + 4) == 16 && (end == s.size() || !isAlnum(s[end])))
                     add(spans, i, end, SecretKind::AwsAccessKey);
-            } else if (s.compare(i, 3, "xox") == 0 && i + 4 < s.size() && oneOf(s[i + 3], "bpars")
-                && s[i + 4] == '-') {
-                const std::size_t end
-                    = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
+            });
+        }
+        if (buckets & (1u << 4)) {
+            each('x', [&](std::size_t i) {
+                if (!startsAt(i, "xox") || i + 4 >= s.size() || !oneOf(s[i + 3], "bpars") || s[i + 4] != '-')
+                    return;
+                const std::size_t end = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
                 if (end - (i + 5) >= 10)
                     add(spans, i, end, SecretKind::SlackToken);
-            } else if (s.compare(i, 3, "sk-") == 0) {
-                const std::size_t end
-                    = runEnd(s, i + 3, [](char ch) { return isWord(ch) || ch == '-'; });
-                if (end - (i + 3) >= 32)
-                    add(spans, i, end, SecretKind::OpenAiKey);
-            }
+            });
+        }
+        if (buckets & (1u << 2)) {
+            each('-', [&](std::size_t d) {
+                if (d < 2 || !startsAt(d - 2, "sk-"))
+                    return;
+                const std::size_t end = runEnd(s, d + 1, [](char ch) { return isWord(ch) || ch == '-'; });
+                if (end - (d + 1) >= 32)
+                    add(spans, d - 2, end, SecretKind::OpenAiKey);
+            });
         }
     }
 
@@ -561,10 +607,12 @@ struct SecretMaskerDetectors {
     // NAME=value, NAME = value, NAME: value, "NAME": "value", --name=value.
     static void assignments(std::string_view s, Spans& spans)
     {
+        const char* const end = s.data() + s.size();
         for (std::size_t i = 0; i < s.size(); ++i) {
+            i = static_cast<std::size_t>(findEitherByte(s.data() + i, end, '=', ':') - s.data());
+            if (i == s.size())
+                break;
             const char sep = s[i];
-            if (sep != '=' && sep != ':')
-                continue;
             if (sep == '='
                 && ((i + 1 < s.size() && s[i + 1] == '=') || (i > 0 && oneOf(s[i - 1], "=!<>"))))
                 continue; // ==, !=, <=, >=
@@ -757,7 +805,7 @@ bool SecretMasker::maskSlow(std::string_view line, std::string& out, std::uint8_
         return false;
     };
     if (seen({ 0, 2, 4, 6 })) // hf_ gh?_ github_pat_ | sk- | xox?- | AKIA ASIA
-        D::prefixedTokens(line, m_spans);
+        D::prefixedTokens(line, buckets, m_spans);
     if (seen({ 7 })) // Bearer BEARER
         D::bearerTokens(line, m_spans);
     D::authorizationHeaders(line, m_spans);

@@ -1,0 +1,103 @@
+#pragma once
+// Byte searches for the per-line hot path (parsers and the secret masker), 16 bytes at a
+// time with SSE2 (part of every x86-64 CPU, so no dispatch is needed) and a plain loop
+// elsewhere. Lines are short (most are 100-250 bytes), where a libc memchr call per line and
+// per character costs more than the scan itself. Never reads outside [p, end): the vector
+// loop stops 16 bytes before the end.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace rankscope::model {
+
+// First byte equal to a or b in [p, end), or end.
+inline const char* findEitherByte(const char* p, const char* end, char a, char b)
+{
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8(a);
+    const __m128i vb = _mm_set1_epi8(b);
+    while (end - p >= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)));
+        if (mask != 0)
+            return p + __builtin_ctz(static_cast<unsigned>(mask));
+        p += 16;
+    }
+#endif
+    for (; p < end; ++p)
+        if (*p == a || *p == b)
+            return p;
+    return end;
+}
+
+// First byte equal to c in [p, end), or end.
+inline const char* findByte(const char* p, const char* end, char c)
+{
+    return findEitherByte(p, end, c, c);
+}
+
+// a[0, n) == b[0, n), inline: for the 20-60 byte headers compared on every line, where the
+// call into libc memcmp costs as much as the comparison.
+inline bool bytesEqual(const char* a, const char* b, std::size_t n)
+{
+#if defined(__SSE2__)
+    if (n >= 16) {
+        auto block = [&](std::size_t at) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + at));
+            const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + at));
+            return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) == 0xffff;
+        };
+        for (std::size_t at = 0; at + 16 < n; at += 16)
+            if (!block(at))
+                return false;
+        return block(n - 16); // the last 16 bytes, overlapping the previous block
+    }
+#endif
+    for (std::size_t i = 0; i < n; ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+// a[0, n) == b[0, n) for n <= 16, by two overlapping loads of 8 (or 4) bytes each: with a
+// constant n (a literal keyword) this is a few register compares, not a memcmp call.
+inline bool bytesEqualShort(const char* a, const char* b, std::size_t n)
+{
+    if (n >= 8) {
+        std::uint64_t a0, b0, a1, b1;
+        std::memcpy(&a0, a, 8);
+        std::memcpy(&b0, b, 8);
+        std::memcpy(&a1, a + n - 8, 8);
+        std::memcpy(&b1, b + n - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (n >= 4) {
+        std::uint32_t a0, b0, a1, b1;
+        std::memcpy(&a0, a, 4);
+        std::memcpy(&b0, b, 4);
+        std::memcpy(&a1, a + n - 4, 4);
+        std::memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+// a == b for short strings such as host names and pointers, without a memcmp call.
+inline bool sameText(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    return a.size() <= 16 ? bytesEqualShort(a.data(), b.data(), a.size())
+                          : bytesEqual(a.data(), b.data(), a.size());
+}
+
+} // namespace rankscope::model
