@@ -2,6 +2,9 @@
 
 #include "parsers/textscan.h"
 
+#include <algorithm>
+#include <array>
+
 namespace rankscope::parsers {
 
 namespace {
@@ -180,23 +183,25 @@ bool endsWithWord(std::string_view t, std::string_view word)
 // address) and must not end like an exception or a log level.
 bool stripLabelOrHost(std::string_view& s, LinePrefix& p)
 {
+    // Runs on every line that starts with a letter or digit (every NCCL line: "host:pid:tid"
+    // is followed by a digit, not ": "), so the token is walked once before anything else.
+    static constexpr auto kTokenChar = [] {
+        std::array<bool, 256> t {};
+        for (int c = 0; c < 256; ++c)
+            t[c] = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
+                || c == '_' || c == '.' || c == '-';
+        return t;
+    }();
+    const char* const data = s.data();
+    const std::size_t limit = std::min<std::size_t>(s.size(), 64);
     std::size_t i = 0;
-    bool allDigits = true;
-    bool anyDigit = false;
-    while (i < s.size() && i < 64) {
-        const char c = s[i];
-        if (isDigit(c)) {
-            anyDigit = true;
-        } else if (isAlpha(c) || c == '_' || c == '.' || c == '-') {
-            allDigits = false;
-        } else {
-            break;
-        }
+    while (i < limit && kTokenChar[static_cast<unsigned char>(data[i])])
         ++i;
-    }
     if (i == 0 || i + 1 >= s.size() || s[i] != ':' || s[i + 1] != ' ')
         return false;
     const std::string_view token = s.substr(0, i);
+    const bool allDigits = std::all_of(token.begin(), token.end(), isDigit);
+    const bool anyDigit = std::any_of(token.begin(), token.end(), isDigit);
     if (allDigits) {
         if (i > 6)
             return false;

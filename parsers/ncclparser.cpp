@@ -615,6 +615,11 @@ struct CollCursor {
     // An int32 with an optional '-', ended by a space, ']' or the line's end.
     bool int32(std::int32_t& v)
     {
+        if (end - p >= 2 && isDigit(p[0]) && p[1] == ' ') {
+            v = p[0] - '0'; // datatype, op and root are one digit
+            ++p;
+            return true;
+        }
         const bool negative = p < end && *p == '-';
         const char* from = p + (negative ? 1 : 0);
         const char* q = from;
