@@ -482,13 +482,6 @@ std::uint32_t NcclParser::bareProcessIdentity(model::ParsedSource& out, const Li
     return out.identityIndex(id);
 }
 
-NcclParser::ProcessState& NcclParser::process(std::uint32_t identity)
-{
-    if (identity >= m_processes.size())
-        m_processes.resize(identity + 1);
-    return m_processes[identity];
-}
-
 model::Event& NcclParser::emit(const Line& line, model::ParsedSource& out, EventKind kind,
     Severity severity, std::string_view text)
 {

@@ -141,7 +141,12 @@ private:
     // Identity from the NCCL header alone, for a second header inside a torn line.
     std::uint32_t bareProcessIdentity(model::ParsedSource& out, const LineContext& ctx,
         std::string_view host, std::int32_t pid);
-    ProcessState& process(std::uint32_t identity);
+    ProcessState& process(std::uint32_t identity) // twice per COLL line: inline
+    {
+        if (identity >= m_processes.size())
+            m_processes.resize(identity + 1);
+        return m_processes[identity];
+    }
     model::Event& emit(const Line& line, model::ParsedSource& out, model::EventKind kind,
         model::Severity severity, std::string_view text);
 
