@@ -83,37 +83,50 @@ void assignYears(Bundle& b)
 
 } // namespace
 
-Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues)
+void BundleBuilder::reserveFor(const std::vector<ParsedSource>& upcoming)
 {
-    Bundle b;
-    b.issues = std::move(loadIssues);
-    // Flight Recorder entries dominate big bundles (4096 dumps × 2000 entries): reserve them
-    // once and free each source right after merging it, so the parsed copy and the bundle's
-    // copy (and vector growth slack) are never all alive at once.
-    // The same for the other per-line records of big log bundles: growing them by doubling
-    // copies them several times into fresh pages the kernel must zero first.
+    // Growing these by doubling copies them several times into fresh pages the kernel must
+    // zero first; Flight Recorder entries (4096 dumps × 2000) would be held twice.
     std::size_t frEntries = 0, events = 0, links = 0, traces = 0, inits = 0;
-    for (const ParsedSource& p : parsed) {
+    for (const ParsedSource& p : upcoming) {
         frEntries += p.frEntries.size();
         events += p.events.size();
         links += p.commLinks.size();
         traces += p.collTraces.size();
         inits += p.commInits.size();
     }
-    b.frEntries.reserve(frEntries);
-    b.events.reserve(events);
-    b.commLinks.reserve(links);
-    b.collTraces.reserve(traces);
-    b.commInits.reserve(inits);
-    for (ParsedSource& p : parsed) {
-        mergeSource(b, std::move(p));
-        p = ParsedSource();
-    }
+    Bundle& b = m_bundle;
+    b.frEntries.reserve(b.frEntries.size() + frEntries);
+    b.events.reserve(b.events.size() + events);
+    b.commLinks.reserve(b.commLinks.size() + links);
+    b.collTraces.reserve(b.collTraces.size() + traces);
+    b.commInits.reserve(b.commInits.size() + inits);
+}
+
+void BundleBuilder::add(ParsedSource&& source)
+{
+    mergeSource(m_bundle, std::move(source));
+    source = ParsedSource(); // its memory goes now, not when the caller drops it
+}
+
+Bundle BundleBuilder::finish(ImportIssues loadIssues) &&
+{
+    loadIssues.merge(m_bundle.issues);
+    m_bundle.issues = std::move(loadIssues);
+    assignYears(m_bundle);
+    resolveRanks(m_bundle);
+    buildProgress(m_bundle);
+    return std::move(m_bundle);
+}
+
+Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues)
+{
+    BundleBuilder builder;
+    builder.reserveFor(parsed);
+    for (ParsedSource& p : parsed)
+        builder.add(std::move(p));
     parsed.clear();
-    assignYears(b);
-    resolveRanks(b);
-    buildProgress(b);
-    return b;
+    return std::move(builder).finish(std::move(loadIssues));
 }
 
 } // namespace rankscope::model

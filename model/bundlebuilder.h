@@ -15,4 +15,20 @@ namespace rankscope::model {
 // are the same whatever order threads finished in.
 Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues);
 
+// The same, one source at a time: a loader merges the sources already parsed (in order)
+// while its other threads are still parsing, instead of merging everything at the end.
+class BundleBuilder {
+public:
+    // Room for these sources' records on top of what is merged already. Flight Recorder
+    // entries above all: a vector of 8 M entries grown by doubling is held twice at once.
+    void reserveFor(const std::vector<ParsedSource>& upcoming);
+    void add(ParsedSource&& source);
+    std::size_t sourcesAdded() const { return m_bundle.sources.size(); }
+    // The import issues of the load itself (paths, archives) come first, then the sources'.
+    Bundle finish(ImportIssues loadIssues) &&;
+
+private:
+    Bundle m_bundle;
+};
+
 } // namespace rankscope::model

@@ -4,7 +4,10 @@
 #include "parsers/inputreader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 namespace rankscope::app {
@@ -56,12 +59,34 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     }
 
     std::vector<parsers::TaskResult> results(tasks.size());
+    const auto parsed = std::make_unique<std::atomic<bool>[]>(tasks.size());
     std::atomic<std::size_t> next { 0 };
     parsers::ReadControl control;
     control.cancel = cancel;
     control.hashContent = request.hashInputs;
     if (progress)
         control.onBytes = [progress](std::uint64_t n) { progress->bytesDone += n; };
+
+    // Sources are merged in path order while later ones are still parsed: by whichever
+    // thread finds the merge free (a parser never waits for it), up to the first result not
+    // parsed yet. Results with Flight Recorder entries wait for the end, where their room is
+    // reserved at once (see BundleBuilder::reserveFor).
+    model::BundleBuilder builder;
+    std::mutex mergeMutex;
+    std::size_t nextToMerge = 0; // guarded by mergeMutex
+    auto mergeParsed = [&](bool atEnd) {
+        for (; nextToMerge < results.size() && parsed[nextToMerge].load(std::memory_order_acquire);
+             ++nextToMerge) {
+            auto& sources = results[nextToMerge].sources;
+            if (!atEnd && std::any_of(sources.begin(), sources.end(), [](const model::ParsedSource& s) {
+                    return !s.frEntries.empty();
+                }))
+                return;
+            for (auto& s : sources)
+                builder.add(std::move(s));
+            std::vector<model::ParsedSource>().swap(sources);
+        }
+    };
     auto worker = [&]() {
         parsers::ReadBuffer buffer;
         for (;;) {
@@ -69,8 +94,11 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
             if (i >= tasks.size() || control.cancelled())
                 return;
             results[i] = parsers::readInput(tasks[i], request.limits, control, buffer);
+            parsed[i].store(true, std::memory_order_release);
             if (progress)
                 ++progress->filesDone;
+            if (std::unique_lock lock(mergeMutex, std::try_to_lock); lock)
+                mergeParsed(false);
         }
     };
     unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -84,14 +112,20 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     if (cancel && cancel->load())
         return model::Error { "loading cancelled" };
 
-    std::vector<model::ParsedSource> parsed;
+    std::vector<model::ParsedSource> rest;
+    for (std::size_t i = nextToMerge; i < results.size(); ++i)
+        for (auto& s : results[i].sources)
+            rest.push_back(std::move(s));
+    builder.reserveFor(rest);
+    for (auto& s : rest)
+        builder.add(std::move(s));
+    rest.clear();
+    nextToMerge = results.size();
+
     model::ImportIssues issues = std::move(plan->issues);
-    for (auto& r : results) {
+    for (auto& r : results)
         issues.merge(r.issues);
-        for (auto& s : r.sources)
-            parsed.push_back(std::move(s));
-    }
-    auto bundle = std::make_shared<model::Bundle>(model::buildBundle(std::move(parsed), std::move(issues)));
+    auto bundle = std::make_shared<model::Bundle>(std::move(builder).finish(std::move(issues)));
 
     std::uint64_t recognised = 0;
     for (const auto& s : bundle->sources)
