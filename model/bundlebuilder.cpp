@@ -106,7 +106,9 @@ void BundleBuilder::reserveFor(const std::vector<ParsedSource>& upcoming)
 void BundleBuilder::add(ParsedSource&& source)
 {
     mergeSource(m_bundle, std::move(source));
-    source = ParsedSource(); // its memory goes now, not when the caller drops it
+    // Its memory goes now, not when the caller drops it (and without allocating the empty
+    // pool and tables a fresh ParsedSource would).
+    ParsedSource done = std::move(source);
 }
 
 Bundle BundleBuilder::finish(ImportIssues loadIssues) &&
