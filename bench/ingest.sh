@@ -5,8 +5,8 @@
 #   bash bench/ingest.sh [BUILD_DIR] [RANKS] [STEPS]
 #
 # Generates a RANKS-rank bundle (default 4096 ranks, 200 steps ≈ 1 GB, NCCL_DEBUG=INFO with
-# COLL lines, so most lines are NCCL INFO lines that must actually be parsed), warms the page
-# cache, then times (best of 3):
+# COLL lines, so most lines are NCCL INFO lines that must actually be parsed), then times
+# (best of 5, the page cache warmed before each run):
 #   grep -rcE 'NCCL|Watchdog' DIR > FILE          (output to a file: grep stops early on /dev/null)
 #   rankscope-cli summary DIR --threads 1 -o FILE
 #   rankscope-cli summary DIR --threads 2 -o FILE
@@ -27,12 +27,15 @@ bundle="$work/bundle"
 rm -f "$bundle/expected.json"
 bytes=$(du -sb "$bundle" | cut -f1)
 files=$(find "$bundle" -type f | wc -l)
-cat $(find "$bundle" -type f) > /dev/null # warm the page cache for every contender
+warm() { # page cache warm before every timed run: this machine's kernel reclaims idle pages
+    find "$bundle" -type f -exec cat {} + > /dev/null
+}
 
-best() { # best wall time of 3 runs of "$@", in seconds
+best() { # best wall time of 5 runs of "$@", in seconds
     local best=""
-    for _ in 1 2 3; do
+    for _ in 1 2 3 4 5; do
         local s e
+        warm
         s=$(date +%s.%N)
         "$@"
         e=$(date +%s.%N)

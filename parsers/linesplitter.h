@@ -55,7 +55,7 @@ public:
         }
         while (p < end) {
             // One pass finds the line end and tells whether the line holds a \r at all.
-            const char* brk = findEitherByte(p, end, '\n', '\r');
+            const char* brk = model::findEitherByteWide(p, end, '\n', '\r');
             if (brk != end && *brk == '\n' && brk - p <= static_cast<std::ptrdiff_t>(m_maxLineBytes)) {
                 ++m_lineNo;
                 onSegment(LineSegment { std::string_view(p, brk - p), m_lineNo, m_streamOffset });

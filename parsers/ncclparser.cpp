@@ -366,6 +366,7 @@ void NcclParser::rememberHeader(std::string_view body, const Header& header, std
     if (msgStart == 0 || msgStart > body.size() || body[msgStart - 1] != ' ')
         return;
     m_headerCache.text.assign(body.substr(0, msgStart));
+    m_headerCache.identityFor = kNoIdentity;
     m_headerCache.hostSize = header.host.size();
     m_headerCache.pid = header.pid;
     m_headerCache.level = header.level;
@@ -392,7 +393,13 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
             cached = false;
         } else if (isColl) {
             m_lastMessage = header.msg;
-            const Line line { ctx, body, header, processIdentity(out, ctx, header.host, header.pid) };
+            // Same header bytes and same prefix identity as the line that set the cache's
+            // identity: the same process.
+            if (m_headerCache.identityFor != ctx.identity) {
+                m_headerCache.identity = processIdentity(out, ctx, header.host, header.pid);
+                m_headerCache.identityFor = ctx.identity;
+            }
+            const Line line { ctx, body, header, m_headerCache.identity };
             m_lineIsChain = false;
             recordColl(line, coll, out);
             finishLine(line);

@@ -126,7 +126,11 @@ private:
         std::size_t hostSize = 0;
         std::int32_t pid = -1;
         Level level = Level::Info;
+        // The process identity of lines with this header under prefix identity identityFor.
+        std::uint32_t identityFor = kNoIdentity;
+        std::uint32_t identity = 0;
     };
+    static constexpr std::uint32_t kNoIdentity = UINT32_MAX;
 
     bool cachedHeader(std::string_view body, Header& header) const;
     void finishLine(const Line& line);
