@@ -66,7 +66,10 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     ctx.lineNo = segment.lineNo;
     ctx.offset = segment.offset;
     ctx.line = segment.text;
-    std::string_view body = stripPrefixes(segment.text, ctx.prefix);
+    // Most lines of a big bundle repeat the NCCL header of the line before: nothing to strip.
+    std::string_view body = m_nccl.startsWithCachedHeader(segment.text)
+        ? segment.text
+        : stripPrefixes(segment.text, ctx.prefix);
     // A launcher labels a whole \n-terminated line; the pieces after a \r (a progress bar
     // redrawn, then a log line glued to it) belong to the same writer.
     if (segment.lineNo == m_currentLine && ctx.prefix.empty()) {

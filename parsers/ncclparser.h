@@ -48,6 +48,7 @@
 // process announced last (Init START/COMPLETE or "comm %p rank %d nRanks" line).
 
 #include "model/parsedsource.h"
+#include "parsers/bytescan.h"
 #include "parsers/linecontext.h"
 
 #include <array>
@@ -73,6 +74,15 @@ public:
     std::string_view lastMessage() const { return m_lastMessage; }
     // Whether that line held more than one header (a torn line: earlier messages exist).
     bool lastLineHadSeveralHeaders() const { return m_lastSeveralHeaders; }
+    // The line starts with the NCCL header ("host:pid:tid [dev] NCCL INFO ") an earlier line
+    // of this input began with. No launcher prefix starts like "host:pid:tid ", so the
+    // scanner has nothing to strip from such a line (tests/parsers/test_lineprefix.cpp).
+    bool startsWithCachedHeader(std::string_view line) const
+    {
+        const std::string& text = m_headerCache.text;
+        return !text.empty() && line.size() >= text.size()
+            && bytesEqual(line.data(), text.data(), text.size());
+    }
 
     // Links kept per (process, communicator); the rest are counted, not stored.
     static constexpr std::uint32_t kMaxLinksPerComm = 256;
