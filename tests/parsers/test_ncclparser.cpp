@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -884,6 +885,65 @@ TEST_CASE("COLL values the layout walk refuses still come out of the key walk", 
     CHECK(t.tail[2].root == 2147483647);
     CHECK(t.nranks == 4);
     CHECK(p.issues.count("nccl_incomplete_coll_line") == 0);
+}
+
+TEST_CASE("a COLL line under a cached header reads the same as the first time", "[parsers][nccl]")
+{
+    // The first line with a header goes through the full header search; the same message
+    // again under the now cached header is read before the torn-line search, which then
+    // covers only what the COLL walk did not see. Random lines in NCCL's layout and
+    // mutations of it (odd tokens, extra spaces, cut lines, 'N' in a pointer, long values, a
+    // second header glued on) must come out the same both times, or be refused both times.
+    std::mt19937 rng(23);
+    const std::vector<std::string> ops = { "AllReduce", "Broadcast", "Send", "Recv", "AllGather",
+        "ReduceScatter", "Foo", "AllToAllN", std::string(33, 'A') };
+    // Mostly the first (ordinary) value, so that most lines are whole and take the fast path.
+    auto pick = [&](const std::vector<std::string>& v) { return v[rng() % 8 != 0 ? 0 : rng() % v.size()]; };
+    const std::vector<std::string> hex = { "2d0", "0", "ffffffffffffffff", "1ffffffffffffffff", "", "xyz", "A0" };
+    const std::vector<std::string> ptr = { "0x7fdcc5d2a000", "(nil)", "0x1", "0xN1", "" };
+    const std::vector<std::string> num = { "7", "0", "6553600", "18446744073709551615", "99999999999999999999",
+        "-1", "", "12a", "2147483647", "2147483648", "-2147483648", "0000000007", "00000000007" };
+    std::size_t whole = 0;
+    for (int round = 0; round < 4000; ++round) {
+        std::string msg = pick(ops) + ": opCount " + pick(hex) + " sendbuff " + pick(ptr) + " recvbuff "
+            + pick(ptr) + " count " + pick(num) + " datatype " + pick(num) + " op " + pick(num) + " root "
+            + pick(num) + " comm " + pick({ "0x55025d47c7b0", "0xfeed", "(nil)", "0xNN" }) + " [nranks="
+            + pick(num) + "]" + pick({ " stream 0x55", "", "x", " stream 0x5 g:1:1 [0] NCCL INFO y" });
+        switch (rng() % 12) {
+        case 0: // an extra space somewhere
+            msg.insert(rng() % (msg.size() + 1), " ");
+            break;
+        case 1: // cut
+            msg.resize(rng() % (msg.size() + 1));
+            break;
+        case 2: // one byte changed
+            if (!msg.empty())
+                msg[rng() % msg.size()] = "N] x:"[rng() % 5];
+            break;
+        default:
+            break;
+        }
+        const std::string header = "host" + std::to_string(round) + ":7:7 [0] NCCL INFO ";
+        auto p = scan(header + msg + "\n" + header + msg + "\n");
+        INFO(msg);
+        std::vector<model::CollCall> calls;
+        for (const auto& t : p.collTraces)
+            for (const auto& c : t.tail)
+                calls.push_back(c);
+        REQUIRE(calls.size() % 2 == 0);
+        if (calls.size() == 2) {
+            ++whole;
+            CHECK(calls[0].op == calls[1].op);
+            CHECK(calls[0].opCount == calls[1].opCount);
+            CHECK(calls[0].count == calls[1].count);
+            CHECK(calls[0].datatype == calls[1].datatype);
+            CHECK(calls[0].root == calls[1].root);
+        }
+        if (!p.collTraces.empty())
+            CHECK(p.collTraces.front().calls == calls.size());
+        CHECK(p.issues.count("nccl_incomplete_coll_line") % 2 == 0);
+    }
+    CHECK(whole > 1000); // most lines were whole
 }
 
 TEST_CASE("torn WARN glued behind a progress bar is still found", "[parsers][nccl]")
