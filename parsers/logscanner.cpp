@@ -67,15 +67,15 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     ctx.offset = segment.offset;
     ctx.line = segment.text;
     // Most lines of a big bundle repeat the NCCL header of the line before: nothing to strip.
-    std::string_view body = m_nccl.startsWithCachedHeader(segment.text)
-        ? segment.text
-        : stripPrefixes(segment.text, ctx.prefix);
+    const bool headerOnly = m_nccl.startsWithCachedHeader(segment.text);
+    std::string_view body = headerOnly ? segment.text : stripPrefixes(segment.text, ctx.prefix);
+    const bool noPrefix = headerOnly || ctx.prefix.empty();
     // A launcher labels a whole \n-terminated line; the pieces after a \r (a progress bar
     // redrawn, then a log line glued to it) belong to the same writer.
-    if (segment.lineNo == m_currentLine && ctx.prefix.empty()) {
+    if (segment.lineNo == m_currentLine && noPrefix) {
         ctx.identity = m_currentLineIdentity;
     } else {
-        ctx.identity = prefixIdentity(ctx.prefix);
+        ctx.identity = noPrefix ? 0 : prefixIdentity(ctx.prefix);
         if (segment.lineNo != m_currentLine) {
             m_currentLine = segment.lineNo;
             m_currentLineIdentity = ctx.identity;

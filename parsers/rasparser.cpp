@@ -149,7 +149,7 @@ RasTextParser::Stream& RasTextParser::stream(std::uint32_t identity)
     return s;
 }
 
-bool RasTextParser::inBlock() const
+bool RasTextParser::anyStreamOpen() const
 {
     return std::any_of(
         m_streams.begin(), m_streams.end(), [](const Stream& s) { return s.open(); });

@@ -66,7 +66,8 @@ class RasTextParser {
 public:
     bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     // A report section or block is open in some stream.
-    bool inBlock() const;
+    // Asked for every NCCL line: inline, and streams exist only once a RAS line was seen.
+    bool inBlock() const { return !m_streams.empty() && anyStreamOpen(); }
     void finish(model::ParsedSource& out);
 
 private:
@@ -112,6 +113,7 @@ private:
 
     Stream& stream(std::uint32_t identity);
     Stream* findStream(std::uint32_t identity);
+    bool anyStreamOpen() const;
     bool continueReport(Stream& s, const LineContext& ctx, std::string_view body,
         std::string_view t, model::ParsedSource& out);
     bool heading(Stream& s, std::string_view t);
