@@ -6,7 +6,7 @@
 #
 # Generates a RANKS-rank bundle (default 4096 ranks, 200 steps ≈ 1 GB, NCCL_DEBUG=INFO with
 # COLL lines, so most lines are NCCL INFO lines that must actually be parsed), then times
-# (best of 5, the page cache warmed before each run):
+# (5 interleaved rounds, best of each, the page cache warmed before each run):
 #   grep -rcE 'NCCL|Watchdog' DIR > FILE          (output to a file: grep stops early on /dev/null)
 #   rankscope-cli summary DIR --threads 1 -o FILE
 #   rankscope-cli summary DIR --threads 2 -o FILE
@@ -31,22 +31,24 @@ warm() { # page cache warm before every timed run: this machine's kernel reclaim
     find "$bundle" -type f -exec cat {} + > /dev/null
 }
 
-best() { # best wall time of 5 runs of "$@", in seconds
-    local best=""
-    for _ in 1 2 3 4 5; do
-        local s e
-        warm
-        s=$(date +%s.%N)
-        "$@"
-        e=$(date +%s.%N)
-        best=$(awk -v a="$best" -v b="$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')" 'BEGIN{ if (a=="" || b<a) print b; else print a }')
-    done
-    echo "$best"
+seconds() { # wall time of one run of "$@" on a warm page cache
+    warm
+    local s e
+    s=$(date +%s.%N)
+    "$@"
+    e=$(date +%s.%N)
+    awk -v s="$s" -v e="$e" 'BEGIN { print e - s }'
 }
+lower() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b < a) print b; else print a }'; }
 
-t_grep=$(best sh -c "grep -rcE 'NCCL|Watchdog' '$bundle' > '$work/grep.out'")
-t_one=$(best "$cli" summary "$bundle" --threads 1 -o "$work/summary1.txt")
-t_two=$(best "$cli" summary "$bundle" --threads 2 -o "$work/summary2.txt")
+# Rounds of grep, 1 thread, 2 threads in turn, so a busy moment of the shared machine falls
+# on all three alike; the best of 5 rounds for each.
+t_grep="" t_one="" t_two=""
+for _ in 1 2 3 4 5; do
+    t_grep=$(lower "$t_grep" "$(seconds sh -c "grep -rcE 'NCCL|Watchdog' '$bundle' > '$work/grep.out'")")
+    t_one=$(lower "$t_one" "$(seconds "$cli" summary "$bundle" --threads 1 -o "$work/summary1.txt")")
+    t_two=$(lower "$t_two" "$(seconds "$cli" summary "$bundle" --threads 2 -o "$work/summary2.txt")")
+done
 
 awk -v b="$bytes" -v f="$files" -v g="$t_grep" -v o="$t_one" -v t="$t_two" -v r="$ranks" 'BEGIN {
     mb = b / 1048576
