@@ -571,14 +571,15 @@ void NcclParser::dispatchInfo(const Line& line, model::ParsedSource& out)
 
 namespace {
 
-// A cursor over one COLL line for collFieldsInNcclLayout: every step either consumes what
-// it expects and returns true, or returns false and the caller falls back to the key walk
-// (which also handles the rare values these fast steps refuse, such as 20-digit counts).
+// A cursor over one COLL line for collFieldsInNcclLayout (its steps always inlined, so the
+// position stays in a register): every step either consumes what it expects and returns
+// true, or returns false and the caller falls back to the key walk (which also handles the
+// rare values these fast steps refuse, such as 20-digit counts).
 struct CollCursor {
     const char* p;
     const char* end;
 
-    template <std::size_t N> bool literal(const char (&word)[N])
+    template <std::size_t N> [[gnu::always_inline]] bool literal(const char (&word)[N])
     {
         static_assert(N - 1 <= 16, "bytesEqualShort compares at most 16 bytes");
         if (static_cast<std::size_t>(end - p) < N - 1 || !bytesEqualShort(p, word, N - 1))
@@ -590,7 +591,7 @@ struct CollCursor {
     // A pointer such as 0x7f3a5c000000 (or "(nil)"): up to the next space. A token holding
     // an 'N' is refused (the key walk takes over) so that the layout walk can vouch that no
     // torn line's second "NCCL " header starts inside what it read.
-    bool token(std::string_view& t)
+    [[gnu::always_inline]] bool token(std::string_view& t)
     {
         const char* from = p;
         p = findEitherByte(p, end, ' ', 'N');
@@ -599,7 +600,7 @@ struct CollCursor {
     }
 
     // Up to 19 decimal digits (always fits in 64 bits), ended by a space or the line's end.
-    bool count(std::uint64_t& v)
+    [[gnu::always_inline]] bool count(std::uint64_t& v)
     {
         const char* from = p;
         const char* stop = end - p > 19 ? p + 19 : end;
@@ -613,7 +614,7 @@ struct CollCursor {
     }
 
     // An int32 with an optional '-', ended by a space, ']' or the line's end.
-    bool int32(std::int32_t& v)
+    [[gnu::always_inline]] bool int32(std::int32_t& v)
     {
         if (end - p >= 2 && isDigit(p[0]) && p[1] == ' ') {
             v = p[0] - '0'; // datatype, op and root are one digit
