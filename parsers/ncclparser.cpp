@@ -571,6 +571,35 @@ void NcclParser::dispatchInfo(const Line& line, model::ParsedSource& out)
 
 namespace {
 
+// 1 to 7 decimal digits at p followed by a non-digit, read 8 bytes at a time (SWAR): the
+// count and nranks of most COLL lines. False when 8 bytes cannot be read or the digits run
+// on (the caller's loop takes those).
+[[gnu::always_inline]] inline bool shortNumber(const char* p, const char* end, std::uint64_t& value, unsigned& n)
+{
+    if (end - p < 8)
+        return false;
+    std::uint64_t x = 0;
+    std::memcpy(&x, p, 8); // p[0] in the low byte
+    // A digit byte has high nibble 3, and still has it after adding 6. A carry or borrow
+    // only moves toward later bytes, past the first non-digit, which ends the number.
+    constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull;
+    constexpr std::uint64_t kThrees = 0x3030303030303030ull;
+    const std::uint64_t nonDigit = ((x & kHigh) ^ kThrees) | (((x + 0x0606060606060606ull) & kHigh) ^ kThrees);
+    if (nonDigit == 0)
+        return false; // 8 or more digits
+    n = static_cast<unsigned>(__builtin_ctzll(nonDigit)) / 8;
+    if (n == 0)
+        return false;
+    // The n digit values as the last n of 8 digits (leading zeros first), then 8 digits to
+    // a number in three multiply steps.
+    std::uint64_t d = (x - kThrees) & ((std::uint64_t { 1 } << (8 * n)) - 1);
+    d <<= 8 * (8 - n);
+    d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
+    d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
+    value = (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
+    return true;
+}
+
 // A cursor over one COLL line for collFieldsInNcclLayout (its steps always inlined, so the
 // position stays in a register): every step either consumes what it expects and returns
 // true, or returns false and the caller falls back to the key walk (which also handles the
@@ -603,10 +632,15 @@ struct CollCursor {
     [[gnu::always_inline]] bool count(std::uint64_t& v)
     {
         const char* from = p;
-        const char* stop = end - p > 19 ? p + 19 : end;
         std::uint64_t x = 0;
-        while (p < stop && isDigit(*p))
-            x = x * 10 + static_cast<unsigned>(*p++ - '0');
+        unsigned n = 0;
+        if (shortNumber(p, end, x, n)) {
+            p += n;
+        } else {
+            const char* stop = end - p > 19 ? p + 19 : end;
+            while (p < stop && isDigit(*p))
+                x = x * 10 + static_cast<unsigned>(*p++ - '0');
+        }
         if (p == from || (p < end && *p != ' '))
             return false;
         v = x;
@@ -624,10 +658,17 @@ struct CollCursor {
         const bool negative = p < end && *p == '-';
         const char* from = p + (negative ? 1 : 0);
         const char* q = from;
-        const char* stop = end - from > 10 ? from + 10 : end;
         std::int64_t x = 0;
-        while (q < stop && isDigit(*q))
-            x = x * 10 + (*q++ - '0');
+        std::uint64_t digits = 0;
+        unsigned n = 0;
+        if (shortNumber(q, end, digits, n)) {
+            x = static_cast<std::int64_t>(digits);
+            q += n;
+        } else {
+            const char* stop = end - from > 10 ? from + 10 : end;
+            while (q < stop && isDigit(*q))
+                x = x * 10 + (*q++ - '0');
+        }
         if (q == from || (q < end && *q != ' ' && *q != ']'))
             return false;
         x = negative ? -x : x;

@@ -887,6 +887,40 @@ TEST_CASE("COLL values the layout walk refuses still come out of the key walk", 
     CHECK(p.issues.count("nccl_incomplete_coll_line") == 0);
 }
 
+TEST_CASE("COLL numbers of every length read right", "[parsers][nccl]")
+{
+    // Counts of 1-19 digits and int fields of 1-10 digits, with and without text after them
+    // (short numbers are read 8 bytes at a time when 8 bytes are there).
+    std::mt19937_64 rng(5);
+    auto digits = [&](unsigned n) {
+        std::uint64_t v = rng() % 9 + 1;
+        for (unsigned i = 1; i < n; ++i)
+            v = v * 10 + rng() % 10;
+        return v;
+    };
+    for (int round = 0; round < 3000; ++round) {
+        const std::uint64_t count = digits(1 + static_cast<unsigned>(rng() % 19));
+        const auto datatype = static_cast<std::int32_t>(digits(1 + static_cast<unsigned>(rng() % 9)));
+        const auto root = -static_cast<std::int32_t>(digits(1 + static_cast<unsigned>(rng() % 9)));
+        const auto nranks = static_cast<std::int32_t>(digits(1 + static_cast<unsigned>(rng() % 9)));
+        const std::string msg = "AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x1 count " + std::to_string(count)
+            + " datatype " + std::to_string(datatype) + " op 0 root " + std::to_string(root)
+            + " comm 0xfeed [nranks=" + std::to_string(nranks) + "]" + (round % 2 ? " stream 0x5" : "");
+        // Twice: the second line goes through the cached header path.
+        auto p = scan("g:7:7 [0] NCCL INFO " + msg + "\ng:7:7 [0] NCCL INFO " + msg + "\n");
+        INFO(msg);
+        REQUIRE(p.collTraces.size() == 1);
+        const auto& t = p.collTraces[0];
+        REQUIRE(t.tail.size() == 2);
+        for (const auto& c : t.tail) {
+            CHECK(c.count == count);
+            CHECK(c.datatype == datatype);
+            CHECK(c.root == root);
+        }
+        CHECK(t.nranks == nranks);
+    }
+}
+
 TEST_CASE("a COLL line under a cached header reads the same as the first time", "[parsers][nccl]")
 {
     // The first line with a header goes through the full header search; the same message
