@@ -69,26 +69,26 @@ inline bool bytesEqual(const char* a, const char* b, std::size_t n)
     return true;
 }
 
+// a[0, n) == b[0, n) for sizeof(Word) <= n <= 2 * sizeof(Word): the first and the last
+// Word of both, which overlap when n is smaller.
+template <class Word> bool equalByTwoWords(const char* a, const char* b, std::size_t n)
+{
+    Word a0, b0, a1, b1;
+    std::memcpy(&a0, a, sizeof a0);
+    std::memcpy(&b0, b, sizeof b0);
+    std::memcpy(&a1, a + n - sizeof a1, sizeof a1);
+    std::memcpy(&b1, b + n - sizeof b1, sizeof b1);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
 // a[0, n) == b[0, n) for n <= 16, by two overlapping loads of 8 (or 4) bytes each: with a
 // constant n (a literal keyword) this is a few register compares, not a memcmp call.
 inline bool bytesEqualShort(const char* a, const char* b, std::size_t n)
 {
-    if (n >= 8) {
-        std::uint64_t a0, b0, a1, b1;
-        std::memcpy(&a0, a, 8);
-        std::memcpy(&b0, b, 8);
-        std::memcpy(&a1, a + n - 8, 8);
-        std::memcpy(&b1, b + n - 8, 8);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    if (n >= 4) {
-        std::uint32_t a0, b0, a1, b1;
-        std::memcpy(&a0, a, 4);
-        std::memcpy(&b0, b, 4);
-        std::memcpy(&a1, a + n - 4, 4);
-        std::memcpy(&b1, b + n - 4, 4);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
+    if (n >= 8)
+        return equalByTwoWords<std::uint64_t>(a, b, n);
+    if (n >= 4)
+        return equalByTwoWords<std::uint32_t>(a, b, n);
     for (std::size_t i = 0; i < n; ++i)
         if (a[i] != b[i])
             return false;

@@ -36,16 +36,20 @@ TEST_CASE("findEitherByte and findByte find the first match or the end", "[parse
     }
 }
 
-TEST_CASE("bytesEqual agrees with memcmp at every length and mismatch position", "[parsers][bytescan]")
+TEST_CASE("bytesEqual and bytesEqualShort agree with memcmp at every length and mismatch position", "[parsers][bytescan]")
 {
     for (std::size_t n = 0; n <= 70; ++n) {
         const std::string a(n, 'a');
         CHECK(bytesEqual(a.data(), a.data(), n));
+        if (n <= 16)
+            CHECK(rankscope::parsers::bytesEqualShort(a.data(), std::string(a).data(), n));
         for (std::size_t at = 0; at < n; ++at) {
             std::string b = a;
             b[at] = 'b';
             CHECK_FALSE(bytesEqual(a.data(), b.data(), n));
             CHECK_FALSE(bytesEqual(b.data(), a.data(), n));
+            if (n <= 16)
+                CHECK_FALSE(rankscope::parsers::bytesEqualShort(a.data(), b.data(), n));
         }
     }
 }
