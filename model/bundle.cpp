@@ -39,9 +39,11 @@ void Bundle::indexProgress()
     progressByPgRank.resize(n);
     std::iota(progressByPgRank.begin(), progressByPgRank.end(), 0u);
     progressByRank = progressByPgRank;
-    std::stable_sort(progressByPgRank.begin(), progressByPgRank.end(), [this](std::uint32_t a, std::uint32_t b) {
-        return std::pair(progress[a].pg, progress[a].rank) < std::pair(progress[b].pg, progress[b].rank);
-    });
+    std::stable_sort(
+        progressByPgRank.begin(), progressByPgRank.end(), [this](std::uint32_t a, std::uint32_t b) {
+            return std::pair(progress[a].pg, progress[a].rank)
+                < std::pair(progress[b].pg, progress[b].rank);
+        });
     std::stable_sort(progressByRank.begin(), progressByRank.end(),
         [this](std::uint32_t a, std::uint32_t b) { return progress[a].rank < progress[b].rank; });
 }
@@ -67,7 +69,8 @@ const RankProgress* Bundle::progressOf(StrId pg, std::int32_t rank) const
 {
     if (progressByPgRank.size() == progress.size()) {
         const auto it = std::lower_bound(progressByPgRank.begin(), progressByPgRank.end(),
-            std::pair(pg, rank), [this](std::uint32_t i, const std::pair<StrId, std::int32_t>& key) {
+            std::pair(pg, rank),
+            [this](std::uint32_t i, const std::pair<StrId, std::int32_t>& key) {
                 return std::pair(progress[i].pg, progress[i].rank) < key;
             });
         return it != progressByPgRank.end() && progress[*it].pg == pg && progress[*it].rank == rank

@@ -17,8 +17,8 @@ __attribute__((target("avx2"))) const char* findEitherByteAvx2(
     const __m256i vb = _mm256_set1_epi8(b);
     while (end - p >= 32) {
         const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-        const auto mask = static_cast<unsigned>(
-            _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, va), _mm256_cmpeq_epi8(v, vb))));
+        const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, va), _mm256_cmpeq_epi8(v, vb))));
         if (mask != 0)
             return p + __builtin_ctz(mask);
         p += 32;

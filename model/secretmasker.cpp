@@ -327,9 +327,12 @@ std::size_t iFind(std::string_view s, std::string_view needle, std::size_t from 
     const __m128i v0 = _mm_set1_epi8(n0);
     const __m128i v1 = _mm_set1_epi8(n1);
     for (; i + 17 <= s.size() && i <= last; i += 16) {
-        const __m128i a = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)), case20);
-        const __m128i b = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1)), case20);
-        auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v0), _mm_cmpeq_epi8(b, v1))));
+        const __m128i a
+            = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)), case20);
+        const __m128i b = _mm_or_si128(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1)), case20);
+        auto mask = static_cast<unsigned>(
+            _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v0), _mm_cmpeq_epi8(b, v1))));
         while (mask != 0) {
             const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
             if (at > last)
@@ -442,7 +445,8 @@ struct SecretMaskerDetectors {
                 at(static_cast<std::size_t>(p - s.data()));
         };
         auto startsAt = [&](std::size_t i, std::string_view word) {
-            return i + word.size() <= s.size() && s.compare(i, word.size(), word) == 0 && tokenStart(s, i);
+            return i + word.size() <= s.size() && s.compare(i, word.size(), word) == 0
+                && tokenStart(s, i);
         };
         if (buckets & 1u) {
             each('_', [&](std::size_t u) {
@@ -468,16 +472,19 @@ struct SecretMaskerDetectors {
             each('A', [&](std::size_t i) {
                 if (!startsAt(i, "AKIA") && !startsAt(i, "ASIA"))
                     return;
-                const std::size_t end = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
+                const std::size_t end
+                    = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
                 if (end - (i + 4) == 16 && (end == s.size() || !isAlnum(s[end])))
                     add(spans, i, end, SecretKind::AwsAccessKey);
             });
         }
         if (buckets & (1u << 4)) {
             each('x', [&](std::size_t i) {
-                if (!startsAt(i, "xox") || i + 4 >= s.size() || !oneOf(s[i + 3], "bpars") || s[i + 4] != '-')
+                if (!startsAt(i, "xox") || i + 4 >= s.size() || !oneOf(s[i + 3], "bpars")
+                    || s[i + 4] != '-')
                     return;
-                const std::size_t end = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
+                const std::size_t end
+                    = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
                 if (end - (i + 5) >= 10)
                     add(spans, i, end, SecretKind::SlackToken);
             });
@@ -486,7 +493,8 @@ struct SecretMaskerDetectors {
             each('-', [&](std::size_t d) {
                 if (d < 2 || !startsAt(d - 2, "sk-"))
                     return;
-                const std::size_t end = runEnd(s, d + 1, [](char ch) { return isWord(ch) || ch == '-'; });
+                const std::size_t end
+                    = runEnd(s, d + 1, [](char ch) { return isWord(ch) || ch == '-'; });
                 if (end - (d + 1) >= 32)
                     add(spans, d - 2, end, SecretKind::OpenAiKey);
             });

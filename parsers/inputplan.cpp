@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
-#include <unistd.h>
+#include <filesystem>
 #include <system_error>
+#include <unistd.h>
 
 namespace rankscope::parsers {
 

@@ -67,9 +67,10 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     ctx.offset = segment.offset;
     ctx.line = segment.text;
     // Most lines of a big bundle repeat the NCCL header of the line before: nothing to strip.
-    const bool headerOnly = m_nccl.startsWithCachedHeader(segment.text);
-    std::string_view body = headerOnly ? segment.text : stripPrefixes(segment.text, ctx.prefix);
-    const bool noPrefix = headerOnly || ctx.prefix.empty();
+    const bool ncclHeaderFirst = m_nccl.startsWithCachedHeader(segment.text);
+    std::string_view body
+        = ncclHeaderFirst ? segment.text : stripPrefixes(segment.text, ctx.prefix);
+    const bool noPrefix = ncclHeaderFirst || ctx.prefix.empty();
     // A launcher labels a whole \n-terminated line; the pieces after a \r (a progress bar
     // redrawn, then a log line glued to it) belong to the same writer.
     if (segment.lineNo == m_currentLine && noPrefix) {

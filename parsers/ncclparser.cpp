@@ -386,8 +386,7 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
         const std::size_t msgStart = static_cast<std::size_t>(header.msg.data() - body.data());
         CollLine coll;
         const bool isColl = (header.level == Level::Info || header.level == Level::Trace)
-            && !header.msg.empty()
-            && isUpper(header.msg.front()) && readColl(header.msg, coll);
+            && !header.msg.empty() && isUpper(header.msg.front()) && readColl(header.msg, coll);
         const std::size_t clean = isColl ? coll.fields.cleanEnd : 0;
         if (findNcclWord(body, msgStart + clean) != std::string_view::npos) {
             cached = false;
@@ -469,7 +468,8 @@ std::uint32_t NcclParser::processIdentity(model::ParsedSource& out, const LineCo
     std::string_view host, std::int32_t pid)
 {
     IdentitySlot& slot = m_identityCache[(static_cast<std::uint32_t>(pid) ^ ctx.identity) & 15u];
-    if (slot.used && slot.pid == pid && slot.ctxIdentity == ctx.identity && sameText(slot.host, host))
+    if (slot.used && slot.pid == pid && slot.ctxIdentity == ctx.identity
+        && sameText(slot.host, host))
         return slot.identity;
     slot.used = true;
     slot.pid = pid;
@@ -574,7 +574,8 @@ namespace {
 // 1 to 7 decimal digits at p followed by a non-digit, read 8 bytes at a time (SWAR): the
 // count and nranks of most COLL lines. False when 8 bytes cannot be read or the digits run
 // on (the caller's loop takes those).
-[[gnu::always_inline]] inline bool shortNumber(const char* p, const char* end, std::uint64_t& value, unsigned& n)
+[[gnu::always_inline]] inline bool shortNumber(
+    const char* p, const char* end, std::uint64_t& value, unsigned& n)
 {
     if (end - p < 8)
         return false;
@@ -584,7 +585,8 @@ namespace {
     // only moves toward later bytes, past the first non-digit, which ends the number.
     constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull;
     constexpr std::uint64_t kThrees = 0x3030303030303030ull;
-    const std::uint64_t nonDigit = ((x & kHigh) ^ kThrees) | (((x + 0x0606060606060606ull) & kHigh) ^ kThrees);
+    const std::uint64_t nonDigit
+        = ((x & kHigh) ^ kThrees) | (((x + 0x0606060606060606ull) & kHigh) ^ kThrees);
     if (nonDigit == 0)
         return false; // 8 or more digits
     n = static_cast<unsigned>(__builtin_ctzll(nonDigit)) / 8;
@@ -672,7 +674,8 @@ struct CollCursor {
         if (q == from || (q < end && *q != ' ' && *q != ']'))
             return false;
         x = negative ? -x : x;
-        if (x < std::numeric_limits<std::int32_t>::min() || x > std::numeric_limits<std::int32_t>::max())
+        if (x < std::numeric_limits<std::int32_t>::min()
+            || x > std::numeric_limits<std::int32_t>::max())
             return false;
         v = static_cast<std::int32_t>(x);
         p = q;
@@ -693,7 +696,8 @@ bool NcclParser::collFieldsInNcclLayout(std::string_view msg, std::size_t i, Col
     std::uint64_t count = 0;
     std::int32_t op = 0;
     std::string_view buffer;
-    if (!c.literal(" sendbuff ") || !c.token(buffer) || !c.literal(" recvbuff ") || !c.token(buffer))
+    if (!c.literal(" sendbuff ") || !c.token(buffer) || !c.literal(" recvbuff ")
+        || !c.token(buffer))
         return false;
     if (!c.literal(" count ") || !c.count(count) || !c.literal(" datatype ") || !c.int32(f.datatype)
         || !c.literal(" op ") || !c.int32(op) || !c.literal(" root ") || !c.int32(f.root)

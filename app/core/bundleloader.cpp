@@ -74,13 +74,12 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     model::BundleBuilder builder;
     std::mutex mergeMutex;
     std::size_t nextToMerge = 0; // guarded by mergeMutex
-    auto mergeParsed = [&](bool atEnd) {
+    auto mergeParsed = [&]() {
         for (; nextToMerge < results.size() && parsed[nextToMerge].load(std::memory_order_acquire);
              ++nextToMerge) {
             auto& sources = results[nextToMerge].sources;
-            if (!atEnd && std::any_of(sources.begin(), sources.end(), [](const model::ParsedSource& s) {
-                    return !s.frEntries.empty();
-                }))
+            if (std::any_of(sources.begin(), sources.end(),
+                    [](const model::ParsedSource& s) { return !s.frEntries.empty(); }))
                 return;
             for (auto& s : sources)
                 builder.add(std::move(s));
@@ -98,7 +97,7 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
             if (progress)
                 ++progress->filesDone;
             if (std::unique_lock lock(mergeMutex, std::try_to_lock); lock)
-                mergeParsed(false);
+                mergeParsed();
         }
     };
     unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -120,7 +119,6 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     for (auto& s : rest)
         builder.add(std::move(s));
     rest.clear();
-    nextToMerge = results.size();
 
     model::ImportIssues issues = std::move(plan->issues);
     for (auto& r : results)

@@ -33,7 +33,8 @@ Bundle bundleWithProgress(int ranks)
 
 } // namespace
 
-TEST_CASE("progress lookups by group and rank agree with and without the index", "[model][progress]")
+TEST_CASE(
+    "progress lookups by group and rank agree with and without the index", "[model][progress]")
 {
     Bundle scanned = bundleWithProgress(50);
     Bundle indexed = bundleWithProgress(50);

@@ -36,7 +36,8 @@ TEST_CASE("findEitherByte and findByte find the first match or the end", "[parse
     }
 }
 
-TEST_CASE("bytesEqual and bytesEqualShort agree with memcmp at every length and mismatch position", "[parsers][bytescan]")
+TEST_CASE("bytesEqual and bytesEqualShort agree with memcmp at every length and mismatch position",
+    "[parsers][bytescan]")
 {
     for (std::size_t n = 0; n <= 70; ++n) {
         const std::string a(n, 'a');

@@ -236,7 +236,7 @@ TEST_CASE("missing paths are fatal and named; folders are walked in a stable ord
     auto slash = parsers::planInputs({ dir.string() + "/" });
     REQUIRE(slash.ok());
     CHECK(slash->tasks[1].displayPath == "rankscope-test-plan/rank0.log");
-    auto dotted = parsers::planInputs({ (dir / "b" / ".." ).string() });
+    auto dotted = parsers::planInputs({ (dir / "b" / "..").string() });
     REQUIRE(dotted.ok());
     REQUIRE(dotted->tasks.size() == 2);
     CHECK(dotted->tasks[1].displayPath.ends_with("rank0.log"));

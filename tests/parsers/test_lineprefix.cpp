@@ -113,7 +113,8 @@ TEST_CASE("a line starting with an NCCL header has no prefix to strip", "[parser
     // an earlier line ("host:pid:tid [dev] NCCL INFO "): hosts are [A-Za-z0-9._-]+ (not all
     // digits), so no launcher prefix can match. Checked on random headers and messages.
     std::mt19937 rng(11);
-    const std::string hostChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+    const std::string hostChars
+        = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
     const std::string tailChars = "[]():, 0123456789abcdefABCDEF<>-_.=\r";
     for (int round = 0; round < 20000; ++round) {
         std::string host;
@@ -122,8 +123,8 @@ TEST_CASE("a line starting with an NCCL header has no prefix to strip", "[parser
             host += hostChars[rng() % hostChars.size()];
         if (host.find_first_not_of("0123456789") == std::string::npos)
             host += "x";
-        std::string line = host + ":" + std::to_string(rng() % 100000) + ":" + std::to_string(rng() % 100000)
-            + " [" + std::to_string(rng() % 8) + "] NCCL INFO ";
+        std::string line = host + ":" + std::to_string(rng() % 100000) + ":"
+            + std::to_string(rng() % 100000) + " [" + std::to_string(rng() % 8) + "] NCCL INFO ";
         const std::size_t tailLength = rng() % 40;
         for (std::size_t i = 0; i < tailLength; ++i)
             line += tailChars[rng() % tailChars.size()];

@@ -791,8 +791,9 @@ TEST_CASE("a torn header behind or inside a cached COLL line still wins", "[pars
     // process's line glued after "[nranks=8]"; line 3 has one glued inside its sendbuff
     // pointer. In both the last header names the process, as on an uncached line.
     const std::string head = "learnfair062:32619:32711 [2] NCCL INFO ";
-    const std::string coll = "Broadcast: opCount 0 sendbuff 0x7f1 recvbuff 0x7f1 count 1 datatype 0 "
-                             "op 0 root 0 comm 0x7fabc [nranks=8]";
+    const std::string coll
+        = "Broadcast: opCount 0 sendbuff 0x7f1 recvbuff 0x7f1 count 1 datatype 0 "
+          "op 0 root 0 comm 0x7fabc [nranks=8]";
     auto p = scan(head + coll + " stream 0x5\n" + head + coll + " stream 0x5 "
         + "learnfair063:40000:40000 [3] NCCL INFO " + coll + " stream 0x6\n" + head
         + "Broadcast: opCount 1 sendbuff 0x7 learnfair063:40000:40000 [3] NCCL INFO " + coll
@@ -900,12 +901,14 @@ TEST_CASE("COLL numbers of every length read right", "[parsers][nccl]")
     };
     for (int round = 0; round < 3000; ++round) {
         const std::uint64_t count = digits(1 + static_cast<unsigned>(rng() % 19));
-        const auto datatype = static_cast<std::int32_t>(digits(1 + static_cast<unsigned>(rng() % 9)));
+        const auto datatype
+            = static_cast<std::int32_t>(digits(1 + static_cast<unsigned>(rng() % 9)));
         const auto root = -static_cast<std::int32_t>(digits(1 + static_cast<unsigned>(rng() % 9)));
         const auto nranks = static_cast<std::int32_t>(digits(1 + static_cast<unsigned>(rng() % 9)));
-        const std::string msg = "AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x1 count " + std::to_string(count)
-            + " datatype " + std::to_string(datatype) + " op 0 root " + std::to_string(root)
-            + " comm 0xfeed [nranks=" + std::to_string(nranks) + "]" + (round % 2 ? " stream 0x5" : "");
+        const std::string msg = "AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x1 count "
+            + std::to_string(count) + " datatype " + std::to_string(datatype) + " op 0 root "
+            + std::to_string(root) + " comm 0xfeed [nranks=" + std::to_string(nranks) + "]"
+            + (round % 2 ? " stream 0x5" : "");
         // Twice: the second line goes through the cached header path.
         auto p = scan("g:7:7 [0] NCCL INFO " + msg + "\ng:7:7 [0] NCCL INFO " + msg + "\n");
         INFO(msg);
@@ -932,17 +935,22 @@ TEST_CASE("a COLL line under a cached header reads the same as the first time", 
     const std::vector<std::string> ops = { "AllReduce", "Broadcast", "Send", "Recv", "AllGather",
         "ReduceScatter", "Foo", "AllToAllN", std::string(33, 'A') };
     // Mostly the first (ordinary) value, so that most lines are whole and take the fast path.
-    auto pick = [&](const std::vector<std::string>& v) { return v[rng() % 8 != 0 ? 0 : rng() % v.size()]; };
-    const std::vector<std::string> hex = { "2d0", "0", "ffffffffffffffff", "1ffffffffffffffff", "", "xyz", "A0" };
+    auto pick = [&](const std::vector<std::string>& v) {
+        return v[rng() % 8 != 0 ? 0 : rng() % v.size()];
+    };
+    const std::vector<std::string> hex
+        = { "2d0", "0", "ffffffffffffffff", "1ffffffffffffffff", "", "xyz", "A0" };
     const std::vector<std::string> ptr = { "0x7fdcc5d2a000", "(nil)", "0x1", "0xN1", "" };
-    const std::vector<std::string> num = { "7", "0", "6553600", "18446744073709551615", "99999999999999999999",
-        "-1", "", "12a", "2147483647", "2147483648", "-2147483648", "0000000007", "00000000007" };
+    const std::vector<std::string> num
+        = { "7", "0", "6553600", "18446744073709551615", "99999999999999999999", "-1", "", "12a",
+              "2147483647", "2147483648", "-2147483648", "0000000007", "00000000007" };
     std::size_t whole = 0;
     for (int round = 0; round < 4000; ++round) {
-        std::string msg = pick(ops) + ": opCount " + pick(hex) + " sendbuff " + pick(ptr) + " recvbuff "
-            + pick(ptr) + " count " + pick(num) + " datatype " + pick(num) + " op " + pick(num) + " root "
-            + pick(num) + " comm " + pick({ "0x55025d47c7b0", "0xfeed", "(nil)", "0xNN" }) + " [nranks="
-            + pick(num) + "]" + pick({ " stream 0x55", "", "x", " stream 0x5 g:1:1 [0] NCCL INFO y" });
+        std::string msg = pick(ops) + ": opCount " + pick(hex) + " sendbuff " + pick(ptr)
+            + " recvbuff " + pick(ptr) + " count " + pick(num) + " datatype " + pick(num) + " op "
+            + pick(num) + " root " + pick(num) + " comm "
+            + pick({ "0x55025d47c7b0", "0xfeed", "(nil)", "0xNN" }) + " [nranks=" + pick(num) + "]"
+            + pick({ " stream 0x55", "", "x", " stream 0x5 g:1:1 [0] NCCL INFO y" });
         switch (rng() % 12) {
         case 0: // an extra space somewhere
             msg.insert(rng() % (msg.size() + 1), " ");
