@@ -37,10 +37,6 @@ inline const char* findEitherByte(const char* p, const char* end, char a, char b
     return end;
 }
 
-// findEitherByte 32 bytes at a time where the CPU has AVX2 (chosen on first use), for long
-// scans such as a line's end in a file buffer; not inlined, so not for short tokens.
-const char* findEitherByteWide(const char* p, const char* end, char a, char b);
-
 // First byte equal to c in [p, end), or end.
 inline const char* findByte(const char* p, const char* end, char c)
 {

@@ -232,6 +232,64 @@ __attribute__((target("avx2"))) std::uint8_t fingerprintsAvx2(const char* p, std
 }
 #endif
 
+#ifdef RANKSCOPE_MASKER_X86
+// The first '\n' or '\r' from p, and whether no fingerprint pair starts before it (the last
+// byte paired with the line end itself, which only buckets 0 and 1 accept, as at a line's
+// end in fingerprints()).
+__attribute__((target("avx2"))) const char* lineEndAvx2(const char* p, const char* end, bool& clean)
+{
+    const __m256i newline = _mm256_set1_epi8('\n');
+    const __m256i carriage = _mm256_set1_epi8('\r');
+    const __m256i zero = _mm256_setzero_si256();
+    bool hit = false;
+    // A block reads 33 bytes (the pair of its last position).
+    for (; end - p >= 33; p += 32) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+        const auto breaks = static_cast<std::uint32_t>(_mm256_movemask_epi8(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, newline), _mm256_cmpeq_epi8(v, carriage))));
+        const auto pairs = ~static_cast<std::uint32_t>(
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(blockAvx2(p), zero)));
+        if (breaks != 0) {
+            const unsigned at = static_cast<unsigned>(__builtin_ctz(breaks));
+            const std::uint32_t before = at == 0 ? 0u : pairs & ((1u << at) - 1u);
+            clean = !hit && before == 0;
+            return p + at;
+        }
+        hit = hit || pairs != 0;
+    }
+    for (; p < end; ++p) {
+        if (*p == '\n' || *p == '\r') {
+            clean = !hit;
+            return p;
+        }
+        hit = hit
+            || (p + 1 < end
+                && pairBuckets(static_cast<unsigned char>(p[0]), static_cast<unsigned char>(p[1]))
+                    != 0);
+    }
+    clean = false; // no line end: the last byte's pair is not known
+    return end;
+}
+#endif
+
+const char* lineEndPortable(const char* p, const char* end, bool& clean)
+{
+    clean = false; // the masker scans the line itself
+    return findEitherByte(p, end, '\n', '\r');
+}
+
+using LineEndFinder = const char* (*)(const char*, const char*, bool&);
+
+LineEndFinder chooseLineEndFinder()
+{
+#ifdef RANKSCOPE_MASKER_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        return lineEndAvx2;
+#endif
+    return lineEndPortable;
+}
+
 using FingerprintFinder = std::uint8_t (*)(const char*, std::size_t);
 
 FingerprintFinder chooseFinder()
@@ -737,6 +795,12 @@ int kindRank(SecretKind kind)
 }
 
 } // namespace
+
+const char* SecretMasker::findLineEnd(const char* p, const char* end, bool& secretFree)
+{
+    static const LineEndFinder finder = chooseLineEndFinder();
+    return finder(p, end, secretFree);
+}
 
 std::uint8_t SecretMasker::fingerprints(std::string_view line)
 {

@@ -4,6 +4,7 @@
 // watchdog message glued to a progress bar is still found on its own. Chunks may end
 // mid-line: the partial tail is carried over in a small buffer.
 
+#include "model/secretmasker.h"
 #include "parsers/bytescan.h"
 
 #include <cstddef>
@@ -18,6 +19,9 @@ struct LineSegment {
     std::string_view text;
     std::uint64_t lineNo = 0; // 1-based, counting \n
     std::uint64_t offset = 0; // byte offset of the segment in the stream
+    // The secret prefilter already ran over this segment while its end was being found and
+    // saw no fingerprint (model::SecretMasker::findLineEnd); false when not known.
+    bool secretFree = false;
 };
 
 class LineSplitter {
@@ -54,11 +58,14 @@ public:
             p = nl + 1;
         }
         while (p < end) {
-            // One pass finds the line end and tells whether the line holds a \r at all.
-            const char* brk = model::findEitherByteWide(p, end, '\n', '\r');
+            // One pass finds the line end, tells whether the line holds a \r at all, and runs
+            // the secret prefilter over the line on the way.
+            bool secretFree = false;
+            const char* brk = model::SecretMasker::findLineEnd(p, end, secretFree);
             if (brk != end && *brk == '\n' && brk - p <= static_cast<std::ptrdiff_t>(m_maxLineBytes)) {
                 ++m_lineNo;
-                onSegment(LineSegment { std::string_view(p, brk - p), m_lineNo, m_streamOffset });
+                onSegment(LineSegment {
+                    std::string_view(p, brk - p), m_lineNo, m_streamOffset, secretFree });
                 m_streamOffset += (brk - p) + 1;
                 p = brk + 1;
                 continue;

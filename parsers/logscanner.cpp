@@ -57,7 +57,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     // interned string, an import-issue sample or an export. The prefilter rejects ordinary
     // lines without copying; evidence offsets still point at the raw bytes on disk.
     LineSegment segment = rawSegment;
-    if (m_masker.mask(rawSegment.text, m_maskedLine)) {
+    if (m_masker.mask(rawSegment.text, m_maskedLine, rawSegment.secretFree)) {
         segment.text = m_maskedLine;
         m_out.issues.add("secret_masked", m_out.sampleAt(segment.lineNo, segment.text));
     }

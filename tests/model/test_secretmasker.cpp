@@ -252,6 +252,48 @@ TEST_CASE("maskSecrets masks one line without state and keeps clean lines", "[ma
     CHECK(secretKindName(SecretKind::UrlPassword) == "url-password");
 }
 
+TEST_CASE("the line-end scan vouches for a line only when the prefilter would", "[masking]")
+{
+    // Random buffers of lines: the scan must stop at the first \n or \r, and call the line
+    // before it secret-free exactly when fingerprints() of that line is 0 (never when it is
+    // not: the scanner then skips the masker). Without AVX2 it never vouches.
+    std::mt19937 rng(17);
+    const std::string alphabet = "_@-kKnNyYtT=xXwoOaAsSwWBeEKS0123456789abcdefz .:/\x80\xE2\n\n\r";
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    const bool wide = __builtin_cpu_supports("avx2");
+#else
+    const bool wide = false;
+#endif
+    std::size_t vouched = 0;
+    for (int round = 0; round < 20000; ++round) {
+        std::string text(rng() % 120, 'z');
+        for (auto& c : text)
+            if (rng() % 10 == 0)
+                c = alphabet[rng() % alphabet.size()];
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        for (const char* p = begin; p < end;) {
+            bool clean = true;
+            const char* brk = SecretMasker::findLineEnd(p, end, clean);
+            const char* expected = p;
+            while (expected < end && *expected != '\n' && *expected != '\r')
+                ++expected;
+            REQUIRE(brk == expected);
+            const std::string_view line(p, static_cast<std::size_t>(brk - p));
+            INFO(std::string(line));
+            if (clean)
+                REQUIRE(SecretMasker::fingerprints(line) == 0);
+            if (wide && brk != end)
+                REQUIRE(clean == (SecretMasker::fingerprints(line) == 0));
+            vouched += clean ? 1 : 0;
+            p = brk == end ? end : brk + 1;
+        }
+    }
+    if (wide)
+        CHECK(vouched > 1000);
+}
+
 TEST_CASE(
     "the SIMD prefilter agrees with the portable one on every position and length", "[masking]")
 {

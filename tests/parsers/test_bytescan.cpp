@@ -1,5 +1,5 @@
-// The SSE2 (and AVX2) byte scans against plain loops, at every length and position around
-// the 16- and 32-byte block sizes, reading only inside the given range (valgrind/ASan would tell).
+// The SSE2 byte scans against plain loops, at every length and position around the 16-byte
+// block size, reading only inside the given range (valgrind/ASan would tell).
 #include "parsers/bytescan.h"
 
 #include <catch2/catch.hpp>
@@ -28,7 +28,6 @@ TEST_CASE("findEitherByte and findByte find the first match or the end", "[parse
             const char* expected = begin + std::min(at, n);
             CHECK(findEitherByte(begin, end, '\n', '\r') == expected);
             CHECK(findEitherByte(begin, end, '\r', '\n') == expected);
-            CHECK(rankscope::model::findEitherByteWide(begin, end, '\n', '\r') == expected);
             const std::size_t nl = text.find('\n');
             CHECK(findByte(begin, end, '\n') == (nl == std::string::npos ? end : begin + nl));
             CHECK(findByte(begin, end, 'y') == end);
