@@ -48,55 +48,49 @@ void Bundle::indexProgress()
         [this](std::uint32_t a, std::uint32_t b) { return progress[a].rank < progress[b].rank; });
 }
 
-std::vector<const RankProgress*> Bundle::progressOf(StrId pg) const
+namespace {
+
+// The records whose key equals value, found through order (positions in progress sorted by
+// that key, progress's own order kept among equals) when it indexes all of progress, else by
+// a scan; in progress's order among equals either way.
+template <class Key, class Value>
+std::vector<const RankProgress*> progressMatching(const std::vector<RankProgress>& progress,
+    const std::vector<std::uint32_t>& order, Key key, const Value& value)
 {
     std::vector<const RankProgress*> out;
-    if (progressByPgRank.size() == progress.size()) {
-        auto it = std::lower_bound(progressByPgRank.begin(), progressByPgRank.end(), pg,
-            [this](std::uint32_t i, StrId key) { return progress[i].pg < key; });
-        for (; it != progressByPgRank.end() && progress[*it].pg == pg; ++it)
+    if (order.size() == progress.size()) {
+        auto it = std::lower_bound(order.begin(), order.end(), value,
+            [&](std::uint32_t i, const Value& v) { return key(progress[i]) < v; });
+        for (; it != order.end() && key(progress[*it]) == value; ++it)
             out.push_back(&progress[*it]);
-        // The index orders one group by rank, as progress itself does.
         return out;
     }
     for (const auto& p : progress)
-        if (p.pg == pg)
+        if (key(p) == value)
             out.push_back(&p);
     return out;
+}
+
+} // namespace
+
+std::vector<const RankProgress*> Bundle::progressOf(StrId pg) const
+{
+    return progressMatching(
+        progress, progressByPgRank, [](const RankProgress& p) { return p.pg; }, pg);
 }
 
 const RankProgress* Bundle::progressOf(StrId pg, std::int32_t rank) const
 {
-    if (progressByPgRank.size() == progress.size()) {
-        const auto it = std::lower_bound(progressByPgRank.begin(), progressByPgRank.end(),
-            std::pair(pg, rank),
-            [this](std::uint32_t i, const std::pair<StrId, std::int32_t>& key) {
-                return std::pair(progress[i].pg, progress[i].rank) < key;
-            });
-        return it != progressByPgRank.end() && progress[*it].pg == pg && progress[*it].rank == rank
-            ? &progress[*it]
-            : nullptr;
-    }
-    for (const auto& p : progress)
-        if (p.pg == pg && p.rank == rank)
-            return &p;
-    return nullptr;
+    const auto found = progressMatching(
+        progress, progressByPgRank, [](const RankProgress& p) { return std::pair(p.pg, p.rank); },
+        std::pair(pg, rank));
+    return found.empty() ? nullptr : found.front();
 }
 
 std::vector<const RankProgress*> Bundle::progressOfRank(std::int32_t rank) const
 {
-    std::vector<const RankProgress*> out;
-    if (progressByRank.size() == progress.size()) {
-        auto it = std::lower_bound(progressByRank.begin(), progressByRank.end(), rank,
-            [this](std::uint32_t i, std::int32_t key) { return progress[i].rank < key; });
-        for (; it != progressByRank.end() && progress[*it].rank == rank; ++it)
-            out.push_back(&progress[*it]);
-        return out;
-    }
-    for (const auto& p : progress)
-        if (p.rank == rank)
-            out.push_back(&p);
-    return out;
+    return progressMatching(
+        progress, progressByRank, [](const RankProgress& p) { return p.rank; }, rank);
 }
 
 std::vector<std::uint32_t> Bundle::eventsOfRank(std::int32_t rank) const
