@@ -270,6 +270,52 @@ __attribute__((target("avx2"))) const char* lineEndAvx2(const char* p, const cha
     clean = false; // no line end: the last byte's pair is not known
     return end;
 }
+
+// Line breaks and fingerprint pair starts of the 32 positions at h, as bit masks (bit i =
+// h[i]); reads 33 bytes.
+__attribute__((target("avx2"))) inline void halfMasksAvx2(
+    const char* h, std::uint64_t& breaks, std::uint64_t& pairs)
+{
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(h));
+    breaks = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r')))));
+    pairs = ~static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(blockAvx2(h), _mm256_setzero_si256())));
+}
+
+// Every break of [p, end) in 64-byte blocks; a line's secretFree is "no pair starts between
+// its first byte and its break", exactly what lineEndAvx2 tells for a line starting there.
+__attribute__((target("avx2"))) void lineEndsAvx2(
+    const char* p, const char* end, SecretMasker::LineEnds& ends)
+{
+    constexpr std::uint32_t kCapacity = SecretMasker::LineEnds::kCapacity;
+    std::uint32_t count = 0;
+    bool hit = false; // a pair in the current line within the blocks already passed
+    for (const char* q = p; end - q >= 65; q += 64) {
+        std::uint64_t breaks = 0, pairs = 0, breaksHigh = 0, pairsHigh = 0;
+        halfMasksAvx2(q, breaks, pairs);
+        halfMasksAvx2(q + 32, breaksHigh, pairsHigh);
+        breaks |= breaksHigh << 32;
+        pairs |= pairsHigh << 32;
+        std::uint64_t line = ~std::uint64_t { 0 }; // positions of this block in the current line
+        while (breaks != 0) {
+            const unsigned at = static_cast<unsigned>(__builtin_ctzll(breaks));
+            const std::uint64_t before = (std::uint64_t { 1 } << at) - 1; // at < 64
+            ends.at[count] = q + at;
+            ends.secretFree[count] = !hit && (pairs & line & before) == 0;
+            if (++count == kCapacity) {
+                ends.count = count;
+                return;
+            }
+            hit = false;
+            line = at == 63 ? 0 : ~std::uint64_t { 0 } << (at + 1);
+            breaks &= breaks - 1;
+        }
+        hit = hit || (pairs & line) != 0;
+    }
+    ends.count = count;
+}
 #endif
 
 const char* lineEndPortable(const char* p, const char* end, bool& clean)
@@ -279,6 +325,22 @@ const char* lineEndPortable(const char* p, const char* end, bool& clean)
 }
 
 using LineEndFinder = const char* (*)(const char*, const char*, bool&);
+using LineEndsFinder = void (*)(const char*, const char*, SecretMasker::LineEnds&);
+
+void lineEndsNone(const char*, const char*, SecretMasker::LineEnds& ends)
+{
+    ends.count = 0; // no vector unit: the splitter takes findLineEnd() line by line
+}
+
+LineEndsFinder chooseLineEndsFinder()
+{
+#ifdef RANKSCOPE_MASKER_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        return lineEndsAvx2;
+#endif
+    return lineEndsNone;
+}
 
 LineEndFinder chooseLineEndFinder()
 {
@@ -800,6 +862,13 @@ const char* SecretMasker::findLineEnd(const char* p, const char* end, bool& secr
 {
     static const LineEndFinder finder = chooseLineEndFinder();
     return finder(p, end, secretFree);
+}
+
+void SecretMasker::findLineEnds(const char* p, const char* end, LineEnds& ends)
+{
+    static const LineEndsFinder finder = chooseLineEndsFinder();
+    ends.next = 0;
+    finder(p, end, ends);
 }
 
 std::uint8_t SecretMasker::fingerprints(std::string_view line)

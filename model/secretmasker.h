@@ -102,6 +102,20 @@ public:
     // 0), so a splitter need not run the prefilter over it again. False when not known.
     static const char* findLineEnd(const char* p, const char* end, bool& secretFree);
 
+    // Many line ends at once: every '\n' or '\r' of [p, end) up to kCapacity of them, each
+    // with findLineEnd()'s secretFree for the line before it (lines start at p and after each
+    // end). One pass over 64-byte blocks serves all lines in them, where findLineEnd() starts
+    // a new pass per line. May stop early (fewer than 65 bytes left, no vector unit): a
+    // splitter takes findLineEnd() for what the batch did not cover.
+    struct LineEnds {
+        static constexpr std::uint32_t kCapacity = 128;
+        std::uint32_t count = 0;
+        std::uint32_t next = 0; // first entry not yet used by the caller
+        const char* at[kCapacity];
+        bool secretFree[kCapacity];
+    };
+    static void findLineEnds(const char* p, const char* end, LineEnds& ends);
+
     // Masks `line` into `out` and returns true when it held a secret; otherwise returns
     // false and leaves `out` untouched (use the line as it is). Stateful for private keys.
     // secretFree: findLineEnd() vouched for the line (a private key's body lines have no

@@ -36,6 +36,7 @@ public:
     {
         const char* p = chunk.data();
         const char* end = p + chunk.size();
+        m_ends.count = m_ends.next = 0; // they point into the previous chunk
         if (!m_carry.empty() || m_skippingOverlong) {
             const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
             const char* stop = nl ? nl : end;
@@ -59,9 +60,19 @@ public:
         }
         while (p < end) {
             // One pass finds the line end, tells whether the line holds a \r at all, and runs
-            // the secret prefilter over the line on the way.
+            // the secret prefilter over the line on the way; line ends come in batches
+            // found for many lines at once, line by line where a batch cannot reach.
+            if (m_ends.next == m_ends.count)
+                model::SecretMasker::findLineEnds(p, end, m_ends);
             bool secretFree = false;
-            const char* brk = model::SecretMasker::findLineEnd(p, end, secretFree);
+            const char* brk = nullptr;
+            if (m_ends.next < m_ends.count) {
+                brk = m_ends.at[m_ends.next];
+                secretFree = m_ends.secretFree[m_ends.next];
+                ++m_ends.next;
+            } else {
+                brk = model::SecretMasker::findLineEnd(p, end, secretFree);
+            }
             if (brk != end && *brk == '\n' && brk - p <= static_cast<std::ptrdiff_t>(m_maxLineBytes)) {
                 ++m_lineNo;
                 onSegment(LineSegment {
@@ -70,6 +81,7 @@ public:
                 p = brk + 1;
                 continue;
             }
+            m_ends.count = m_ends.next = 0; // p jumps past breaks the batch may hold
             const char* nl = brk == end ? nullptr
                 : static_cast<const char*>(std::memchr(brk, '\n', end - brk));
             if (!nl) {
@@ -133,6 +145,7 @@ private:
     }
 
     std::size_t m_maxLineBytes;
+    model::SecretMasker::LineEnds m_ends;
     std::string m_carry;
     std::uint64_t m_carryOffset = 0;
     std::uint64_t m_streamOffset = 0;
