@@ -93,7 +93,10 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         streamTime = sniffed.time;
     }
 
-    bool recognised = m_nccl.parseLine(ctx, body, m_out);
+    // A launcher prefix stripped above may have uncovered the cached header.
+    bool recognised = m_nccl.parseLine(ctx, body, m_out,
+        ncclHeaderFirst
+            || (body.size() != segment.text.size() && m_nccl.startsWithCachedHeader(body)));
     const bool ncclLine = recognised;
     auto offer = [&](auto& parser) {
         if (!ncclLine || parser.inBlock())

@@ -338,11 +338,10 @@ bool NcclParser::parseBanner(const LineContext& ctx, std::string_view body,
 // ---------------------------------------------------------------------------------------
 // Entry
 
-bool NcclParser::cachedHeader(std::string_view body, Header& header) const
+// body starts with m_headerCache.text (startsWithCachedHeader).
+void NcclParser::headerFromCache(std::string_view body, Header& header) const
 {
     const std::string& text = m_headerCache.text;
-    if (text.empty() || body.size() < text.size() || !bytesEqual(body.data(), text.data(), text.size()))
-        return false;
     // The caller still checks the message for a second header (a torn line).
     header.start = 0;
     header.host = body.substr(0, m_headerCache.hostSize);
@@ -352,7 +351,6 @@ bool NcclParser::cachedHeader(std::string_view body, Header& header) const
     while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
         msg.remove_suffix(1);
     header.msg = msg;
-    return true;
 }
 
 void NcclParser::rememberHeader(std::string_view body, const Header& header, std::size_t firstStart)
@@ -372,21 +370,24 @@ void NcclParser::rememberHeader(std::string_view body, const Header& header, std
     m_headerCache.level = header.level;
 }
 
-bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+bool NcclParser::parseLine(
+    const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool headerCached)
 {
     m_lastMessage = {};
     m_lastSeveralHeaders = false;
     Header header;
     std::size_t firstStart = 0;
-    bool cached = cachedHeader(body, header);
+    bool cached = headerCached;
     if (cached) {
+        headerFromCache(body, header);
         // COLL lines are most of a big bundle: read first, so the search for a second header
         // (a torn line, where the last header wins and the full search below is needed) only
         // covers what the COLL walk did not see.
         const std::size_t msgStart = static_cast<std::size_t>(header.msg.data() - body.data());
         CollLine coll;
         const bool isColl = (header.level == Level::Info || header.level == Level::Trace)
-            && !header.msg.empty() && isUpper(header.msg.front()) && readColl(header.msg, coll);
+            && !header.msg.empty() && isUpper(header.msg.front())
+            && readColl(header.msg, coll, &m_collMemo);
         const std::size_t clean = isColl ? coll.fields.cleanEnd : 0;
         if (findNcclWord(body, msgStart + clean) != std::string_view::npos) {
             cached = false;
@@ -401,6 +402,7 @@ bool NcclParser::parseLine(const LineContext& ctx, std::string_view body, model:
             const Line line { ctx, body, header, m_headerCache.identity };
             m_lineIsChain = false;
             recordColl(line, coll, out);
+            rememberColl(header.msg, coll);
             finishLine(line);
             return true;
         }
@@ -687,7 +689,8 @@ struct CollCursor {
 
 // "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
 //  comm 0x55bef0201370 [nranks=4] stream 0x…" (%zi ≤2.23, %zu 2.24+; RCCL appends fields).
-bool NcclParser::collFieldsInNcclLayout(std::string_view msg, std::size_t i, CollFields& f)
+bool NcclParser::collFieldsInNcclLayout(
+    std::string_view msg, std::size_t i, CollFields& f, const CollMemo* memo)
 {
     // "… sendbuff %p recvbuff %p count %zu datatype %d op %d root %d comm %p [nranks=%d]
     // stream %p" (enqueue.cc); RCCL and later versions append fields, which are ignored.
@@ -699,9 +702,23 @@ bool NcclParser::collFieldsInNcclLayout(std::string_view msg, std::size_t i, Col
     if (!c.literal(" sendbuff ") || !c.token(buffer) || !c.literal(" recvbuff ")
         || !c.token(buffer))
         return false;
-    if (!c.literal(" count ") || !c.count(count) || !c.literal(" datatype ") || !c.int32(f.datatype)
-        || !c.literal(" op ") || !c.int32(op) || !c.literal(" root ") || !c.int32(f.root)
-        || !c.literal(" comm ") || !c.token(f.comm))
+    if (!c.literal(" count ") || !c.count(count))
+        return false;
+    f.tailStart = static_cast<std::size_t>(c.p - msg.data());
+    const std::size_t tailSize = static_cast<std::size_t>(c.end - c.p);
+    if (memo && tailSize == memo->tail.size() && tailSize != 0
+        && bytesEqual(c.p, memo->tail.data(), tailSize)) {
+        f.datatype = memo->datatype;
+        f.root = memo->root;
+        f.nranks = memo->nranks;
+        f.comm = { c.p + memo->commAt, memo->commSize };
+        f.count = count;
+        f.cleanEnd = msg.size();
+        f.tailFromMemo = true;
+        return true;
+    }
+    if (!c.literal(" datatype ") || !c.int32(f.datatype) || !c.literal(" op ") || !c.int32(op)
+        || !c.literal(" root ") || !c.int32(f.root) || !c.literal(" comm ") || !c.token(f.comm))
         return false;
     if (!c.literal(" [nranks=") || !c.int32(f.nranks) || !c.literal("]"))
         return false;
@@ -752,23 +769,31 @@ void NcclParser::collFieldsByKey(std::string_view msg, std::size_t i, CollFields
 }
 
 // The op name, opCount and fields of a COLL line (the layout is shown at parseColl).
-bool NcclParser::readColl(std::string_view msg, CollLine& coll)
+bool NcclParser::readColl(std::string_view msg, CollLine& coll, const CollMemo* memo)
 {
     std::size_t i = 0;
-    const std::size_t nameLimit = std::min<std::size_t>(msg.size(), 32);
-    while (i < nameLimit && isAlnum(msg[i]))
-        ++i;
-    constexpr std::string_view kOpCount = ": opCount ";
-    if (i == 0 || msg.size() - i < kOpCount.size()
-        || !bytesEqualShort(msg.data() + i, kOpCount.data(), kOpCount.size()))
-        return false;
-    coll.call.op = model::opTypeFromNcclName(msg.substr(0, i));
-    i += kOpCount.size();
+    if (memo && !memo->head.empty() && msg.size() > memo->head.size()
+        && bytesEqual(msg.data(), memo->head.data(), memo->head.size())) {
+        coll.call.op = memo->op;
+        i = memo->head.size();
+        coll.headFromMemo = true;
+    } else {
+        const std::size_t nameLimit = std::min<std::size_t>(msg.size(), 32);
+        while (i < nameLimit && isAlnum(msg[i]))
+            ++i;
+        constexpr std::string_view kOpCount = ": opCount ";
+        if (i == 0 || msg.size() - i < kOpCount.size()
+            || !bytesEqualShort(msg.data() + i, kOpCount.data(), kOpCount.size()))
+            return false;
+        coll.call.op = model::opTypeFromNcclName(msg.substr(0, i));
+        i += kOpCount.size();
+    }
+    coll.headSize = i;
     coll.opCount = readHex(msg, i);
 
     // This is the hottest line type of a big bundle: NCCL's own layout is matched word by
     // word, anything else is walked key by key.
-    if (!collFieldsInNcclLayout(msg, i, coll.fields)) {
+    if (!collFieldsInNcclLayout(msg, i, coll.fields, memo)) {
         coll.fields = {};
         collFieldsByKey(msg, i, coll.fields);
     } else if (coll.call.op == model::OpType::Unknown) {
@@ -777,6 +802,24 @@ bool NcclParser::readColl(std::string_view msg, CollLine& coll)
     coll.call.datatype = coll.fields.datatype;
     coll.call.root = coll.fields.root;
     return true;
+}
+
+void NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
+{
+    if (!coll.headFromMemo && coll.call.op != model::OpType::Unknown) {
+        m_collMemo.head.assign(msg.substr(0, coll.headSize));
+        m_collMemo.op = coll.call.op;
+    }
+    const CollFields& f = coll.fields;
+    if (f.tailFromMemo || f.cleanEnd == 0 || f.tailStart == 0 || f.tailStart >= msg.size())
+        return;
+    const std::string_view tail = msg.substr(f.tailStart);
+    m_collMemo.tail.assign(tail);
+    m_collMemo.datatype = f.datatype;
+    m_collMemo.root = f.root;
+    m_collMemo.nranks = f.nranks;
+    m_collMemo.commAt = static_cast<std::size_t>(f.comm.data() - tail.data());
+    m_collMemo.commSize = f.comm.size();
 }
 
 void NcclParser::recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out)

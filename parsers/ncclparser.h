@@ -64,7 +64,13 @@ namespace rankscope::parsers {
 class NcclParser {
 public:
     // True when the line was recognised (and events or records were added).
-    bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
+    bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+    {
+        return parseLine(ctx, body, out, startsWithCachedHeader(body));
+    }
+    // The same, when the caller already knows whether body starts with the cached header.
+    bool parseLine(
+        const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool headerCached);
     // A multi-line block is open: the scanner must hand over every following line.
     bool inBlock() const { return false; }
     // End of input: close open blocks.
@@ -142,7 +148,7 @@ private:
     };
     static constexpr std::uint32_t kNoIdentity = UINT32_MAX;
 
-    bool cachedHeader(std::string_view body, Header& header) const;
+    void headerFromCache(std::string_view body, Header& header) const;
     void finishLine(const Line& line);
     void rememberHeader(std::string_view body, const Header& header, std::size_t firstStart);
     static bool findHeader(std::string_view body, std::size_t pos, Header& header,
@@ -179,16 +185,40 @@ private:
         // byte before it and refused any 'N', so no second NCCL header of a torn line starts
         // there. 0 when the key walk read the line.
         std::size_t cleanEnd = 0;
+        // In NCCL's layout: where " datatype " begins, and whether everything from there was
+        // taken from the memo of an earlier line with the same bytes.
+        std::size_t tailStart = 0;
+        bool tailFromMemo = false;
     };
     // A COLL line's message read without side effects (false: not a COLL line), then stored.
     struct CollLine {
         model::CollCall call;
         std::optional<std::uint64_t> opCount;
         CollFields fields;
+        std::size_t headSize = 0; // "AllReduce: opCount "
+        bool headFromMemo = false;
     };
-    static bool readColl(std::string_view msg, CollLine& coll);
+    // The last clean COLL line in NCCL's layout, in two pieces that consecutive COLL lines
+    // of a process repeat byte for byte: the head ("AllReduce: opCount ") and the tail from
+    // " datatype " on (datatype, op, root, comm, nranks, stream). A line starting or ending
+    // with the same bytes takes the values read from them instead of walking them again;
+    // only a line that passed the torn-line search is remembered (rememberColl), so a tail
+    // taken from the memo holds no second NCCL header either.
+    struct CollMemo {
+        std::string head;
+        model::OpType op = model::OpType::Unknown;
+        std::string tail;
+        std::int32_t datatype = -1;
+        std::int32_t root = -1;
+        std::int32_t nranks = -1;
+        std::size_t commAt = 0; // the comm pointer within the tail
+        std::size_t commSize = 0;
+    };
+    static bool readColl(std::string_view msg, CollLine& coll, const CollMemo* memo = nullptr);
     void recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out);
-    static bool collFieldsInNcclLayout(std::string_view msg, std::size_t i, CollFields& f);
+    void rememberColl(std::string_view msg, const CollLine& coll);
+    static bool collFieldsInNcclLayout(
+        std::string_view msg, std::size_t i, CollFields& f, const CollMemo* memo);
     static void collFieldsByKey(std::string_view msg, std::size_t i, CollFields& f);
     void parseChannel(const Line& line, std::string_view msg, model::ParsedSource& out);
     void parseRing(const Line& line, std::string_view msg, model::ParsedSource& out);
@@ -213,6 +243,7 @@ private:
         model::ParsedSource& out, std::size_t& index);
 
     HeaderCache m_headerCache;
+    CollMemo m_collMemo;
     std::string_view m_lastMessage;
     bool m_lastSeveralHeaders = false;
     std::array<IdentitySlot, 16> m_identityCache;

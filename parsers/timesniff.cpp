@@ -163,7 +163,7 @@ TimePoint parseIsoTime(std::string_view s, std::size_t* consumed)
     return *t;
 }
 
-SniffedTime sniffLeadingTime(std::string_view line)
+SniffedTime sniffTimeAtStart(std::string_view line)
 {
     if (line.size() < 10)
         return {};

@@ -24,7 +24,19 @@ struct SniffedTime {
     std::size_t length = 0; // bytes of the timestamp (and its brackets) at the line start
 };
 
-SniffedTime sniffLeadingTime(std::string_view line);
+SniffedTime sniffTimeAtStart(std::string_view line);
+
+// Every clock above starts with '[', a digit or a capital letter (severity, month, weekday);
+// the test is inline because most lines of a big bundle start with a lowercase host name.
+inline SniffedTime sniffLeadingTime(std::string_view line)
+{
+    if (line.size() < 10)
+        return {};
+    const char c = line[0];
+    if (c != '[' && !(c >= '0' && c <= '9') && !(c >= 'A' && c <= 'Z'))
+        return {};
+    return sniffTimeAtStart(line);
+}
 
 // The PyTorch C++ envelope "[E1218 20:27:21.426415540 " or glog "E1218 20:27:21.426415 " at
 // the start of `s`. Returns an invalid time when `s` does not start with one.

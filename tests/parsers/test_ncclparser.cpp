@@ -4,9 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace rankscope;
@@ -1094,4 +1096,72 @@ TEST_CASE("a second NCCL header in a torn srun line is not given the line's labe
     const auto& id = p.identities[p.commInits[0].identity];
     CHECK(id.pid == 2900060);
     CHECK(id.srunTask == -1);
+}
+
+TEST_CASE("COLL lines repeating an earlier line's head or tail read the same as on their own",
+    "[parsers][nccl]")
+{
+    // Under a cached header, a COLL line whose op name or whole tail (from " datatype " on)
+    // repeats the last clean COLL line takes the values read from those bytes before. Each
+    // line of a random run must give the same call (or the same refusal) as it gives
+    // scanned on its own, also when the repeated tail follows a torn or cut line, another
+    // process's header, or a line the layout walk refused.
+    std::mt19937 rng(41);
+    auto oneOf = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+    const std::vector<std::string> heads = { "h1:7:7 [0] NCCL INFO ", "h1:7:7 [0] NCCL INFO ",
+        "h1:7:7 [0] NCCL INFO ", "h2:9:9 [1] NCCL INFO ", "[rank3]:h1:7:7 [0] NCCL INFO " };
+    const std::vector<std::string> names
+        = { "AllReduce", "AllReduce", "Broadcast", "Foo", "AllReduceX" };
+    const std::vector<std::string> tails
+        = { " datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+              " datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+              " datatype 7 op 0 root 3 comm 0x55aa [nranks=8] stream 0x5",
+              " datatype 7 op 0 root 0 comm 0x66bb [nranks=16] stream 0x5",
+              " datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5 h3:1:1 [0] NCCL INFO y",
+              " datatype 7 op 0 root 0 comm 0xN5aa [nranks=8] stream 0x5", " datatype 7 op 0",
+              " datatype 7 op 0 root 0 comm 0x55aa [nranks=8]" };
+    for (int round = 0; round < 300; ++round) {
+        std::vector<std::string> lines;
+        std::string all;
+        for (int i = 0; i < 24; ++i) {
+            std::string line = oneOf(heads) + oneOf(names) + ": opCount " + std::to_string(i)
+                + " sendbuff 0x7f" + std::to_string(rng() % 50) + " recvbuff 0x7f1 count "
+                + std::to_string(rng() % 3 == 0 ? rng() : rng() % 9) + oneOf(tails);
+            if (rng() % 10 == 0)
+                line.resize(rng() % (line.size() + 1));
+            lines.push_back(line);
+            all += line + "\n";
+        }
+        // Every call of a scan in line order, with its trace's process and comm.
+        auto callsOf = [](const model::ParsedSource& p) {
+            std::vector<std::tuple<std::uint64_t, std::string>> out;
+            for (const auto& t : p.collTraces)
+                for (const auto& c : t.tail)
+                    out.emplace_back(c.evidence.line,
+                        std::to_string(t.pid) + " " + std::string(str(p, t.commPtr)) + " "
+                            + std::to_string(static_cast<int>(c.op)) + " "
+                            + std::to_string(c.opCount) + " " + std::to_string(c.count) + " "
+                            + std::to_string(c.datatype) + " " + std::to_string(c.root));
+            std::sort(out.begin(), out.end());
+            return out;
+        };
+        const auto together = scan(all);
+        std::vector<std::string> expected;
+        std::size_t expectedIssues = 0;
+        for (const auto& line : lines) {
+            // Twice, so the second copy is read under its cached header as in the run.
+            const auto alone = scan(line + "\n" + line + "\n");
+            const auto calls = callsOf(alone);
+            for (const auto& [lineNo, text] : calls)
+                if (lineNo == 2)
+                    expected.push_back(text);
+            expectedIssues += alone.issues.count("nccl_incomplete_coll_line") / 2;
+        }
+        std::vector<std::string> got;
+        for (const auto& [lineNo, text] : callsOf(together))
+            got.push_back(text);
+        INFO(all);
+        CHECK(got == expected);
+        CHECK(together.issues.count("nccl_incomplete_coll_line") == expectedIssues);
+    }
 }
