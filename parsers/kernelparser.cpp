@@ -1,12 +1,15 @@
 #include "parsers/kernelparser.h"
 
+#include "parsers/keywordset.h"
 #include "parsers/textscan.h"
 
 #include <cinttypes>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <vector>
 
 namespace rankscope::parsers {
 
@@ -129,9 +132,8 @@ std::optional<Severity> aerSeverity(std::string_view text)
 }
 
 // Which grammars a line may hold. Kernel lines are rare in a training log, so this runs on
-// nearly every line for nothing: each signal word is looked for by memchr on one of its
-// rarer bytes (SIMD in glibc) and confirmed with memcmp — several times cheaper than memmem,
-// which sets up a shift table on every call, or a byte-by-byte loop.
+// nearly every line for nothing: the signal words are found in one pass of the keyword
+// prefilter, except "AER", too short for it, looked for by memchr on its rarer 'R'.
 enum Signal : unsigned {
     kSignalXid = 1u << 0, // "Xid ("
     kSignalNvrm = 1u << 1, // "NVRM"
@@ -142,43 +144,53 @@ enum Signal : unsigned {
 
 struct SignalWord {
     std::string_view word;
-    std::size_t anchor; // index of the byte memchr looks for
     unsigned signal;
 };
 
 constexpr SignalWord kSignalWords[] = {
-    { "Xid (", 0, kSignalXid },
-    { "NVRM", 1, kSignalNvrm },
-    { "Link ", 0, kSignalLink },
-    { "AER", 0, kSignalAer },
-    { "Bus Error", 0, kSignalAer },
-    { "Kill", 0, kSignalOom },
-    { "oom-kill:", 3, kSignalOom },
+    { "Xid (", kSignalXid },
+    { "NVRM", kSignalNvrm },
+    { "Link ", kSignalLink },
+    { "Bus Error", kSignalAer },
+    { "Kill", kSignalOom },
+    { "oom-kill:", kSignalOom },
 };
+
+const KeywordSet& signalKeywords()
+{
+    static const KeywordSet set = [] {
+        std::vector<std::string_view> words;
+        for (const SignalWord& w : kSignalWords)
+            words.push_back(w.word);
+        return KeywordSet(std::move(words));
+    }();
+    return set;
+}
+
+bool containsAer(std::string_view s)
+{
+    const char* const begin = s.data();
+    const char* const end = begin + s.size();
+    for (const char* p = static_cast<const char*>(std::memchr(begin, 'R', s.size())); p;
+         p = static_cast<const char*>(
+             std::memchr(p + 1, 'R', static_cast<std::size_t>(end - p - 1)))) {
+        if (p - begin >= 2 && p[-2] == 'A' && p[-1] == 'E')
+            return true;
+        if (p + 1 >= end)
+            break;
+    }
+    return false;
+}
 
 unsigned scanSignals(std::string_view s)
 {
     unsigned found = 0;
-    const char* const begin = s.data();
-    const char* const end = begin + s.size();
-    for (const SignalWord& w : kSignalWords) {
-        if (found & w.signal)
-            continue;
-        const char anchor = w.word[w.anchor];
-        for (const char* p = static_cast<const char*>(std::memchr(begin, anchor, s.size())); p;
-             p = static_cast<const char*>(
-                 std::memchr(p + 1, anchor, static_cast<std::size_t>(end - p - 1)))) {
-            const char* start = p - w.anchor;
-            if (p - begin >= static_cast<std::ptrdiff_t>(w.anchor)
-                && static_cast<std::size_t>(end - start) >= w.word.size()
-                && std::memcmp(start, w.word.data(), w.word.size()) == 0) {
-                found |= w.signal;
-                break;
-            }
-            if (p + 1 >= end)
-                break;
-        }
-    }
+    const std::uint64_t words = signalKeywords().find(s);
+    for (std::size_t k = 0; k < std::size(kSignalWords); ++k)
+        if (words & (std::uint64_t { 1 } << k))
+            found |= kSignalWords[k].signal;
+    if (!(found & kSignalAer) && containsAer(s))
+        found |= kSignalAer;
     return found;
 }
 
