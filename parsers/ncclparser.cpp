@@ -402,7 +402,8 @@ bool NcclParser::parseLine(
             const Line line { ctx, body, header, m_headerCache.identity };
             m_lineIsChain = false;
             recordColl(line, coll, out);
-            rememberColl(header.msg, coll);
+            if (!coll.headFromMemo || !coll.fields.tailFromMemo)
+                rememberColl(header.msg, coll);
             finishLine(line);
             return true;
         }
@@ -864,9 +865,17 @@ bool NcclParser::parseColl(const Line& line, std::string_view msg, model::Parsed
 model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view comm,
     model::ParsedSource& out, std::size_t& index)
 {
+    if (line.identity == m_lastColl.identity && m_lastColl.index < out.collTraces.size()
+        && sameText(m_lastColl.comm, comm)) {
+        index = m_lastColl.index;
+        return out.collTraces[index];
+    }
     ProcessState& ps = process(line.identity);
     if (ps.lastCollTrace < out.collTraces.size() && sameText(ps.lastCollComm, comm)) {
         index = ps.lastCollTrace;
+        m_lastColl.identity = line.identity;
+        m_lastColl.index = static_cast<std::uint32_t>(index);
+        m_lastColl.comm.assign(comm);
         return out.collTraces[index];
     }
     const StrId commId = out.intern(comm);
@@ -887,6 +896,9 @@ model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view co
         m_collNext.resize(out.collTraces.size(), 0);
     ps.lastCollTrace = index;
     ps.lastCollComm.assign(comm);
+    m_lastColl.identity = line.identity;
+    m_lastColl.index = static_cast<std::uint32_t>(index);
+    m_lastColl.comm.assign(comm);
     return out.collTraces[index];
 }
 

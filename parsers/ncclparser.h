@@ -256,6 +256,14 @@ private:
     std::unordered_map<std::uint64_t, std::uint32_t> m_collIndex;
     // Next slot to overwrite in each CollTrace's tail once it is full; by collTraces index.
     std::vector<std::uint32_t> m_collNext;
+    // The trace of the last COLL line: consecutive lines of a process name the same comm, so
+    // most lines find their trace here without the per-process lookup.
+    struct LastColl {
+        std::uint32_t identity = UINT32_MAX;
+        std::uint32_t index = 0;
+        std::string comm;
+    };
+    LastColl m_lastColl;
 
     // Links stored per (identity << 32 | comm pointer), capped at kMaxLinksPerComm.
     std::unordered_map<std::uint64_t, std::uint32_t> m_linkCount;
