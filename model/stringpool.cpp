@@ -10,33 +10,88 @@ namespace {
 // a few strings, and zeroing 64 KiB for each of them showed up in profiles.
 constexpr std::size_t kFirstChunkBytes = 1024;
 constexpr std::size_t kChunkBytes = 64 * 1024;
+constexpr std::size_t kFirstSlots = 16;
+
+// 8 bytes per step (messages of 100-200 bytes are interned on every source), each word
+// mixed in by a multiply, and the murmur3 finaliser so that low bits index the table well.
+std::uint64_t hashText(std::string_view text)
+{
+    constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
+    std::uint64_t h = text.size() * kMul;
+    const char* p = text.data();
+    std::size_t n = text.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, p, 8);
+        h = (h ^ w) * kMul;
+        h ^= h >> 32;
+    }
+    if (n > 0) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, p, n);
+        h = (h ^ w) * kMul;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
 }
 
 StringPool::StringPool()
 {
     m_views.emplace_back();
+    m_hashes.push_back(0);
+}
+
+std::size_t StringPool::slotFor(std::string_view text, std::uint64_t hash) const
+{
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        const StrId id = m_slots[i];
+        if (id == kNoStr || (m_hashes[id] == hash && m_views[id] == text))
+            return i;
+    }
+}
+
+void StringPool::grow()
+{
+    const std::size_t size = m_slots.empty() ? kFirstSlots : m_slots.size() * 2;
+    m_slots.assign(size, kNoStr);
+    const std::size_t mask = size - 1;
+    for (StrId id = 1; id < m_views.size(); ++id) {
+        std::size_t i = m_hashes[id] & mask;
+        while (m_slots[i] != kNoStr)
+            i = (i + 1) & mask;
+        m_slots[i] = id;
+    }
 }
 
 StrId StringPool::intern(std::string_view text)
 {
     if (text.empty())
         return kNoStr;
-    if (auto it = m_index.find(text); it != m_index.end())
-        return it->second;
+    if (2 * m_views.size() >= m_slots.size())
+        grow(); // at most half full, with room for this string
+    const std::uint64_t hash = hashText(text);
+    const std::size_t slot = slotFor(text, hash);
+    if (m_slots[slot] != kNoStr)
+        return m_slots[slot];
     const char* stored = store(text);
     const auto id = static_cast<StrId>(m_views.size());
-    std::string_view view(stored, text.size());
-    m_views.push_back(view);
-    m_index.emplace(view, id);
+    m_views.emplace_back(stored, text.size());
+    m_hashes.push_back(hash);
+    m_slots[slot] = id;
     return id;
 }
 
 StrId StringPool::find(std::string_view text) const
 {
-    if (text.empty())
+    if (text.empty() || m_slots.empty())
         return kNoStr;
-    auto it = m_index.find(text);
-    return it == m_index.end() ? kNoStr : it->second;
+    return m_slots[slotFor(text, hashText(text))];
 }
 
 const char* StringPool::store(std::string_view text)

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace rankscope::model {
@@ -30,13 +29,20 @@ public:
 
 private:
     const char* store(std::string_view text);
+    // The slot holding text's id, or the empty slot where it belongs.
+    std::size_t slotFor(std::string_view text, std::uint64_t hash) const;
+    void grow();
 
     // Chunks never move once allocated, so the views below stay valid when the pool moves.
     std::vector<std::unique_ptr<char[]>> m_chunks;
     std::size_t m_chunkUsed = 0;
     std::size_t m_chunkSize = 0;
     std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, StrId> m_index;
+    // Open addressing with linear probing: ids by hash (kNoStr = empty), at most half full,
+    // and each id's hash so that probes and rehashing rarely compare text. A node-based
+    // map allocated once per string, thousands of times per source.
+    std::vector<StrId> m_slots;
+    std::vector<std::uint64_t> m_hashes; // by id
 };
 
 } // namespace rankscope::model
