@@ -112,6 +112,14 @@ std::size_t slotOf(PickleId id, unsigned bits)
     return static_cast<std::size_t>((id * 0x9E3779B1u) >> (32 - bits));
 }
 
+// Slot of a direct-mapped cache of 2^bits slots for an FNV hash: FNV's multiply leaves
+// inputs that differ in a few bits (shapes [[512]] and [[1024]]) equal in most bit ranges,
+// so the hash is multiplied once more and the top bits are taken.
+std::size_t slotOfHash(std::uint64_t h, unsigned bits)
+{
+    return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
 std::uint64_t fnv1a(std::string_view s)
 {
     std::uint64_t h = 1469598103934665603ull;
@@ -197,19 +205,49 @@ private:
     void mapPgConfig(PickleId dict, model::FrDump& dump);
     void mapPgStatus(PickleId dict, model::FrDump& dump);
     Field field(PickleId key);
+    // The field of the key at pair `index` of an entry: every entry lists its keys in the
+    // writer's order, and a memoized key keeps its value id, so the previous entry's keys
+    // at the same position predict this one's with one comparison (JSON keys, which are not
+    // shared, miss and go through field()).
+    [[gnu::always_inline]] Field fieldAt(std::size_t index, PickleId key)
+    {
+        if (index >= kKeyPositions)
+            return field(key);
+        KeySlot& slot = m_keyAt[index];
+        if (slot.id != key) {
+            slot.id = key;
+            slot.field = field(key);
+        }
+        return slot.field;
+    }
     StrId internValue(PickleId id);
     StrId internText(std::string_view text);
     void profilingName(PickleId id, FrCall& c);
     StrId sizesText(PickleId list, std::uint64_t& numel);
-    StrId sizesOfKey(std::uint64_t& numel); // m_sizesKey, filled
+    StrId sizesOfKey(std::uint64_t h, std::uint64_t& numel); // m_sizesKey, filled; h its hash
     StrId formatSizes(std::uint64_t& numel);
     StrId dtypesText(PickleId list);
     StrId dtypesOf(std::span<const PickleId> items);
     void frames(std::span<const PickleId> items);
     std::uint32_t stackOfItems(std::span<const PickleId> items);
     model::StackFrame frame(PickleId dict);
-    bool integer(PickleId id, std::int64_t& out) const;
-    std::int64_t time(PickleId id); // epoch ns, 0 when absent
+    // Int and Bool here, so the common case is inlined; numeric strings and whole floats
+    // out of line.
+    [[gnu::always_inline]] bool integer(PickleId id, std::int64_t& out) const
+    {
+        return m_doc.integer(id, out) || integerSpelledOtherwise(id, out);
+    }
+    bool integerSpelledOtherwise(PickleId id, std::int64_t& out) const;
+    // time_*_ns: CLOCK_REALTIME epoch ns; null (pickle) or 0 (JSON) when not observed.
+    [[gnu::always_inline]] std::int64_t time(PickleId id)
+    {
+        std::int64_t ns = 0;
+        if (!integer(id, ns) || ns <= 0 || m_doc.overflowed(id))
+            return 0;
+        if (!m_newest.valid() || ns > m_newest.ns)
+            m_newest = FrEntry::timeOf(ns);
+        return ns;
+    }
 
     const PickleDocument& m_doc;
     model::ParsedSource& m_out;
@@ -233,6 +271,11 @@ private:
         std::int32_t src = -1;
         std::int32_t dst = -1;
     };
+    struct NameTextSlot {
+        std::string text;
+        NameSlot name;
+        bool used = false;
+    };
     struct TextSlot {
         std::string text;
         StrId str = model::kNoStr;
@@ -244,13 +287,17 @@ private:
     };
     struct SizesSlot {
         std::vector<std::int64_t> key; // tensor count, then per tensor: rank, dims
+        std::uint64_t hash = 0; // of key
         StrId text = model::kNoStr;
         std::uint64_t numel = 0;
         bool used = false;
     };
     std::array<KeySlot, 256> m_keys {};
+    static constexpr std::size_t kKeyPositions = 32; // an entry has about 22 keys
+    std::array<KeySlot, kKeyPositions> m_keyAt {};
     std::array<StrSlot, 1024> m_strs {};
     std::array<NameSlot, 256> m_names {};
+    std::array<NameTextSlot, 64> m_nameTexts {};
     std::array<TextSlot, 256> m_texts {};
     std::array<FrameSlot, 1024> m_frames {};
     std::array<SizesSlot, 256> m_sizes {};
@@ -279,10 +326,8 @@ private:
     std::string m_stackKey;
 };
 
-bool DumpMapper::integer(PickleId id, std::int64_t& out) const
+bool DumpMapper::integerSpelledOtherwise(PickleId id, std::int64_t& out) const
 {
-    if (m_doc.integer(id, out))
-        return true;
     // The JSON variant writes pg_status numbers as strings.
     if (m_doc.is(id, PickleKind::Str)) {
         const auto v = toSigned(trim(m_doc.text(id)));
@@ -299,17 +344,6 @@ bool DumpMapper::integer(PickleId id, std::int64_t& out) const
         return true;
     }
     return false;
-}
-
-// time_*_ns: CLOCK_REALTIME epoch ns; null (pickle) or 0 (JSON) when not observed.
-std::int64_t DumpMapper::time(PickleId id)
-{
-    std::int64_t ns = 0;
-    if (!integer(id, ns) || ns <= 0 || m_doc.overflowed(id))
-        return 0;
-    if (!m_newest.valid() || ns > m_newest.ns)
-        m_newest = FrEntry::timeOf(ns);
-    return ns;
 }
 
 Field DumpMapper::field(PickleId key)
@@ -337,7 +371,7 @@ StrId DumpMapper::internValue(PickleId id)
 
 StrId DumpMapper::internText(std::string_view text)
 {
-    TextSlot& slot = m_texts[fnv1a(text) & 255];
+    TextSlot& slot = m_texts[slotOfHash(fnv1a(text), 8)];
     if (!slot.used || slot.text != text) {
         slot.used = true;
         slot.text.assign(text);
@@ -352,13 +386,21 @@ void DumpMapper::profilingName(PickleId id, FrCall& e)
         return;
     NameSlot& slot = m_names[slotOf(id, 8)];
     if (slot.id != id) {
+        // A name formatted per entry ("nccl:send 1->2") is a new string each time, not a
+        // memoized one: the same text is found by text before it is parsed again.
         const std::string_view name = m_doc.text(id);
+        NameTextSlot& known = m_nameTexts[slotOfHash(fnv1a(name), 6)];
+        if (!known.used || known.text != name) {
+            known.used = true;
+            known.text.assign(name);
+            known.name.name = m_out.intern(name);
+            known.name.op = model::opTypeFromProfilingName(name);
+            known.name.src = known.name.dst = -1;
+            if (model::isPointToPoint(known.name.op))
+                readP2pPeers(name, known.name.src, known.name.dst);
+        }
+        slot = known.name;
         slot.id = id;
-        slot.name = m_out.intern(name);
-        slot.op = model::opTypeFromProfilingName(name);
-        slot.src = slot.dst = -1;
-        if (model::isPointToPoint(slot.op))
-            readP2pPeers(name, slot.src, slot.dst);
     }
     e.profilingName = slot.name;
     e.op = slot.op;
@@ -374,30 +416,36 @@ StrId DumpMapper::sizesText(PickleId list, std::uint64_t& numel)
     if (!m_doc.is(list, PickleKind::List) && !m_doc.is(list, PickleKind::Tuple))
         return model::kNoStr;
     m_sizesKey.clear();
+    std::uint64_t h = 1469598103934665603ull;
+    auto add = [this, &h](std::int64_t v) {
+        m_sizesKey.push_back(v);
+        h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
+    };
     const auto tensors = m_doc.items(list);
-    m_sizesKey.push_back(static_cast<std::int64_t>(tensors.size()));
+    add(static_cast<std::int64_t>(tensors.size()));
     for (const PickleId tensor : tensors) {
         const auto dims = m_doc.items(tensor);
-        m_sizesKey.push_back(static_cast<std::int64_t>(dims.size()));
+        add(static_cast<std::int64_t>(dims.size()));
         for (const PickleId dim : dims) {
             std::int64_t v = 0;
-            m_sizesKey.push_back(
-                m_doc.integer(dim, v) ? v : std::numeric_limits<std::int64_t>::min());
+            add(m_doc.integer(dim, v) ? v : std::numeric_limits<std::int64_t>::min());
         }
         if (m_sizesKey.size() > 1024)
             break;
     }
-    return sizesOfKey(numel);
+    return sizesOfKey(h, numel);
 }
 
-StrId DumpMapper::sizesOfKey(std::uint64_t& numel)
+StrId DumpMapper::sizesOfKey(std::uint64_t h, std::uint64_t& numel)
 {
-    std::uint64_t h = 1469598103934665603ull;
-    for (const std::int64_t v : m_sizesKey)
-        h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
-    SizesSlot& slot = m_sizes[(h >> 32) & 255];
-    if (!slot.used || slot.key != m_sizesKey) {
+    SizesSlot& slot = m_sizes[slotOfHash(h, 8)];
+    // A few dims: compared in place rather than through memcmp.
+    const bool hit = slot.used && slot.hash == h && slot.key.size() == m_sizesKey.size()
+        && std::equal(m_sizesKey.begin(), m_sizesKey.end(), slot.key.begin(),
+            [](std::int64_t a, std::int64_t b) { return a == b; });
+    if (!hit) {
         slot.used = true;
+        slot.hash = h;
         slot.key = m_sizesKey;
         slot.text = formatSizes(slot.numel);
     }
@@ -498,7 +546,7 @@ void DumpMapper::frames(std::span<const PickleId> items)
 
 std::uint32_t DumpMapper::internCall(const FrCall& call)
 {
-    CallSlot& slot = m_callSlots[FrCallHash {}(call) & 255];
+    CallSlot& slot = m_callSlots[slotOfHash(FrCallHash {}(call), 8)];
     if (slot.index != model::kNoFrIndex && slot.call == call)
         return slot.index;
     slot.call = call;
@@ -533,7 +581,7 @@ std::uint32_t DumpMapper::stackOfItems(std::span<const PickleId> items)
     std::uint64_t h = 1469598103934665603ull;
     for (const PickleId id : items)
         h = (h ^ id) * 1099511628211ull;
-    StackSlot& slot = m_stackSlots[(h >> 32) & 255];
+    StackSlot& slot = m_stackSlots[slotOfHash(h, 8)];
     if (slot.used && slot.count == items.size()
         && std::equal(items.begin(), items.end(), slot.ids.begin()))
         return slot.stack;
@@ -579,7 +627,7 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
     for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
         const PickleId v = pairs[i + 1];
         std::int64_t n = 0;
-        switch (field(pairs[i])) {
+        switch (fieldAt(i / 2, pairs[i])) {
         case Field::RecordId:
             if (integer(v, n))
                 e.recordId = narrowId(n);

@@ -16,8 +16,8 @@ void PickleDocument::reset(std::string_view source)
 {
     m_source = source;
     m_owned.clear();
-    m_values.clear();
-    m_items.clear();
+    m_valueCount = 0;
+    m_itemCount = 0;
     m_limitError.clear();
 }
 
@@ -30,7 +30,7 @@ void PickleDocument::setLimits(std::size_t maxValues, std::size_t maxItems, std:
 
 bool PickleDocument::real(PickleId id, double& out) const
 {
-    if (id >= m_values.size())
+    if (id >= m_valueCount)
         return false;
     const PickleValue& v = m_values[id];
     if (v.kind == PickleKind::Float) {
@@ -62,25 +62,39 @@ void PickleDocument::setLimitError(std::string message)
     m_limitError = std::move(message);
 }
 
-PickleId PickleDocument::add(
-    PickleKind kind, std::uint8_t flags, std::uint16_t depth, std::uint64_t bits)
+namespace {
+
+// Makes `slots` hold at least `needed` elements. The slots are the storage behind a count
+// kept elsewhere (see PickleDocument), so growing sizes the vector itself; doubling keeps
+// a run of appends amortised O(1).
+template <typename T> void ensureSlots(std::vector<T>& slots, std::size_t needed)
 {
-    if (m_values.size() >= m_maxValues) [[unlikely]] {
+    if (slots.size() < needed)
+        slots.resize(std::max({ needed, slots.size() * 2, std::size_t(64) }));
+}
+
+} // namespace
+
+PickleId PickleDocument::add(PickleKind kind, std::uint8_t flags, std::uint16_t depth,
+    std::uint32_t size, std::uint64_t bits)
+{
+    if (m_valueCount >= m_maxValues) [[unlikely]] {
         setLimitError("more than " + std::to_string(m_maxValues) + " values");
         return kNoPickleValue;
     }
-    m_values.push_back(PickleValue { kind, flags, depth, 0, bits });
-    return static_cast<PickleId>(m_values.size() - 1);
+    ensureSlots(m_values, m_valueCount + 1);
+    m_values[m_valueCount] = PickleValue { kind, flags, depth, size, bits };
+    return static_cast<PickleId>(m_valueCount++);
 }
 
 PickleId PickleDocument::addInt(std::int64_t v, bool overflow)
 {
-    return add(PickleKind::Int, overflow ? kIntOverflow : 0, 0, static_cast<std::uint64_t>(v));
+    return add(PickleKind::Int, overflow ? kIntOverflow : 0, 0, 0, static_cast<std::uint64_t>(v));
 }
 
 PickleId PickleDocument::addFloat(double v)
 {
-    return add(PickleKind::Float, 0, 0, std::bit_cast<std::uint64_t>(v));
+    return add(PickleKind::Float, 0, 0, 0, std::bit_cast<std::uint64_t>(v));
 }
 
 PickleId PickleDocument::addOwnedText(PickleKind kind, std::string_view text)
@@ -89,11 +103,10 @@ PickleId PickleDocument::addOwnedText(PickleKind kind, std::string_view text)
         setLimitError("decoded text over 4 GiB");
         return kNoPickleValue;
     }
-    const PickleId id = add(kind, kOwnedText, 0, m_owned.size());
-    if (id != kNoPickleValue) {
+    const PickleId id
+        = add(kind, kOwnedText, 0, static_cast<std::uint32_t>(text.size()), m_owned.size());
+    if (id != kNoPickleValue)
         m_owned.append(text);
-        m_values[id].size = static_cast<std::uint32_t>(text.size());
-    }
     return id;
 }
 
@@ -106,36 +119,35 @@ bool PickleDocument::append(PickleId container, const PickleId* ids, std::size_t
     std::size_t capacity = static_cast<std::uint32_t>(v->bits >> 32);
     if (count == 0)
         return true;
-    if (m_items.size() + count > m_maxItems) [[unlikely]] {
+    if (m_itemCount + count > m_maxItems) [[unlikely]] {
         setLimitError("more than " + std::to_string(m_maxItems) + " container items");
         return false;
     }
     if (used + count > capacity) {
-        if (capacity == 0 || first + capacity == m_items.size()) {
+        if (capacity == 0 || first + capacity == m_itemCount) {
             // The container's slots end the array: grow in place (the common case: items
             // are appended right after they were built).
             if (capacity == 0)
-                first = static_cast<std::uint32_t>(m_items.size());
-            m_items.resize(first + used);
-            m_items.insert(m_items.end(), ids, ids + count);
+                first = static_cast<std::uint32_t>(m_itemCount);
             capacity = used + count;
-            finishAppend(container, first, capacity, used + count, ids, count);
-            return m_values[container].depth <= m_maxDepth;
+            m_itemCount = first + capacity;
         } else {
             // Move to the end with room to spare, so appending to a container that is
             // not the last one built stays amortised O(1) (hostile files do this).
             const std::size_t newCapacity
                 = std::max({ used + count, capacity * 2, std::size_t(4) });
-            if (m_items.size() + newCapacity > m_maxItems) {
+            if (m_itemCount + newCapacity > m_maxItems) {
                 setLimitError("more than " + std::to_string(m_maxItems) + " container items");
                 return false;
             }
-            const auto newFirst = static_cast<std::uint32_t>(m_items.size());
-            m_items.resize(m_items.size() + newCapacity);
+            const auto newFirst = static_cast<std::uint32_t>(m_itemCount);
+            ensureSlots(m_items, m_itemCount + newCapacity);
             std::copy_n(m_items.begin() + first, used, m_items.begin() + newFirst);
             first = newFirst;
             capacity = newCapacity;
+            m_itemCount += newCapacity;
         }
+        ensureSlots(m_items, m_itemCount);
     }
     std::copy_n(ids, count, m_items.begin() + first + used);
     finishAppend(container, first, capacity, used + count, ids, count);
@@ -326,6 +338,15 @@ inline std::uint64_t loadLe(const std::uint8_t* p, int n)
 {
     std::uint64_t v = 0;
     for (int i = n - 1; i >= 0; --i)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+// BINFLOAT's double is big-endian.
+inline std::uint64_t loadBe8(const std::uint8_t* p)
+{
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
         v = (v << 8) | p[i];
     return v;
 }
@@ -528,9 +549,10 @@ bool parseDecimal(std::string_view s, std::int64_t& value, bool& overflow)
 
 } // namespace
 
-// The stack machine. Hot opcodes (the ones dumps are made of) are handled inline in run()'s
-// switch with their error paths in cold functions, so the common path is a few loads and
-// stores per opcode; everything else goes through step().
+// The stack machine. step() executes the opcode at m_p the plain way: it is the definition
+// of what the reader does, and the reference path runs it alone. run() alternates between
+// runFast(), which takes the opcodes dumps are made of with its state in locals, over
+// stretches sized by fastBudget(), and step() for whatever runFast() leaves.
 class PickleMachine {
 public:
     PickleMachine(std::string_view bytes, PickleResult& result, const PickleLimits& limits)
@@ -540,104 +562,69 @@ public:
         , m_result(result)
         , m_doc(result.document)
         , m_limits(limits)
+        , m_stack(result.document.m_stack)
+        , m_marks(result.document.m_marks)
+        , m_memo(result.document.m_memo)
     {
-        // Every value needs at least one opcode byte: this bound avoids regrowing.
-        const std::size_t guess = std::min(bytes.size() / 2 + 16, limits.maxValues);
-        if (m_doc.m_values.capacity() < guess)
-            m_doc.m_values.reserve(guess);
-        if (m_doc.m_items.capacity() < guess)
-            m_doc.m_items.reserve(guess);
+        // Room for what a dump of this size usually holds (a value per 5 to 6 bytes), so
+        // a first read regrows rarely; a scratch document keeps its slots for the next.
+        const std::size_t guess = bytes.size() / 4 + 64;
+        ensureSlots(m_doc.m_values, std::min(guess, limits.maxValues));
+        ensureSlots(m_doc.m_items, std::min(guess, limits.maxItems));
     }
 
-    // Flattened: the hot helpers and vector appends are inlined into the dispatch loop; the
-    // cold, noinline error paths stay out of it.
-    [[gnu::flatten]] void run();
+    // Both read to STOP, an error or the end of the input.
+    void run();
+    void runReference();
     void salvage();
 
 private:
     using Ptr = const std::uint8_t*;
 
+    // The fast loop (see run()).
+    std::size_t fastBudget();
+    void runFast(Ptr stop);
+
+    // One opcode through step(); false once reading is over (STOP, an error, no more input).
+    bool stepOrFinish();
+    bool step();
+
     std::size_t remaining() const { return static_cast<std::size_t>(m_end - m_p); }
-    std::size_t floor() const { return m_marks.empty() ? 0 : m_marks.back(); }
+    std::size_t floor() const { return m_markCount == 0 ? 0 : m_marks[m_markCount - 1]; }
+    void pushId(PickleId id)
+    {
+        ensureSlots(m_stack, m_top + 1);
+        m_stack[m_top++] = id;
+    }
     // New value on the stack; false (error set) when the value limit is reached.
-    [[gnu::always_inline]] bool pushValue(
+    bool pushValue(
         PickleKind kind, std::uint8_t flags, std::uint32_t size, std::uint64_t bits, std::size_t at)
     {
-        auto& values = m_doc.m_values;
-        if (values.size() >= m_limits.maxValues) [[unlikely]]
-            return tooManyValues(at);
-        values.push_back(PickleValue { kind, flags,
-            kind >= PickleKind::List ? std::uint16_t(1) : std::uint16_t(0), size, bits });
-        m_stack.push_back(static_cast<PickleId>(values.size() - 1));
+        const std::uint16_t depth = kind >= PickleKind::List ? 1 : 0;
+        const PickleId id = m_doc.add(kind, flags, depth, size, bits);
+        if (id == kNoPickleValue)
+            return limitHit(at);
+        pushId(id);
         return true;
     }
-    [[gnu::always_inline]] bool pushInt(std::int64_t v, bool overflow, std::size_t at)
+    bool pushInt(std::int64_t v, bool overflow, std::size_t at)
     {
         return pushValue(PickleKind::Int, overflow ? PickleDocument::kIntOverflow : 0, 0,
             static_cast<std::uint64_t>(v), at);
     }
-    [[gnu::always_inline]] bool pushSourceText(
-        PickleKind kind, std::uint64_t length, std::size_t at, std::uint8_t code)
-    {
-        // The declared length is checked against what is left before anything is read, so
-        // a 4 GB BINUNICODE in a 100-byte file is a clean error, not an allocation.
-        if (length > remaining()) [[unlikely]]
-            return lengthBeyondEnd(at, code, length);
-        const auto offset = static_cast<std::uint64_t>(m_p - m_begin);
-        m_p += length;
-        return pushValue(kind, 0, static_cast<std::uint32_t>(length), offset, at);
-    }
-    [[gnu::always_inline]] bool memoGet(std::uint64_t index, std::size_t at, std::uint8_t code)
-    {
-        if (index >= m_memo.size() || m_memo[index] == kNoPickleValue) [[unlikely]]
-            return badMemoGet(at, code, index);
-        if (m_stack.size() >= m_limits.maxItems) [[unlikely]]
-            return fail(at, "pickle refused at byte " + std::to_string(at) + ": stack too deep");
-        m_stack.push_back(m_memo[index]);
-        return true;
-    }
-    [[gnu::always_inline]] bool memoPut(std::uint64_t index, std::size_t at, std::uint8_t code)
-    {
-        if (m_stack.size() <= floor()) [[unlikely]]
-            return noValue(at, code);
-        const PickleId value = m_stack.back();
-        if (index == m_memo.size() && index < m_limits.maxValues) [[likely]] {
-            m_memo.push_back(value);
-            ++m_memoCount;
-            return true;
-        }
-        return memoPutSlow(index, value, at, code);
-    }
+    bool pushSourceText(PickleKind kind, std::uint64_t length, std::size_t at, std::uint8_t code);
+    bool memoGet(std::uint64_t index, std::size_t at, std::uint8_t code);
+    bool memoPut(std::uint64_t index, std::size_t at, std::uint8_t code);
     // APPEND/APPENDS/SETITEM/SETITEMS: the items above `start` go into the container below them.
-    [[gnu::always_inline]] bool appendToTop(
-        PickleKind expected, std::size_t start, std::size_t at, std::uint8_t code)
-    {
-        if (start == 0 || start - 1 < floor()) [[unlikely]]
-            return noContainer(at, code);
-        const PickleId target = m_stack[start - 1];
-        if (m_doc.m_values[target].kind != expected) [[unlikely]]
-            return wrongContainer(at, code, expected);
-        const std::size_t count = m_stack.size() - start;
-        if (expected == PickleKind::Dict && count % 2 != 0) [[unlikely]]
-            return fail(at,
-                "malformed pickle: " + pickleOpcodeName(code) + " at byte " + std::to_string(at)
-                    + " with an odd item count");
-        if (!m_doc.append(target, m_stack.data() + start, count)) [[unlikely]]
-            return limitHit(at);
-        m_stack.resize(start);
-        return true;
-    }
+    bool appendToTop(PickleKind expected, std::size_t start, std::size_t at, std::uint8_t code);
     bool tupleOf(std::size_t count, std::size_t at, std::uint8_t code);
-    [[gnu::noinline]] bool markStart(std::size_t& start, std::size_t at, std::uint8_t code);
-    [[gnu::noinline]] bool buildFromMark(PickleKind kind, std::size_t at, std::uint8_t code);
-    [[gnu::noinline]] bool step(std::uint8_t code, std::size_t at);
-    [[gnu::noinline]] bool textOp(std::uint8_t code, std::size_t at);
+    bool markStart(std::size_t& start, std::size_t at, std::uint8_t code);
+    bool buildFromMark(PickleKind kind, std::size_t at, std::uint8_t code);
+    bool textOp(std::uint8_t code, std::size_t at);
     bool line(std::string_view& out, std::size_t at, std::uint8_t code);
-    [[gnu::noinline]] bool global(std::uint8_t code, std::size_t at);
-    [[gnu::noinline]] bool memoPutSlow(
-        std::uint64_t index, PickleId value, std::size_t at, std::uint8_t code);
+    bool global(std::uint8_t code, std::size_t at);
 
-    // Error paths: out of line, so the hot loop stays small.
+    // Error paths: out of line.
     [[gnu::cold, gnu::noinline]] bool fail(std::size_t at, std::string message);
     [[gnu::cold, gnu::noinline]] bool truncated(std::size_t at, std::uint8_t code);
     [[gnu::cold, gnu::noinline]] bool lengthBeyondEnd(
@@ -645,7 +632,6 @@ private:
     [[gnu::cold, gnu::noinline]] bool refuse(
         std::size_t at, std::uint8_t code, std::string_view detail = {});
     [[gnu::cold, gnu::noinline]] bool limitHit(std::size_t at);
-    [[gnu::cold, gnu::noinline]] bool tooManyValues(std::size_t at);
     [[gnu::cold, gnu::noinline]] bool badMemoGet(
         std::size_t at, std::uint8_t code, std::uint64_t index);
     [[gnu::cold, gnu::noinline]] bool noValue(std::size_t at, std::uint8_t code);
@@ -659,9 +645,14 @@ private:
     PickleResult& m_result;
     PickleDocument& m_doc;
     const PickleLimits& m_limits;
-    std::vector<PickleId> m_stack;
-    std::vector<std::uint32_t> m_marks;
-    std::vector<PickleId> m_memo;
+    // Slots of the document's working arrays; the counts say how much is in use.
+    std::vector<PickleId>& m_stack;
+    std::vector<std::uint32_t>& m_marks;
+    std::vector<PickleId>& m_memo;
+    std::size_t m_top = 0;
+    std::size_t m_markCount = 0;
+    // Memo slots up to the highest one stored; those never stored hold kNoPickleValue.
+    std::size_t m_memoSize = 0;
     std::size_t m_memoCount = 0; // slots in use: MEMOIZE stores at len(memo), as Python does
     std::string m_scratch;
     bool m_stopped = false;
@@ -709,12 +700,6 @@ bool PickleMachine::limitHit(std::size_t at)
     return fail(at, "pickle refused at byte " + std::to_string(at) + ": " + m_doc.limitError());
 }
 
-bool PickleMachine::tooManyValues(std::size_t at)
-{
-    m_doc.setLimitError("more than " + std::to_string(m_limits.maxValues) + " values");
-    return limitHit(at);
-}
-
 bool PickleMachine::badMemoGet(std::size_t at, std::uint8_t code, std::uint64_t index)
 {
     return fail(at,
@@ -756,14 +741,82 @@ bool PickleMachine::line(std::string_view& out, std::size_t at, std::uint8_t cod
     return true;
 }
 
+bool PickleMachine::pushSourceText(
+    PickleKind kind, std::uint64_t length, std::size_t at, std::uint8_t code)
+{
+    // The declared length is checked against what is left before anything is read, so a
+    // 4 GB BINUNICODE in a 100-byte file is a clean error, not an allocation.
+    if (length > remaining())
+        return lengthBeyondEnd(at, code, length);
+    const auto offset = static_cast<std::uint64_t>(m_p - m_begin);
+    m_p += length;
+    return pushValue(kind, 0, static_cast<std::uint32_t>(length), offset, at);
+}
+
+bool PickleMachine::memoGet(std::uint64_t index, std::size_t at, std::uint8_t code)
+{
+    if (index >= m_memoSize || m_memo[index] == kNoPickleValue)
+        return badMemoGet(at, code, index);
+    if (m_top >= m_limits.maxItems)
+        return fail(at, "pickle refused at byte " + std::to_string(at) + ": stack too deep");
+    pushId(m_memo[index]);
+    return true;
+}
+
+bool PickleMachine::memoPut(std::uint64_t index, std::size_t at, std::uint8_t code)
+{
+    if (m_top <= floor())
+        return noValue(at, code);
+    const PickleId value = m_stack[m_top - 1];
+    if (index < m_memoSize) {
+        if (m_memo[index] == kNoPickleValue)
+            ++m_memoCount;
+        m_memo[index] = value;
+        return true;
+    }
+    // Picklers number memo slots consecutively; a far jump only comes from a hostile file
+    // trying to make the reader allocate a 4-billion-entry table.
+    if (index > m_memoSize + 65536 || index >= m_limits.maxValues)
+        return fail(at,
+            "malformed pickle: " + pickleOpcodeName(code) + " at byte " + std::to_string(at)
+                + " stores memo slot " + std::to_string(index) + " far beyond the "
+                + std::to_string(m_memoSize) + " in use");
+    const auto slot = static_cast<std::size_t>(index);
+    ensureSlots(m_memo, slot + 1);
+    std::fill(m_memo.begin() + static_cast<std::ptrdiff_t>(m_memoSize),
+        m_memo.begin() + static_cast<std::ptrdiff_t>(slot), kNoPickleValue);
+    m_memo[slot] = value;
+    m_memoSize = slot + 1;
+    ++m_memoCount;
+    return true;
+}
+
+bool PickleMachine::appendToTop(
+    PickleKind expected, std::size_t start, std::size_t at, std::uint8_t code)
+{
+    if (start == 0 || start - 1 < floor())
+        return noContainer(at, code);
+    const PickleId target = m_stack[start - 1];
+    if (m_doc.m_values[target].kind != expected)
+        return wrongContainer(at, code, expected);
+    const std::size_t count = m_top - start;
+    if (expected == PickleKind::Dict && count % 2 != 0)
+        return fail(at,
+            "malformed pickle: " + pickleOpcodeName(code) + " at byte " + std::to_string(at)
+                + " with an odd item count");
+    if (!m_doc.append(target, m_stack.data() + start, count))
+        return limitHit(at);
+    m_top = start;
+    return true;
+}
+
 bool PickleMachine::markStart(std::size_t& start, std::size_t at, std::uint8_t code)
 {
-    if (m_marks.empty())
+    if (m_markCount == 0)
         return fail(at,
             "malformed pickle: " + pickleOpcodeName(code) + " at byte " + std::to_string(at)
                 + " without a MARK");
-    start = m_marks.back();
-    m_marks.pop_back();
+    start = m_marks[--m_markCount];
     return true;
 }
 
@@ -772,52 +825,30 @@ bool PickleMachine::buildFromMark(PickleKind kind, std::size_t at, std::uint8_t 
     std::size_t start = 0;
     if (!markStart(start, at, code))
         return false;
-    const std::size_t count = m_stack.size() - start;
+    const std::size_t count = m_top - start;
     if (kind == PickleKind::Dict && count % 2 != 0)
         return fail(
             at, "malformed pickle: DICT at byte " + std::to_string(at) + " with an odd item count");
     const PickleId id = m_doc.addContainer(kind);
     if (id == kNoPickleValue || !m_doc.append(id, m_stack.data() + start, count))
         return limitHit(at);
-    m_stack.resize(start);
-    m_stack.push_back(id);
+    m_top = start;
+    pushId(id);
     return true;
 }
 
 bool PickleMachine::tupleOf(std::size_t count, std::size_t at, std::uint8_t code)
 {
-    if (m_stack.size() < floor() + count) [[unlikely]]
+    if (m_top < floor() + count)
         return fail(at,
             "malformed pickle: " + pickleOpcodeName(code) + " at byte " + std::to_string(at)
                 + " finds too few values on the stack");
-    const std::size_t start = m_stack.size() - count;
+    const std::size_t start = m_top - count;
     const PickleId id = m_doc.addContainer(PickleKind::Tuple);
-    if (id == kNoPickleValue || !m_doc.append(id, m_stack.data() + start, count)) [[unlikely]]
+    if (id == kNoPickleValue || !m_doc.append(id, m_stack.data() + start, count))
         return limitHit(at);
-    m_stack.resize(start);
-    m_stack.push_back(id);
-    return true;
-}
-
-bool PickleMachine::memoPutSlow(
-    std::uint64_t index, PickleId value, std::size_t at, std::uint8_t code)
-{
-    if (index < m_memo.size()) {
-        if (m_memo[index] == kNoPickleValue)
-            ++m_memoCount;
-        m_memo[index] = value;
-        return true;
-    }
-    // Picklers number memo slots consecutively; a far jump only comes from a hostile file
-    // trying to make the reader allocate a 4-billion-entry table.
-    if (index > m_memo.size() + 65536 || index >= m_limits.maxValues)
-        return fail(at,
-            "malformed pickle: " + pickleOpcodeName(code) + " at byte " + std::to_string(at)
-                + " stores memo slot " + std::to_string(index) + " far beyond the "
-                + std::to_string(m_memo.size()) + " in use");
-    m_memo.resize(static_cast<std::size_t>(index) + 1, kNoPickleValue);
-    m_memo[static_cast<std::size_t>(index)] = value;
-    ++m_memoCount;
+    m_top = start;
+    pushId(id);
     return true;
 }
 
@@ -869,7 +900,7 @@ bool PickleMachine::textOp(std::uint8_t code, std::size_t at)
         const PickleId id = m_doc.addOwnedText(PickleKind::Str, m_scratch);
         if (id == kNoPickleValue)
             return limitHit(at);
-        m_stack.push_back(id);
+        pushId(id);
         return true;
     }
     case op::kGet:
@@ -905,9 +936,12 @@ bool PickleMachine::global(std::uint8_t code, std::size_t at)
             + std::string(rest.substr(firstEnd + 1, secondEnd - firstEnd - 1)));
 }
 
-// The opcodes dumps rarely or never contain.
-bool PickleMachine::step(std::uint8_t code, std::size_t at)
+// Every opcode, the plain way: each argument is checked against the bytes left, each
+// value against the limits.
+bool PickleMachine::step()
 {
+    const auto at = static_cast<std::size_t>(m_p - m_begin);
+    const std::uint8_t code = *m_p++;
     switch (code) {
     case op::kProto: {
         if (remaining() < 1)
@@ -932,13 +966,21 @@ bool PickleMachine::step(std::uint8_t code, std::size_t at)
     case op::kStop:
         m_stopped = true;
         return true;
+    case op::kMark:
+        if (m_markCount >= m_limits.maxDepth)
+            return fail(at,
+                "pickle refused at byte " + std::to_string(at) + ": more than "
+                    + std::to_string(m_limits.maxDepth) + " nested MARKs");
+        ensureSlots(m_marks, m_markCount + 1);
+        m_marks[m_markCount++] = static_cast<std::uint32_t>(m_top);
+        return true;
     case op::kPop:
-        if (m_stack.size() > floor()) {
-            m_stack.pop_back();
+        if (m_top > floor()) {
+            --m_top;
             return true;
         }
-        if (!m_marks.empty()) {
-            m_marks.pop_back();
+        if (m_markCount > 0) {
+            --m_markCount;
             return true;
         }
         return fail(
@@ -947,16 +989,48 @@ bool PickleMachine::step(std::uint8_t code, std::size_t at)
         std::size_t start = 0;
         if (!markStart(start, at, code))
             return false;
-        m_stack.resize(start);
+        m_top = start;
         return true;
     }
     case op::kDup:
-        if (m_stack.size() <= floor())
+        if (m_top <= floor())
             return noValue(at, code);
-        if (m_stack.size() >= m_limits.maxItems)
+        if (m_top >= m_limits.maxItems)
             return fail(at, "pickle refused at byte " + std::to_string(at) + ": stack too deep");
-        m_stack.push_back(m_stack.back());
+        pushId(m_stack[m_top - 1]);
         return true;
+    case op::kNone:
+        return pushValue(PickleKind::None, 0, 0, 0, at);
+    case op::kNewTrue:
+    case op::kNewFalse:
+        return pushValue(PickleKind::Bool, 0, 0, code == op::kNewTrue ? 1 : 0, at);
+    case op::kBinInt1:
+        if (remaining() < 1)
+            return truncated(at, code);
+        return pushInt(*m_p++, false, at);
+    case op::kBinInt2: {
+        if (remaining() < 2)
+            return truncated(at, code);
+        const auto v = static_cast<std::int64_t>(loadLe(m_p, 2));
+        m_p += 2;
+        return pushInt(v, false, at);
+    }
+    case op::kBinInt: {
+        if (remaining() < 4)
+            return truncated(at, code);
+        const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(loadLe(m_p, 4)));
+        m_p += 4;
+        return pushInt(v, false, at);
+    }
+    case op::kLong1: {
+        if (remaining() < 1 || remaining() - 1 < *m_p)
+            return truncated(at, code);
+        const std::size_t n = *m_p++;
+        bool overflow = false;
+        const std::int64_t v = decodeLong(m_p, n, overflow);
+        m_p += n;
+        return pushInt(v, overflow, at);
+    }
     case op::kLong4: {
         if (remaining() < 4)
             return truncated(at, code);
@@ -973,6 +1047,13 @@ bool PickleMachine::step(std::uint8_t code, std::size_t at)
         m_p += n;
         return pushInt(v, overflow, at);
     }
+    case op::kBinFloat: {
+        if (remaining() < 8)
+            return truncated(at, code);
+        const std::uint64_t bits = loadBe8(m_p);
+        m_p += 8;
+        return pushValue(PickleKind::Float, 0, 0, bits, at);
+    }
     case op::kInt:
     case op::kLong:
     case op::kFloat:
@@ -981,18 +1062,21 @@ bool PickleMachine::step(std::uint8_t code, std::size_t at)
     case op::kGet:
     case op::kPut:
         return textOp(code, at);
+    case op::kShortBinUnicode:
     case op::kShortBinString:
     case op::kShortBinBytes:
         if (remaining() < 1)
             return truncated(at, code);
         return pushSourceText(
             code == op::kShortBinBytes ? PickleKind::Bytes : PickleKind::Str, *m_p++, at, code);
+    case op::kBinUnicode:
     case op::kBinBytes: {
         if (remaining() < 4)
             return truncated(at, code);
         const std::uint64_t length = loadLe(m_p, 4);
         m_p += 4;
-        return pushSourceText(PickleKind::Bytes, length, at, code);
+        return pushSourceText(
+            code == op::kBinBytes ? PickleKind::Bytes : PickleKind::Str, length, at, code);
     }
     case op::kBinString: {
         if (remaining() < 4)
@@ -1014,6 +1098,10 @@ bool PickleMachine::step(std::uint8_t code, std::size_t at)
         return pushSourceText(
             code == op::kBinBytes8 ? PickleKind::Bytes : PickleKind::Str, length, at, code);
     }
+    case op::kEmptyList:
+        return pushValue(PickleKind::List, 0, 0, 0, at);
+    case op::kEmptyDict:
+        return pushValue(PickleKind::Dict, 0, 0, 0, at);
     case op::kEmptyTuple:
         return pushValue(PickleKind::Tuple, 0, 0, 0, at);
     case op::kList:
@@ -1024,8 +1112,39 @@ bool PickleMachine::step(std::uint8_t code, std::size_t at)
         return buildFromMark(PickleKind::Dict, at, code);
     case op::kTuple1:
         return tupleOf(1, at, code);
+    case op::kTuple2:
+        return tupleOf(2, at, code);
     case op::kTuple3:
         return tupleOf(3, at, code);
+    case op::kAppend:
+        return appendToTop(PickleKind::List, m_top == 0 ? 0 : m_top - 1, at, code);
+    case op::kSetItem:
+        return appendToTop(PickleKind::Dict, m_top < 2 ? 0 : m_top - 2, at, code);
+    case op::kAppends:
+    case op::kSetItems: {
+        std::size_t start = 0;
+        if (!markStart(start, at, code))
+            return false;
+        return appendToTop(
+            code == op::kAppends ? PickleKind::List : PickleKind::Dict, start, at, code);
+    }
+    case op::kBinGet:
+        if (remaining() < 1)
+            return truncated(at, code);
+        return memoGet(*m_p++, at, code);
+    case op::kLongBinGet: {
+        if (remaining() < 4)
+            return truncated(at, code);
+        const std::uint64_t index = loadLe(m_p, 4);
+        m_p += 4;
+        return memoGet(index, at, code);
+    }
+    case op::kMemoize:
+        return memoPut(m_memoCount, at, code);
+    case op::kBinPut:
+        if (remaining() < 1)
+            return truncated(at, code);
+        return memoPut(*m_p++, at, code);
     case op::kLongBinPut: {
         if (remaining() < 4)
             return truncated(at, code);
@@ -1062,214 +1181,398 @@ bool PickleMachine::step(std::uint8_t code, std::size_t at)
     }
 }
 
-void PickleMachine::run()
+bool PickleMachine::stepOrFinish()
 {
-    const std::size_t bytes = static_cast<std::size_t>(m_end - m_begin);
-    if (bytes > std::numeric_limits<std::uint32_t>::max()) {
+    if (m_p >= m_end) {
+        const auto bytes = static_cast<std::size_t>(m_end - m_begin);
+        m_result.truncated = true;
+        fail(bytes,
+            "pickle ends at byte " + std::to_string(bytes)
+                + " before its STOP opcode: the dump is truncated");
+        return false;
+    }
+    const auto at = static_cast<std::size_t>(m_p - m_begin);
+    if (!step())
+        return false;
+    if (!m_stopped)
+        return true;
+    if (m_top == 0) {
+        fail(at, "malformed pickle: STOP with an empty stack");
+        return false;
+    }
+    m_result.root = m_stack[m_top - 1];
+    m_result.complete = true;
+    return false;
+}
+
+void PickleMachine::runReference()
+{
+    if (m_end - m_begin > std::numeric_limits<std::uint32_t>::max()) {
         fail(0, "pickle larger than 4 GiB refused");
         return;
     }
-    // The read position lives in a register: stores through the byte-typed value fields
-    // would otherwise force the member to be reloaded after every write.
+    while (stepOrFinish()) { }
+}
+
+// How many bytes the fast loop may read from m_p before it looks at the arrays again. Every
+// opcode takes at least one byte and adds at most one value, one stack slot and one memo
+// slot, and the items it appends come off the stack: with that many spare slots in each
+// array, and as far from every limit, the fast paths need no room or limit checks at all.
+// 0 sends the next opcode to step(): near the end of the input, near a limit, or when the
+// memo has holes (MEMOIZE then numbers slots in a way only step() follows).
+std::size_t PickleMachine::fastBudget()
+{
+    // The fixed-size argument (8 bytes at most: BINFLOAT) of an opcode that starts within
+    // the budget is inside the input; only declared lengths need checking.
+    constexpr std::size_t kLongestFixed = 1 + 8;
+    // Spare slots stay small next to a dump, and a stretch is long enough that the checks
+    // here are rare.
+    constexpr std::size_t kStretch = 1 << 16;
+    const auto left = static_cast<std::size_t>(m_end - m_p);
+    const std::size_t maxValues = m_limits.maxValues;
+    const std::size_t maxItems = m_limits.maxItems;
+    const std::size_t values = m_doc.m_valueCount;
+    const std::size_t items = m_doc.m_itemCount + m_top;
+    if (left <= kLongestFixed || m_memoCount != m_memoSize || values >= maxValues
+        || m_memoSize >= maxValues || items >= maxItems)
+        return 0;
+    const std::size_t budget = std::min({ left - kLongestFixed, kStretch, maxValues - values,
+        maxValues - m_memoSize, maxItems - items });
+    ensureSlots(m_doc.m_values, values + budget);
+    ensureSlots(m_doc.m_items, items + budget);
+    ensureSlots(m_stack, m_top + budget);
+    ensureSlots(m_memo, m_memoSize + budget);
+    ensureSlots(m_marks, m_limits.maxDepth);
+    return budget;
+}
+
+#if defined(__GNUC__)
+// The opcodes dumps are made of, with the machine state in locals, from m_p until `stop` or
+// an opcode whose fast path declines: m_p is then left on that opcode, which has changed
+// nothing, for step() to take. Each case does exactly what step() does for its opcode when
+// the case's own checks pass; fastBudget() made room for everything else.
+void PickleMachine::runFast(Ptr stop)
+{
     Ptr p = m_p;
+    const Ptr begin = m_begin;
     const Ptr end = m_end;
-    // Strings and containers are memoized right after they are built (MEMOIZE at protocol
-    // 4, BINPUT before), and a new container is usually followed by the MARK of its first
-    // batch: taking those opcodes here saves a dispatch for a third of all opcodes.
-    auto memoizeFollowing = [&]() -> bool {
-        if (p < end && *p == op::kMemoize) {
-            const auto at = static_cast<std::size_t>(p++ - m_begin);
-            return memoPut(m_memoCount, at, op::kMemoize);
+    PickleValue* const values = m_doc.m_values.data();
+    std::size_t valueCount = m_doc.m_valueCount;
+    PickleId* const items = m_doc.m_items.data();
+    std::size_t itemCount = m_doc.m_itemCount;
+    PickleId* const stack = m_stack.data();
+    PickleId* top = stack + m_top; // one past the top value
+    PickleId* bottom = stack + floor(); // the innermost MARK: values below are out of reach
+    std::uint32_t* const marks = m_marks.data();
+    std::size_t markCount = m_markCount;
+    PickleId* const memo = m_memo.data();
+    std::size_t memoSize = m_memoSize;
+    const std::uint16_t maxDepth = m_limits.maxDepth;
+
+    auto push = [&](PickleKind kind, std::uint8_t flags, std::uint16_t depth, std::uint32_t size,
+                    std::uint64_t bits) {
+        values[valueCount] = PickleValue { kind, flags, depth, size, bits };
+        *top++ = static_cast<PickleId>(valueCount++);
+    };
+    // APPEND(S)/SETITEM(S): the ids in [from, top) into the container just below `from`,
+    // when the container's slots end the item array (the one just opened, or the last one
+    // filled) as in PickleDocument::append(); moving a container is left to step(). The ids
+    // are copied before the depth is known: into slots past the container's items, which
+    // step() fills the same way when the depth check declines.
+    auto append = [&](PickleKind kind, PickleId* from, const PickleId* floorBelow) {
+        if (from == stack || from - 1 < floorBelow)
+            return false;
+        PickleValue& v = values[from[-1]];
+        const auto count = static_cast<std::size_t>(top - from);
+        const bool dict = kind == PickleKind::Dict;
+        if (v.kind != kind || (dict && count % 2 != 0))
+            return false;
+        const std::size_t used = dict ? std::size_t(v.size) * 2 : v.size;
+        std::size_t first = static_cast<std::uint32_t>(v.bits);
+        std::size_t capacity = static_cast<std::uint32_t>(v.bits >> 32);
+        std::size_t newItemCount = itemCount;
+        if (used + count > capacity) {
+            if (capacity != 0 && first + capacity != itemCount)
+                return false;
+            if (capacity == 0)
+                first = itemCount;
+            capacity = used + count;
+            newItemCount = first + capacity;
         }
-        if (end - p >= 2 && *p == op::kBinPut) {
-            const auto at = static_cast<std::size_t>(p - m_begin);
-            const std::uint64_t index = p[1];
-            p += 2;
-            return memoPut(index, at, op::kBinPut);
+        int depth = v.depth;
+        PickleId* out = items + first + used;
+        for (std::size_t i = 0; i < count; ++i) {
+            depth = std::max<int>(depth, values[from[i]].depth + 1);
+            out[i] = from[i];
         }
+        depth = std::min(depth, 0xffff);
+        if (depth > maxDepth)
+            return false;
+        v.depth = static_cast<std::uint16_t>(depth);
+        v.size = static_cast<std::uint32_t>(dict ? (used + count) / 2 : used + count);
+        v.bits = static_cast<std::uint32_t>(first) | (static_cast<std::uint64_t>(capacity) << 32);
+        itemCount = newItemCount;
+        top = from;
         return true;
     };
-    auto markFollowing = [&]() {
-        if (p < end && *p == op::kMark && m_marks.size() < m_limits.maxDepth) {
+    auto memoGetFast = [&](std::size_t index) {
+        const PickleId id = index < memoSize ? memo[index] : kNoPickleValue;
+        if (id == kNoPickleValue)
+            return false;
+        *top++ = id;
+        return true;
+    };
+    // MEMOIZE, BINPUT and LONG_BINPUT of the next slot: how picklers store.
+    auto memoPutFast = [&](std::size_t index) {
+        if (top <= bottom || index != memoSize)
+            return false;
+        memo[memoSize++] = top[-1];
+        return true;
+    };
+
+    // Strings and containers are memoized right after they are built (MEMOIZE at protocol
+    // 4), and a new container is usually followed by the MARK of its first batch: taken
+    // here, those opcodes cost a compare instead of a jump through the table. Only opcodes
+    // that start before `stop` are taken, so the budget still holds.
+    auto memoizeNext = [&]() {
+        if (p < stop && *p == op::kMemoize) {
+            memo[memoSize++] = top[-1]; // the value just pushed: above any MARK
             ++p;
-            m_marks.push_back(static_cast<std::uint32_t>(m_stack.size()));
         }
     };
+    auto markNext = [&]() {
+        if (p < stop && *p == op::kMark && markCount != maxDepth) {
+            marks[markCount++] = static_cast<std::uint32_t>(top - stack);
+            bottom = top;
+            ++p;
+        }
+    };
+    // APPENDS/SETITEMS: the batch above the innermost MARK, which they pop.
+    auto appendBatch = [&](PickleKind kind) {
+        PickleId* below = markCount >= 2 ? stack + marks[markCount - 2] : stack;
+        if (!append(kind, bottom, below))
+            return false;
+        --markCount;
+        bottom = below;
+        return true;
+    };
+    // TUPLE2 of the two values on top (process_group in every entry).
+    auto tuple2Fast = [&]() {
+        const PickleId a = top[-2];
+        const PickleId b = top[-1];
+        const int depth = std::max({ 1, values[a].depth + 1, values[b].depth + 1 });
+        if (depth > maxDepth)
+            return false;
+        items[itemCount] = a;
+        items[itemCount + 1] = b;
+        values[valueCount] = PickleValue { PickleKind::Tuple, 0, static_cast<std::uint16_t>(depth),
+            2, static_cast<std::uint32_t>(itemCount) | (std::uint64_t(2) << 32) };
+        itemCount += 2;
+        top[-2] = static_cast<PickleId>(valueCount++);
+        --top;
+        return true;
+    };
+    // LONG1: 8 bytes for epoch nanoseconds, fewer for small values.
+    auto pushLong1 = [&]() {
+        const std::size_t n = *p++;
+        if (n > static_cast<std::size_t>(end - p))
+            return false;
+        bool overflow = false;
+        const std::int64_t v = decodeLong(p, n, overflow);
+        p += n;
+        push(PickleKind::Int, overflow ? PickleDocument::kIntOverflow : 0, 0, 0,
+            static_cast<std::uint64_t>(v));
+        return true;
+    };
+    // SHORT_BINUNICODE/BINUNICODE, `p` past the length field: a view into the input.
+    auto pushText = [&](std::size_t length) {
+        if (length > static_cast<std::size_t>(end - p))
+            return false;
+        push(PickleKind::Str, 0, 0, static_cast<std::uint32_t>(length),
+            static_cast<std::uint64_t>(p - begin));
+        p += length;
+        return true;
+    };
+
+    // Threaded dispatch (GNU C labels as values, in GCC and Clang): every handler ends in
+    // its own indirect jump to the next opcode's handler, which the branch predictor learns
+    // per handler since a dump repeats the same opcode sequences entry after entry. A byte
+    // that is not a hot opcode jumps to `declined`.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+    const void* jump[256];
+    std::fill(std::begin(jump), std::end(jump), &&declined);
+    jump[op::kBinGet] = &&binGet;
+    jump[op::kLongBinGet] = &&longBinGet;
+    jump[op::kMemoize] = &&memoize;
+    jump[op::kBinPut] = &&binPut;
+    jump[op::kLongBinPut] = &&longBinPut;
+    jump[op::kMark] = &&mark;
+    jump[op::kAppends] = &&appends;
+    jump[op::kSetItems] = &&setItems;
+    jump[op::kAppend] = &&appendOne;
+    jump[op::kSetItem] = &&setItem;
+    jump[op::kTuple2] = &&tuple2;
+    jump[op::kEmptyList] = &&emptyList;
+    jump[op::kEmptyDict] = &&emptyDict;
+    jump[op::kShortBinUnicode] = &&shortBinUnicode;
+    jump[op::kBinUnicode] = &&binUnicode;
+    jump[op::kBinInt1] = &&binInt1;
+    jump[op::kBinInt2] = &&binInt2;
+    jump[op::kBinInt] = &&binInt;
+    jump[op::kLong1] = &&long1;
+    jump[op::kBinFloat] = &&binFloat;
+    jump[op::kNone] = &&none;
+    jump[op::kNewTrue] = &&newTrue;
+    jump[op::kNewFalse] = &&newFalse;
+    Ptr opcode = p;
+    // Ends every handler. `opcode` is where a declining handler leaves m_p.
+#define RANKSCOPE_NEXT_OPCODE()                                                                    \
+    do {                                                                                           \
+        if (p >= stop)                                                                             \
+            goto finished;                                                                         \
+        opcode = p;                                                                                \
+        goto* jump[*p++];                                                                          \
+    } while (false)
+
+    RANKSCOPE_NEXT_OPCODE();
+binGet:
+    if (!memoGetFast(*p++))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+longBinGet:
+    p += 4;
+    if (!memoGetFast(loadLe(p - 4, 4)))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+memoize:
+    if (!memoPutFast(memoSize))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+binPut:
+    if (!memoPutFast(*p++))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+longBinPut:
+    p += 4;
+    if (!memoPutFast(loadLe(p - 4, 4)))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+mark:
+    if (markCount == maxDepth)
+        goto declined;
+    marks[markCount++] = static_cast<std::uint32_t>(top - stack);
+    bottom = top;
+    RANKSCOPE_NEXT_OPCODE();
+appends:
+    if (markCount == 0 || !appendBatch(PickleKind::List))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+setItems:
+    if (markCount == 0 || !appendBatch(PickleKind::Dict))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+appendOne:
+    if (top == stack || !append(PickleKind::List, top - 1, bottom))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+setItem:
+    if (top - stack < 2 || !append(PickleKind::Dict, top - 2, bottom))
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+tuple2:
+    if (top - bottom < 2 || !tuple2Fast())
+        goto declined;
+    memoizeNext();
+    RANKSCOPE_NEXT_OPCODE();
+emptyList:
+    push(PickleKind::List, 0, 1, 0, 0);
+    memoizeNext();
+    markNext();
+    RANKSCOPE_NEXT_OPCODE();
+emptyDict:
+    push(PickleKind::Dict, 0, 1, 0, 0);
+    memoizeNext();
+    markNext();
+    RANKSCOPE_NEXT_OPCODE();
+shortBinUnicode:
+    p += 1;
+    if (!pushText(p[-1]))
+        goto declined;
+    memoizeNext();
+    RANKSCOPE_NEXT_OPCODE();
+binUnicode:
+    p += 4;
+    if (!pushText(loadLe(p - 4, 4)))
+        goto declined;
+    memoizeNext();
+    RANKSCOPE_NEXT_OPCODE();
+binInt1:
+    push(PickleKind::Int, 0, 0, 0, *p++);
+    RANKSCOPE_NEXT_OPCODE();
+binInt2:
+    push(PickleKind::Int, 0, 0, 0, loadLe(p, 2));
+    p += 2;
+    RANKSCOPE_NEXT_OPCODE();
+binInt:
+    push(PickleKind::Int, 0, 0, 0,
+        static_cast<std::uint64_t>(
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(loadLe(p, 4)))));
+    p += 4;
+    RANKSCOPE_NEXT_OPCODE();
+long1:
+    if (!pushLong1())
+        goto declined;
+    RANKSCOPE_NEXT_OPCODE();
+binFloat:
+    push(PickleKind::Float, 0, 0, 0, loadBe8(p));
+    p += 8;
+    RANKSCOPE_NEXT_OPCODE();
+none:
+    push(PickleKind::None, 0, 0, 0, 0);
+    RANKSCOPE_NEXT_OPCODE();
+newTrue:
+    push(PickleKind::Bool, 0, 0, 0, 1);
+    RANKSCOPE_NEXT_OPCODE();
+newFalse:
+    push(PickleKind::Bool, 0, 0, 0, 0);
+    RANKSCOPE_NEXT_OPCODE();
+#undef RANKSCOPE_NEXT_OPCODE
+#pragma GCC diagnostic pop
+
+declined: // or not a hot opcode: step() takes it from here
+    p = opcode;
+finished:
+    m_p = p;
+    m_doc.m_valueCount = valueCount;
+    m_doc.m_itemCount = itemCount;
+    m_top = static_cast<std::size_t>(top - stack);
+    m_markCount = markCount;
+    m_memoSize = m_memoCount = memoSize; // the memo had no holes (fastBudget) and got none
+}
+#else
+// Without labels as values there is no fast loop: run() hands every opcode to step().
+void PickleMachine::runFast(Ptr)
+{
+}
+#endif
+
+void PickleMachine::run()
+{
+    if (m_end - m_begin > std::numeric_limits<std::uint32_t>::max()) {
+        fail(0, "pickle larger than 4 GiB refused");
+        return;
+    }
     for (;;) {
-        if (p >= end) [[unlikely]] {
-            m_p = p;
-            m_result.truncated = true;
-            fail(bytes,
-                "pickle ends at byte " + std::to_string(bytes)
-                    + " before its STOP opcode: the dump is truncated");
+        const std::size_t budget = fastBudget();
+        if (budget > 0) {
+            const Ptr stop = m_p + budget;
+            runFast(stop);
+            if (m_p >= stop)
+                continue;
+        }
+        if (!stepOrFinish())
             return;
-        }
-        const auto at = static_cast<std::size_t>(p - m_begin);
-        const std::uint8_t code = *p++;
-        const auto left = static_cast<std::size_t>(end - p);
-        bool ok = true;
-        switch (code) {
-        case op::kBinGet:
-            if (left < 1) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            ok = memoGet(*p++, at, code);
-            break;
-        case op::kLongBinGet:
-            if (left < 4) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            ok = memoGet(loadLe(p, 4), at, code);
-            p += 4;
-            break;
-        case op::kMemoize:
-            ok = memoPut(m_memoCount, at, code);
-            break;
-        case op::kBinPut:
-            if (left < 1) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            ok = memoPut(*p++, at, code);
-            break;
-        case op::kMark:
-            if (m_marks.size() >= m_limits.maxDepth) [[unlikely]] {
-                ok = fail(at,
-                    "pickle refused at byte " + std::to_string(at) + ": more than "
-                        + std::to_string(m_limits.maxDepth) + " nested MARKs");
-                break;
-            }
-            m_marks.push_back(static_cast<std::uint32_t>(m_stack.size()));
-            break;
-        case op::kBinInt1:
-            if (left < 1) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            ok = pushInt(*p++, false, at);
-            break;
-        case op::kBinInt2:
-            if (left < 2) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            ok = pushInt(static_cast<std::int64_t>(loadLe(p, 2)), false, at);
-            p += 2;
-            break;
-        case op::kBinInt:
-            if (left < 4) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            ok = pushInt(
-                static_cast<std::int32_t>(static_cast<std::uint32_t>(loadLe(p, 4))), false, at);
-            p += 4;
-            break;
-        case op::kLong1: {
-            if (left < 1 || left - 1 < *p) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            const std::size_t n = *p++;
-            bool overflow = false;
-            const std::int64_t v = decodeLong(p, n, overflow);
-            p += n;
-            ok = pushInt(v, overflow, at);
-            break;
-        }
-        case op::kBinFloat: {
-            if (left < 8) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            std::uint64_t bits = 0;
-            for (int i = 0; i < 8; ++i)
-                bits = (bits << 8) | p[i];
-            p += 8;
-            ok = pushValue(PickleKind::Float, 0, 0, bits, at);
-            break;
-        }
-        case op::kShortBinUnicode:
-        case op::kBinUnicode: {
-            const std::size_t width = code == op::kShortBinUnicode ? 1 : 4;
-            if (left < width) [[unlikely]] {
-                ok = truncated(at, code);
-                break;
-            }
-            const std::uint64_t length = width == 1 ? *p : loadLe(p, 4);
-            p += width;
-            // The declared length is checked against what is left before anything is read,
-            // so a 4 GB BINUNICODE in a 100-byte file is a clean error, not an allocation.
-            if (length > static_cast<std::uint64_t>(end - p)) [[unlikely]] {
-                m_p = p;
-                ok = lengthBeyondEnd(at, code, length);
-                break;
-            }
-            const auto offset = static_cast<std::uint64_t>(p - m_begin);
-            p += length;
-            ok = pushValue(PickleKind::Str, 0, static_cast<std::uint32_t>(length), offset, at)
-                && memoizeFollowing();
-            break;
-        }
-        case op::kNone:
-            ok = pushValue(PickleKind::None, 0, 0, 0, at);
-            break;
-        case op::kNewTrue:
-        case op::kNewFalse:
-            ok = pushValue(PickleKind::Bool, 0, 0, code == op::kNewTrue ? 1 : 0, at);
-            break;
-        case op::kEmptyList:
-        case op::kEmptyDict:
-            ok = pushValue(
-                     code == op::kEmptyList ? PickleKind::List : PickleKind::Dict, 0, 0, 0, at)
-                && memoizeFollowing();
-            if (ok)
-                markFollowing();
-            break;
-        case op::kTuple2:
-            ok = tupleOf(2, at, code) && memoizeFollowing();
-            break;
-        case op::kAppend:
-            ok = appendToTop(PickleKind::List, m_stack.empty() ? 0 : m_stack.size() - 1, at, code);
-            break;
-        case op::kSetItem:
-            ok = appendToTop(
-                PickleKind::Dict, m_stack.size() < 2 ? 0 : m_stack.size() - 2, at, code);
-            break;
-        case op::kAppends:
-        case op::kSetItems: {
-            if (m_marks.empty()) [[unlikely]] {
-                std::size_t unused = 0;
-                ok = markStart(unused, at, code);
-                break;
-            }
-            const std::size_t start = m_marks.back();
-            m_marks.pop_back();
-            ok = appendToTop(
-                code == op::kAppends ? PickleKind::List : PickleKind::Dict, start, at, code);
-            break;
-        }
-        default:
-            m_p = p;
-            ok = step(code, at);
-            p = m_p;
-            if (ok && m_stopped) {
-                if (m_stack.empty()) {
-                    fail(at, "malformed pickle: STOP with an empty stack");
-                    return;
-                }
-                m_result.root = m_stack.back();
-                m_result.complete = true;
-                return;
-            }
-            break;
-        }
-        if (!ok) [[unlikely]] {
-            m_p = p;
-            return;
-        }
     }
 }
 
@@ -1278,10 +1581,10 @@ void PickleMachine::run()
 // can tell the ones cut short by their salvaged flag.
 void PickleMachine::salvage()
 {
-    while (!m_marks.empty()) {
-        const std::size_t start = std::min<std::size_t>(m_marks.back(), m_stack.size());
-        m_marks.pop_back();
-        std::size_t count = m_stack.size() - start;
+    while (m_markCount > 0) {
+        const std::size_t start = std::min<std::size_t>(m_marks[m_markCount - 1], m_top);
+        --m_markCount;
+        std::size_t count = m_top - start;
         const PickleId target = start > 0 ? m_stack[start - 1] : kNoPickleValue;
         if (m_doc.is(target, PickleKind::List) || m_doc.is(target, PickleKind::Dict)) {
             if (m_doc.is(target, PickleKind::Dict))
@@ -1289,26 +1592,23 @@ void PickleMachine::salvage()
             if (!m_doc.append(target, m_stack.data() + start, count))
                 break;
             m_doc.markSalvaged(target);
-            m_stack.resize(start);
+            m_top = start;
         } else {
             const PickleId tuple = m_doc.addContainer(PickleKind::Tuple);
             if (tuple == kNoPickleValue || !m_doc.append(tuple, m_stack.data() + start, count))
                 break;
             m_doc.markSalvaged(tuple);
-            m_stack.resize(start);
-            m_stack.push_back(tuple);
+            m_top = start;
+            pushId(tuple);
         }
     }
     // The outermost value is the first one pushed (the top-level dict of a dump).
-    if (!m_stack.empty()) {
-        m_result.root = m_stack.front();
+    if (m_top > 0) {
+        m_result.root = m_stack[0];
         if (m_doc.isContainer(m_result.root))
             m_doc.markSalvaged(m_result.root);
     }
 }
-
-namespace {
-} // namespace
 
 std::string pickleOpcodeName(std::uint8_t opcode)
 {
@@ -1322,7 +1622,8 @@ std::string pickleOpcodeName(std::uint8_t opcode)
     return out;
 }
 
-void readPickle(std::string_view bytes, PickleResult& result, const PickleLimits& limits)
+void readPickle(
+    std::string_view bytes, PickleResult& result, const PickleLimits& limits, PickleReaderPath path)
 {
     result.document.reset(bytes);
     result.document.setLimits(limits.maxValues, limits.maxItems, limits.maxDepth);
@@ -1335,7 +1636,10 @@ void readPickle(std::string_view bytes, PickleResult& result, const PickleLimits
     result.errorOffset = 0;
     try {
         PickleMachine machine(bytes, result, limits);
-        machine.run();
+        if (path == PickleReaderPath::Reference)
+            machine.runReference();
+        else
+            machine.run();
         if (!result.complete)
             machine.salvage();
     } catch (const std::bad_alloc&) {

@@ -26,8 +26,17 @@
 // reader. When input ends early or an opcode is refused, the containers still open are
 // closed as they stand ("salvaged") so the caller keeps what was read.
 //
-// Speed: one switch per opcode over a byte pointer, strings are views into the input, and
-// all values of a document live in two flat arrays (values, item ids) reused across reads.
+// Speed: strings are views into the input, and all values of a document live in two flat
+// arrays (values, item ids) reused across reads. step() is the plain interpreter that defines
+// what every opcode does. The fast loop takes the opcodes a dump is made of (memo reads and
+// writes, ints, floats, strings, empty containers, TUPLE2, MARK, APPEND(S), SETITEM(S)) with
+// its state in registers and one indirect jump per opcode, in stretches of input sized so
+// that no array can fill and no limit can be reached inside them (an opcode takes at least
+// a byte and adds at most one value), so it checks only what the bytes declare. A rare
+// opcode, one whose own checks fail (a declared length beyond the end, a wrong container, a
+// memo slot never stored, nesting too deep) and everything near a limit or the end of the
+// input go to step() before anything is changed, so errors come from one place. Tests read
+// valid, corrupted and cut pickles both ways (PickleReaderPath::Reference: step() alone).
 
 #include <cstddef>
 #include <cstdint>
@@ -64,24 +73,26 @@ public:
     // Clears the document for a new input; capacity is kept for the next read.
     void reset(std::string_view source);
 
-    std::size_t valueCount() const { return m_values.size(); }
+    std::size_t valueCount() const { return m_valueCount; }
     PickleKind kind(PickleId id) const { return m_values[id].kind; }
-    bool is(PickleId id, PickleKind k) const
+    // The accessors a mapper calls per value are forced inline: in a large mapping function
+    // GCC's growth limits would otherwise leave them as calls.
+    [[gnu::always_inline]] bool is(PickleId id, PickleKind k) const
     {
-        return id < m_values.size() && m_values[id].kind == k;
+        return id < m_valueCount && m_values[id].kind == k;
     }
-    bool isContainer(PickleId id) const
+    [[gnu::always_inline]] bool isContainer(PickleId id) const
     {
-        return id < m_values.size() && m_values[id].kind >= PickleKind::List;
+        return id < m_valueCount && m_values[id].kind >= PickleKind::List;
     }
     bool salvaged(PickleId id) const { return (m_values[id].flags & kSalvaged) != 0; }
     bool overflowed(PickleId id) const { return (m_values[id].flags & kIntOverflow) != 0; }
     std::uint16_t depth(PickleId id) const { return m_values[id].depth; }
 
     // Int and Bool as integers; false for other kinds.
-    bool integer(PickleId id, std::int64_t& out) const
+    [[gnu::always_inline]] bool integer(PickleId id, std::int64_t& out) const
     {
-        if (id >= m_values.size())
+        if (id >= m_valueCount)
             return false;
         const PickleValue& v = m_values[id];
         if (v.kind != PickleKind::Int && v.kind != PickleKind::Bool)
@@ -92,9 +103,9 @@ public:
     // Float, and Int converted.
     bool real(PickleId id, double& out) const;
     // Str and Bytes; empty for other kinds.
-    std::string_view text(PickleId id) const
+    [[gnu::always_inline]] std::string_view text(PickleId id) const
     {
-        if (id >= m_values.size())
+        if (id >= m_valueCount)
             return {};
         const PickleValue& v = m_values[id];
         if (v.kind != PickleKind::Str && v.kind != PickleKind::Bytes)
@@ -103,7 +114,7 @@ public:
         return { base + v.bits, v.size };
     }
     // List/Tuple items; Dict: key, value pairs flattened (size() * 2 ids).
-    std::span<const PickleId> items(PickleId id) const
+    [[gnu::always_inline]] std::span<const PickleId> items(PickleId id) const
     {
         if (!isContainer(id))
             return {};
@@ -119,14 +130,14 @@ public:
     PickleId find(PickleId dict, std::string_view key) const;
 
     // Building, for the reader and for converting JSON documents into the same model.
-    PickleId addNone() { return add(PickleKind::None, 0, 0, 0); }
-    PickleId addBool(bool v) { return add(PickleKind::Bool, 0, 0, v ? 1 : 0); }
+    PickleId addNone() { return add(PickleKind::None, 0, 0, 0, 0); }
+    PickleId addBool(bool v) { return add(PickleKind::Bool, 0, 0, 0, v ? 1 : 0); }
     PickleId addInt(std::int64_t v, bool overflow = false);
     PickleId addFloat(double v);
     // Text decoded elsewhere: copied into the document (the reader's strings are views
     // into the source passed to reset() instead).
     PickleId addOwnedText(PickleKind kind, std::string_view text);
-    PickleId addContainer(PickleKind kind) { return add(kind, 0, 1, 0); }
+    PickleId addContainer(PickleKind kind) { return add(kind, 0, 1, 0, 0); }
     // Appends items (for a Dict: key, value, key, value, ...). False when a limit is hit.
     bool append(PickleId container, const PickleId* ids, std::size_t count);
     void markSalvaged(PickleId id) { m_values[id].flags |= kSalvaged; }
@@ -137,15 +148,27 @@ public:
 
 private:
     friend class PickleMachine;
-    PickleId add(PickleKind kind, std::uint8_t flags, std::uint16_t depth, std::uint64_t bits);
+    PickleId add(PickleKind kind, std::uint8_t flags, std::uint16_t depth, std::uint32_t size,
+        std::uint64_t bits);
     [[gnu::cold]] void setLimitError(std::string message);
     void finishAppend(PickleId container, std::uint32_t first, std::size_t capacity,
         std::size_t used, const PickleId* ids, std::size_t count);
 
     std::string_view m_source;
     std::string m_owned;
+    // The first m_valueCount values and m_itemCount item ids are the document; the slots
+    // after them are spare room. A scratch document reused across reads keeps its slots,
+    // so the reader writes into them through plain pointers (no per-value capacity check,
+    // no re-initialisation) and only a read larger than any before grows them.
     std::vector<PickleValue> m_values;
+    std::size_t m_valueCount = 0;
     std::vector<PickleId> m_items;
+    std::size_t m_itemCount = 0;
+    // The reader's stack, MARK positions and memo, kept here for the same reason; the
+    // reader tracks how much of each is in use.
+    std::vector<PickleId> m_stack;
+    std::vector<std::uint32_t> m_marks;
+    std::vector<PickleId> m_memo;
     std::size_t m_maxValues = 8u << 20;
     std::size_t m_maxItems = 32u << 20;
     std::uint16_t m_maxDepth = 256;
@@ -169,9 +192,14 @@ struct PickleResult {
     std::size_t errorOffset = 0;
 };
 
+// Fast: the hot opcodes in the register loop, the rest through step(). Reference: step()
+// alone, for tests that check the fast loop changes nothing.
+enum class PickleReaderPath : std::uint8_t { Fast, Reference };
+
 // Reads `bytes` into `result`, reusing its buffers. `bytes` must outlive the document
 // (strings are views into it). Never throws.
-void readPickle(std::string_view bytes, PickleResult& result, const PickleLimits& limits = {});
+void readPickle(std::string_view bytes, PickleResult& result, const PickleLimits& limits = {},
+    PickleReaderPath path = PickleReaderPath::Fast);
 
 // "REDUCE", "BINUNICODE", ... ; "0x.." for bytes that are no pickle opcode.
 std::string pickleOpcodeName(std::uint8_t opcode);

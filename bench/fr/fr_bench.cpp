@@ -10,6 +10,10 @@
 //   rankscope_bench_fr --read DIR [--threads T]
 //       times reading the files of DIR from disk and mapping them (what Python is timed on)
 //   --reader-only: the pickle reader alone, without mapping ("entries" then counts values)
+//   rankscope_bench_fr --digest FILE...
+//       prints one hash per file over everything the parser put into its ParsedSource
+//       (strings in pool order, entries, calls, stacks, dumps, events, issues), so two
+//       builds of the reader can be checked for identical output on any set of files
 //   rankscope_bench_fr --read DIR --match [--threads T]
 //       end to end, as the app loads a bundle: every file read and mapped into its own
 //       ParsedSource (T threads), all of them merged by buildBundle(), then
@@ -39,6 +43,7 @@
 #include <string_view>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -513,6 +518,134 @@ int readAndMatch(const Options& o)
     return bundle.issues.total() == 0 ? 0 : 1;
 }
 
+// FNV-1a over the bytes of what a parse produced; field by field, so padding never counts.
+class Digest {
+public:
+    template <typename T> void add(const T& v)
+    {
+        static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
+        const auto* p = reinterpret_cast<const unsigned char*>(&v);
+        for (std::size_t i = 0; i < sizeof v; ++i)
+            m_h = (m_h ^ p[i]) * 1099511628211ull;
+    }
+    void add(std::string_view s)
+    {
+        add(s.size());
+        for (const char c : s)
+            add(c);
+    }
+    std::uint64_t value() const { return m_h; }
+
+private:
+    std::uint64_t m_h = 1469598103934665603ull;
+};
+
+std::uint64_t digestOf(const rankscope::model::ParsedSource& p)
+{
+    Digest d;
+    d.add(p.strings.size());
+    for (std::size_t i = 0; i < p.strings.size(); ++i)
+        d.add(p.strings.view(static_cast<rankscope::model::StrId>(i)));
+    d.add(p.frEntries.size());
+    for (const auto& e : p.frEntries) {
+        d.add(e.call);
+        d.add(e.collectiveSeq);
+        d.add(e.recordId);
+        d.add(e.p2pSeq);
+        d.add(e.createdNs());
+        d.add(e.startedNs());
+        d.add(e.completedNs());
+        d.add(e.durationMs());
+        d.add(e.state());
+        d.add(e.retired());
+        d.add(e.clamped());
+    }
+    d.add(p.frCalls.size());
+    for (const auto& c : p.frCalls) {
+        for (const auto v : { c.pg, c.pgDesc, c.profilingName, c.inputSizes, c.outputSizes,
+                 c.inputDtypes, c.outputDtypes, c.dump, c.stack })
+            d.add(v);
+        d.add(c.p2pSrc);
+        d.add(c.p2pDst);
+        d.add(c.inputNumel);
+        d.add(c.outputNumel);
+        d.add(c.timeoutMs);
+        d.add(c.op);
+        d.add(c.isP2p);
+    }
+    d.add(p.frStacks.frames.size());
+    for (const auto& f : p.frStacks.frames) {
+        d.add(f.function);
+        d.add(f.file);
+        d.add(f.line);
+    }
+    for (const auto b : p.frStacks.begin)
+        d.add(b);
+    d.add(p.frDumps.size());
+    for (const auto& dump : p.frDumps) {
+        d.add(dump.identity);
+        d.add(dump.globalRank);
+        d.add(dump.version);
+        d.add(dump.firstEntry);
+        d.add(dump.entryCount);
+        d.add(dump.truncated);
+        for (const auto& c : dump.pgConfig) {
+            d.add(c.name);
+            d.add(c.desc);
+            for (const auto r : c.ranks.toVector())
+                d.add(r);
+        }
+        for (const auto& s : dump.pgStatus) {
+            d.add(s.pg);
+            d.add(s.lastEnqueued);
+            d.add(s.lastStarted);
+            d.add(s.lastCompleted);
+        }
+    }
+    d.add(p.events.size());
+    for (const auto& e : p.events) {
+        d.add(e.kind);
+        d.add(e.severity);
+        d.add(e.time.ns);
+        d.add(e.time.inferred);
+        d.add(e.text);
+        d.add(e.detail);
+        d.add(e.identity);
+    }
+    for (const auto& issue : p.issues.list()) {
+        d.add(std::string_view(issue.kind));
+        d.add(issue.count);
+        for (const auto& sample : issue.samples)
+            d.add(std::string_view(sample));
+    }
+    return d.value();
+}
+
+// One line per file: entries, calls, stacks and the digest of the whole ParsedSource.
+int digestFiles(const std::vector<std::string>& paths)
+{
+    rankscope::parsers::PickleResult scratch;
+    std::string bytes;
+    for (const std::string& path : paths) {
+        if (!readWhole(path, bytes)) {
+            std::printf("%s: cannot read\n", path.c_str());
+            continue;
+        }
+        rankscope::model::Source src;
+        src.path = path;
+        src.pathIdentity = rankscope::parsers::identityFromPath(path);
+        rankscope::model::ParsedSource out(std::move(src));
+        if (path.ends_with(".json"))
+            rankscope::parsers::parseFlightRecorderJson(bytes, out);
+        else
+            rankscope::parsers::parseFlightRecorderPickle(bytes, out, scratch);
+        std::printf("%s entries %zu calls %zu stacks %zu issues %zu digest %016llx\n", path.c_str(),
+            out.frEntries.size(), out.frCalls.size(), out.frStacks.size(), out.issues.total(),
+            static_cast<unsigned long long>(digestOf(out)));
+    }
+    return 0;
+}
+
 // Reads every nccl_trace_rank_* file of a directory from disk and maps it (wall time).
 int readFiles(const Options& o)
 {
@@ -552,6 +685,8 @@ int readFiles(const Options& o)
 int main(int argc, char** argv)
 {
     Options o;
+    if (argc > 1 && std::string_view(argv[1]) == "--digest")
+        return digestFiles(std::vector<std::string>(argv + 2, argv + argc));
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         const char* value = i + 1 < argc ? argv[i + 1] : nullptr;

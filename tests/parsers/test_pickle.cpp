@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -543,4 +544,377 @@ TEST_CASE("reading reuses the result's buffers and gives the same document", "[p
     REQUIRE(r.complete);
     CHECK(r.document.valueCount() == values);
     CHECK(r.document.size(r.root) == 8);
+}
+
+// ---------------------------------------------------------------------------------------
+// The fast loop against the reference path (PickleReaderPath::Reference: step() alone) on
+// the same bytes: every result field and every value of the document must agree.
+
+namespace {
+
+using rankscope::parsers::PickleReaderPath;
+
+// Everything a caller can observe of a read, as text.
+std::string observed(const PickleResult& r)
+{
+    std::ostringstream s;
+    s << "complete " << r.complete << " truncated " << r.truncated << " refused " << r.refused
+      << " protocol " << r.protocol << " root " << r.root << " error@" << r.errorOffset << " "
+      << r.error << " limit " << r.document.limitError() << "\n";
+    const PickleDocument& d = r.document;
+    for (PickleId id = 0; id < d.valueCount(); ++id) {
+        s << id << ": kind " << int(d.kind(id)) << " depth " << d.depth(id) << " salvaged "
+          << d.salvaged(id) << " overflow " << d.overflowed(id);
+        std::int64_t n = 0;
+        double x = 0;
+        if (d.integer(id, n))
+            s << " int " << n;
+        else if (d.real(id, x))
+            s << " real " << std::bit_cast<std::uint64_t>(x);
+        else if (d.is(id, PickleKind::Str) || d.is(id, PickleKind::Bytes))
+            s << " text " << d.text(id).size() << ":" << d.text(id);
+        else if (d.isContainer(id)) {
+            s << " size " << d.size(id) << " items";
+            for (const PickleId item : d.items(id))
+                s << ' ' << item;
+        }
+        s << "\n";
+    }
+    return s.str();
+}
+
+// Reads `bytes` both ways and requires the same outcome; the fast result is returned.
+void requireSameAsReference(const std::string& bytes, const PickleLimits& limits = {})
+{
+    PickleResult fast;
+    PickleResult reference;
+    readPickle(bytes, fast, limits, PickleReaderPath::Fast);
+    readPickle(bytes, reference, limits, PickleReaderPath::Reference);
+    const std::string a = observed(fast);
+    const std::string b = observed(reference);
+    if (a != b) {
+        // The first differing line, not two documents of thousands of values.
+        std::istringstream fa(a), fb(b);
+        std::string la, lb;
+        while (std::getline(fa, la) && std::getline(fb, lb) && la == lb) { }
+        INFO("fast:      " << la);
+        INFO("reference: " << lb);
+        INFO("input of " << bytes.size() << " bytes");
+        FAIL("the fast loop and the reference path disagree");
+    }
+}
+
+// Writes random pickles of plain data the way Python's pickle and torch's Pickler do (and a
+// few ways neither does: DUP, POP, LIST/DICT/TUPLE from a MARK, memo reads of containers
+// still being filled), so that every fast path and its way back to step() is taken.
+class RandomPickle {
+public:
+    explicit RandomPickle(std::uint32_t seed)
+        : m_rng(seed)
+    {
+    }
+
+    std::string make(int maxDepth, int width)
+    {
+        m_out.clear();
+        m_memo = 0;
+        m_maxDepth = maxDepth;
+        m_width = width;
+        const bool protocol4 = pick(2) == 0;
+        m_out += '\x80';
+        m_out += protocol4 ? '\x04' : '\x02';
+        if (protocol4) {
+            m_out += '\x95';
+            m_out.append(8, '\0'); // FRAME length patched below
+        }
+        m_protocol4 = protocol4;
+        value(0);
+        m_out += '.';
+        if (protocol4) {
+            const std::uint64_t length = m_out.size() - 11;
+            for (int i = 0; i < 8; ++i)
+                m_out[3 + static_cast<std::size_t>(i)] = static_cast<char>(length >> (8 * i));
+        }
+        return m_out;
+    }
+
+    std::uint32_t pick(std::uint32_t n) { return static_cast<std::uint32_t>(m_rng() % n); }
+
+private:
+    void le(std::uint64_t v, int bytes)
+    {
+        for (int i = 0; i < bytes; ++i)
+            m_out += static_cast<char>(v >> (8 * i));
+    }
+    void memoize()
+    {
+        if (m_protocol4 && pick(4) != 0) {
+            m_out += '\x94';
+        } else if (m_memo < 256) {
+            m_out += 'q';
+            m_out += static_cast<char>(m_memo);
+        } else {
+            m_out += 'r';
+            le(m_memo, 4);
+        }
+        ++m_memo;
+    }
+    void memoGet()
+    {
+        const std::uint32_t slot = pick(m_memo);
+        if (slot < 256 && pick(2) == 0) {
+            m_out += 'h';
+            m_out += static_cast<char>(slot);
+        } else {
+            m_out += 'j';
+            le(slot, 4);
+        }
+    }
+    void text(char shortCode, char longCode)
+    {
+        const std::size_t length = pick(6) == 0 ? pick(300) : pick(12);
+        if (length < 256 && pick(3) != 0) {
+            m_out += shortCode;
+            m_out += static_cast<char>(length);
+        } else {
+            m_out += longCode;
+            le(length, 4);
+        }
+        for (std::size_t i = 0; i < length; ++i)
+            m_out += static_cast<char>('a' + pick(26));
+    }
+    void scalar()
+    {
+        switch (pick(12)) {
+        case 0:
+            m_out += 'N';
+            break;
+        case 1:
+            m_out += pick(2) ? '\x88' : '\x89';
+            break;
+        case 2:
+            m_out += 'K';
+            m_out += static_cast<char>(pick(256));
+            break;
+        case 3:
+            m_out += 'M';
+            le(pick(65536), 2);
+            break;
+        case 4:
+            m_out += 'J';
+            le(m_rng(), 4);
+            break;
+        case 5: { // LONG1 of 0 to 10 bytes: clamped beyond 8
+            const std::uint32_t n = pick(11);
+            m_out += '\x8a';
+            m_out += static_cast<char>(n);
+            for (std::uint32_t i = 0; i < n; ++i)
+                m_out += static_cast<char>(pick(256));
+            break;
+        }
+        case 6:
+            m_out += 'G';
+            le(static_cast<std::uint64_t>(m_rng()) << 32 | m_rng(), 8);
+            break;
+        case 7:
+            m_out += 'C';
+            m_out += '\x02';
+            m_out += "zz";
+            break;
+        default:
+            text('\x8c', 'X');
+            if (pick(2) == 0)
+                memoize();
+            break;
+        }
+    }
+    // Items of a container, pushed after a MARK or one by one.
+    void items(int depth, std::uint32_t count)
+    {
+        for (std::uint32_t i = 0; i < count; ++i)
+            value(depth + 1);
+    }
+    void value(int depth)
+    {
+        const bool leaf = depth >= m_maxDepth || pick(3) == 0;
+        if (m_memo > 0 && pick(5) == 0) {
+            memoGet();
+            return;
+        }
+        if (leaf) {
+            scalar();
+            return;
+        }
+        const std::uint32_t count = pick(static_cast<std::uint32_t>(m_width) + 1);
+        switch (pick(8)) {
+        case 0:
+        case 1: // list: EMPTY_LIST, APPEND one by one or MARK … APPENDS batches
+            m_out += ']';
+            memoize();
+            if (pick(2) == 0) {
+                for (std::uint32_t i = 0; i < count; ++i) {
+                    value(depth + 1);
+                    m_out += 'a';
+                }
+            } else {
+                m_out += '(';
+                items(depth, count);
+                m_out += 'e';
+            }
+            break;
+        case 2:
+        case 3: // dict: SETITEM or SETITEMS; keys are strings or memo reads
+            m_out += '}';
+            memoize();
+            if (pick(2) == 0) {
+                for (std::uint32_t i = 0; i < count; ++i) {
+                    value(depth + 1);
+                    value(depth + 1);
+                    m_out += 's';
+                }
+            } else {
+                m_out += '(';
+                items(depth, 2 * count);
+                m_out += 'u';
+            }
+            break;
+        case 4: { // TUPLE1/2/3
+            const std::uint32_t n = 1 + pick(3);
+            items(depth, n);
+            m_out += static_cast<char>(0x84 + n);
+            if (pick(2) == 0)
+                memoize();
+            break;
+        }
+        case 5: // LIST, TUPLE or DICT from a MARK
+            m_out += '(';
+            if (pick(3) == 0) {
+                items(depth, 2 * count);
+                m_out += 'd';
+            } else {
+                items(depth, count);
+                m_out += pick(2) ? 'l' : 't';
+            }
+            break;
+        case 6: // DUP then POP, POP_MARK of a throwaway batch: the stack ops step() handles
+            value(depth + 1);
+            m_out += '2';
+            m_out += '0';
+            if (pick(2) == 0) {
+                m_out += '(';
+                scalar();
+                m_out += '1';
+            }
+            break;
+        default: // a big list, so that the fast loop runs over several stretches
+            m_out += ']';
+            memoize();
+            m_out += '(';
+            for (std::uint32_t i = 0; i < count * 40; ++i)
+                scalar();
+            m_out += 'e';
+            break;
+        }
+    }
+
+    std::mt19937 m_rng;
+    std::string m_out;
+    std::uint32_t m_memo = 0;
+    int m_maxDepth = 4;
+    int m_width = 4;
+    bool m_protocol4 = false;
+};
+
+// A copy of `bytes` with a few bytes changed, a cut, a random byte put in, or opcodes that
+// move the stack or the marks under the next one (MARK before MEMOIZE, POP before APPENDS).
+std::string mutated(const std::string& bytes, RandomPickle& rng)
+{
+    static const std::string kStructural = BYTES("(012\x94\x86\x85\x87"
+                                                 "eusatldq\x00h\x00N}])");
+    std::string out = bytes;
+    switch (rng.pick(4)) {
+    case 3:
+        for (std::uint32_t i = 0, n = 1 + rng.pick(3); i < n; ++i)
+            out.insert(out.begin() + rng.pick(static_cast<std::uint32_t>(out.size()) + 1),
+                kStructural[rng.pick(static_cast<std::uint32_t>(kStructural.size()))]);
+        break;
+    case 0:
+        for (std::uint32_t i = 0, n = 1 + rng.pick(6); i < n && !out.empty(); ++i)
+            out[rng.pick(static_cast<std::uint32_t>(out.size()))]
+                = static_cast<char>(rng.pick(256));
+        break;
+    case 1:
+        out.resize(rng.pick(static_cast<std::uint32_t>(out.size()) + 1));
+        break;
+    default:
+        out.insert(out.begin() + rng.pick(static_cast<std::uint32_t>(out.size()) + 1),
+            static_cast<char>(rng.pick(256)));
+        break;
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("the fast loop reads random valid pickles exactly as the reference path does",
+    "[parsers][pickle]")
+{
+    RandomPickle gen(6);
+    for (int round = 0; round < 2000; ++round) {
+        const std::string bytes = gen.make(1 + round % 6, 1 + round % 9);
+        INFO("round " << round);
+        PickleResult r;
+        readPickle(bytes, r);
+        REQUIRE(r.complete); // the generator writes valid pickles
+        requireSameAsReference(bytes);
+    }
+}
+
+TEST_CASE("the fast loop matches the reference path on corrupted, cut and spliced pickles",
+    "[parsers][pickle]")
+{
+    RandomPickle gen(66);
+    std::vector<std::string> sources;
+    for (const char* name : { "job4/nccl_trace_rank_0", "job4/nccl_trace_rank_3",
+             "repeat/nccl_trace_rank_0", "versions/fr_v2.10_p2.pkl", "versions/fr_v2.10_p4.pkl",
+             "versions/fr_v2.10_p0.pkl", "hostile/reduce_in_entry.pkl" })
+        sources.push_back(fixture(name));
+    for (int round = 0; round < 3000; ++round) {
+        INFO("round " << round);
+        const std::string& source = round % 2 == 0
+            ? sources[static_cast<std::size_t>(round / 2) % sources.size()]
+            : gen.make(2 + round % 4, 1 + round % 7);
+        requireSameAsReference(mutated(source, gen));
+    }
+    // Every cut of a dump: each fast path meets the end of the input at every offset.
+    const std::string dump = fixture("repeat/nccl_trace_rank_0");
+    for (std::size_t keep = 0; keep <= dump.size(); ++keep)
+        requireSameAsReference(dump.substr(0, keep));
+    // Pickles of several hundred KB: the fast loop works in stretches of 64 KB and grows
+    // its arrays between them.
+    std::string big;
+    while (big.size() < 400'000) {
+        const std::string part = gen.make(5, 8);
+        big += part.substr(2, part.size() - 3); // without PROTO and STOP: one value each
+    }
+    big = std::string("\x80\x02]\x94(", 5) + big + "e.";
+    requireSameAsReference(big);
+    for (int round = 0; round < 20; ++round)
+        requireSameAsReference(mutated(big, gen));
+}
+
+TEST_CASE("the fast loop stops at the value, item and nesting limits where the reference path does",
+    "[parsers][pickle]")
+{
+    RandomPickle gen(666);
+    const std::string dump = fixture("repeat/nccl_trace_rank_0");
+    for (int round = 0; round < 600; ++round) {
+        INFO("round " << round);
+        PickleLimits limits;
+        limits.maxValues = 1 + gen.pick(400);
+        limits.maxItems = 1 + gen.pick(600);
+        limits.maxDepth = static_cast<std::uint16_t>(1 + gen.pick(8));
+        requireSameAsReference(
+            round % 3 == 0 ? dump : gen.make(2 + round % 6, 2 + round % 6), limits);
+    }
 }
