@@ -873,29 +873,26 @@ model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view co
     ProcessState& ps = process(line.identity);
     if (ps.lastCollTrace < out.collTraces.size() && sameText(ps.lastCollComm, comm)) {
         index = ps.lastCollTrace;
-        m_lastColl.identity = line.identity;
-        m_lastColl.index = static_cast<std::uint32_t>(index);
-        m_lastColl.comm.assign(comm);
-        return out.collTraces[index];
+    } else {
+        const StrId commId = out.intern(comm);
+        const std::uint64_t key = (static_cast<std::uint64_t>(line.identity) << 32) | commId;
+        auto [it, inserted]
+            = m_collIndex.try_emplace(key, static_cast<std::uint32_t>(out.collTraces.size()));
+        if (inserted) {
+            model::CollTrace& trace = out.collTraces.emplace_back();
+            const model::RawIdentity& id = out.identities[line.identity];
+            trace.identity = line.identity;
+            trace.host = id.host;
+            trace.pid = id.pid;
+            trace.commPtr = commId;
+            trace.tail.reserve(model::CollTrace::kTailSize);
+        }
+        index = it->second;
+        if (m_collNext.size() < out.collTraces.size())
+            m_collNext.resize(out.collTraces.size(), 0);
+        ps.lastCollTrace = index;
+        ps.lastCollComm.assign(comm);
     }
-    const StrId commId = out.intern(comm);
-    const std::uint64_t key = (static_cast<std::uint64_t>(line.identity) << 32) | commId;
-    auto [it, inserted] = m_collIndex.try_emplace(key,
-        static_cast<std::uint32_t>(out.collTraces.size()));
-    if (inserted) {
-        model::CollTrace& trace = out.collTraces.emplace_back();
-        const model::RawIdentity& id = out.identities[line.identity];
-        trace.identity = line.identity;
-        trace.host = id.host;
-        trace.pid = id.pid;
-        trace.commPtr = commId;
-        trace.tail.reserve(model::CollTrace::kTailSize);
-    }
-    index = it->second;
-    if (m_collNext.size() < out.collTraces.size())
-        m_collNext.resize(out.collTraces.size(), 0);
-    ps.lastCollTrace = index;
-    ps.lastCollComm.assign(comm);
     m_lastColl.identity = line.identity;
     m_lastColl.index = static_cast<std::uint32_t>(index);
     m_lastColl.comm.assign(comm);
