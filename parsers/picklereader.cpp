@@ -590,6 +590,16 @@ private:
     bool step();
 
     std::size_t remaining() const { return static_cast<std::size_t>(m_end - m_p); }
+    // The n-byte little-endian number at the read position, which moves past it; false
+    // (nothing read) when fewer than n bytes are left.
+    bool takeLe(int n, std::uint64_t& value)
+    {
+        if (remaining() < static_cast<std::size_t>(n))
+            return false;
+        value = loadLe(m_p, n);
+        m_p += n;
+        return true;
+    }
     std::size_t floor() const { return m_markCount == 0 ? 0 : m_marks[m_markCount - 1]; }
     void pushId(PickleId id)
     {
@@ -955,10 +965,9 @@ bool PickleMachine::step()
         return true;
     }
     case op::kFrame: {
-        if (remaining() < 8)
+        std::uint64_t length = 0;
+        if (!takeLe(8, length))
             return truncated(at, code);
-        const std::uint64_t length = loadLe(m_p, 8);
-        m_p += 8;
         if (length > remaining())
             return truncated(at, code);
         return true;
@@ -1009,17 +1018,17 @@ bool PickleMachine::step()
             return truncated(at, code);
         return pushInt(*m_p++, false, at);
     case op::kBinInt2: {
-        if (remaining() < 2)
+        std::uint64_t raw = 0;
+        if (!takeLe(2, raw))
             return truncated(at, code);
-        const auto v = static_cast<std::int64_t>(loadLe(m_p, 2));
-        m_p += 2;
+        const auto v = static_cast<std::int64_t>(raw);
         return pushInt(v, false, at);
     }
     case op::kBinInt: {
-        if (remaining() < 4)
+        std::uint64_t raw = 0;
+        if (!takeLe(4, raw))
             return truncated(at, code);
-        const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(loadLe(m_p, 4)));
-        m_p += 4;
+        const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
         return pushInt(v, false, at);
     }
     case op::kLong1: {
@@ -1032,10 +1041,10 @@ bool PickleMachine::step()
         return pushInt(v, overflow, at);
     }
     case op::kLong4: {
-        if (remaining() < 4)
+        std::uint64_t raw = 0;
+        if (!takeLe(4, raw))
             return truncated(at, code);
-        const auto n = static_cast<std::int32_t>(static_cast<std::uint32_t>(loadLe(m_p, 4)));
-        m_p += 4;
+        const auto n = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
         if (n < 0)
             return fail(at,
                 "malformed pickle: LONG4 at byte " + std::to_string(at)
@@ -1071,18 +1080,17 @@ bool PickleMachine::step()
             code == op::kShortBinBytes ? PickleKind::Bytes : PickleKind::Str, *m_p++, at, code);
     case op::kBinUnicode:
     case op::kBinBytes: {
-        if (remaining() < 4)
+        std::uint64_t length = 0;
+        if (!takeLe(4, length))
             return truncated(at, code);
-        const std::uint64_t length = loadLe(m_p, 4);
-        m_p += 4;
         return pushSourceText(
             code == op::kBinBytes ? PickleKind::Bytes : PickleKind::Str, length, at, code);
     }
     case op::kBinString: {
-        if (remaining() < 4)
+        std::uint64_t raw = 0;
+        if (!takeLe(4, raw))
             return truncated(at, code);
-        const auto length = static_cast<std::int32_t>(static_cast<std::uint32_t>(loadLe(m_p, 4)));
-        m_p += 4;
+        const auto length = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
         if (length < 0)
             return fail(at,
                 "malformed pickle: BINSTRING at byte " + std::to_string(at)
@@ -1091,10 +1099,9 @@ bool PickleMachine::step()
     }
     case op::kBinUnicode8:
     case op::kBinBytes8: {
-        if (remaining() < 8)
+        std::uint64_t length = 0;
+        if (!takeLe(8, length))
             return truncated(at, code);
-        const std::uint64_t length = loadLe(m_p, 8);
-        m_p += 8;
         return pushSourceText(
             code == op::kBinBytes8 ? PickleKind::Bytes : PickleKind::Str, length, at, code);
     }
@@ -1133,10 +1140,9 @@ bool PickleMachine::step()
             return truncated(at, code);
         return memoGet(*m_p++, at, code);
     case op::kLongBinGet: {
-        if (remaining() < 4)
+        std::uint64_t index = 0;
+        if (!takeLe(4, index))
             return truncated(at, code);
-        const std::uint64_t index = loadLe(m_p, 4);
-        m_p += 4;
         return memoGet(index, at, code);
     }
     case op::kMemoize:
@@ -1146,10 +1152,9 @@ bool PickleMachine::step()
             return truncated(at, code);
         return memoPut(*m_p++, at, code);
     case op::kLongBinPut: {
-        if (remaining() < 4)
+        std::uint64_t index = 0;
+        if (!takeLe(4, index))
             return truncated(at, code);
-        const std::uint64_t index = loadLe(m_p, 4);
-        m_p += 4;
         return memoPut(index, at, code);
     }
     // Everything that imports, calls or builds objects: refused.
