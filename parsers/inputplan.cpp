@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
+#include <memory>
+#include <sys/stat.h>
 #include <system_error>
+#include <tuple>
 #include <unistd.h>
 
 namespace rankscope::parsers {
@@ -19,8 +23,9 @@ std::string reasonOf(const std::error_code& ec)
     return ec ? ec.message() : std::string("unknown error");
 }
 
-// Opening the file proves it is readable now, not only that it exists. A bare open/close:
-// a folder of 4096 rank logs is checked before any of them is read.
+// Opening the file proves it is readable now, not only that it exists (a single file the
+// user named; files found in folders are opened when they are read, and one that cannot be
+// becomes an "unreadable_file" issue there).
 bool canRead(const fs::path& p, std::string& reason)
 {
     const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
@@ -45,6 +50,113 @@ std::string displayName(const fs::path& root, const fs::path& file, bool rootIsD
     return rel.generic_string();
 }
 
+// Closes a directory stream (and the descriptor it owns) on every way out.
+struct DirCloser {
+    void operator()(DIR* d) const { ::closedir(d); }
+};
+using DirStream = std::unique_ptr<DIR, DirCloser>;
+
+// Walks one folder the user gave, relative to each folder's descriptor (openat/fstatat):
+// a folder of 4096 rank logs costs one stat per file and no path lookup from the root, which
+// a path-based walk (std::filesystem) repeats for every file. Symlinked folders are not
+// followed (loops); symlinked files are read; folders we may not enter are skipped.
+class FolderWalk {
+public:
+    FolderWalk(std::string diskRoot, std::string displayRoot, InputPlan& plan)
+        : m_diskRoot(diskRoot.ends_with('/') ? std::move(diskRoot) : std::move(diskRoot) + '/')
+        , m_displayRoot(std::move(displayRoot))
+        , m_plan(plan)
+    {
+    }
+
+    // False with a reason when the folder itself cannot be opened.
+    bool run(std::string& reason)
+    {
+        const int fd = ::open(m_diskRoot.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            reason = std::strerror(errno);
+            return false;
+        }
+        walk(fd, std::string());
+        return true;
+    }
+
+    std::size_t entriesSeen() const { return m_seen; }
+
+private:
+    // `fd` is owned by this call; `rel` is the folder's path below the root ("" or "a/b/").
+    void walk(int fd, const std::string& rel)
+    {
+        DirStream dir(::fdopendir(fd));
+        if (!dir) {
+            unreadable(rel, errno);
+            ::close(fd);
+            return;
+        }
+        std::vector<std::string> subfolders;
+        errno = 0;
+        while (const dirent* entry = ::readdir(dir.get())) {
+            const std::string_view name(entry->d_name);
+            if (name == "." || name == "..")
+                continue;
+            ++m_seen;
+            visit(::dirfd(dir.get()), entry->d_type, name, rel, subfolders);
+            errno = 0;
+        }
+        if (errno != 0)
+            unreadable(rel, errno);
+        for (const std::string& sub : subfolders) {
+            const int subFd = ::openat(
+                ::dirfd(dir.get()), sub.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (subFd < 0) {
+                if (errno != EACCES && errno != EPERM)
+                    unreadable(rel + sub, errno);
+                continue;
+            }
+            walk(subFd, rel + sub + '/');
+        }
+    }
+
+    void visit(int dirFd, unsigned char type, std::string_view name, const std::string& rel,
+        std::vector<std::string>& subfolders)
+    {
+        const std::string nameText(name);
+        struct stat st { };
+        if (type == DT_UNKNOWN) { // some file systems do not fill d_type
+            if (::fstatat(dirFd, nameText.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+                return;
+            type = S_ISDIR(st.st_mode) ? DT_DIR
+                : S_ISLNK(st.st_mode)  ? DT_LNK
+                : S_ISREG(st.st_mode)  ? DT_REG
+                                       : DT_UNKNOWN;
+        }
+        if (type == DT_DIR) {
+            subfolders.push_back(nameText);
+            return;
+        }
+        if (type != DT_REG && type != DT_LNK)
+            return;
+        // Following a link here: a link to a file is read, a link to a folder or nowhere is not.
+        if (::fstatat(dirFd, nameText.c_str(), &st, 0) != 0 || !S_ISREG(st.st_mode))
+            return;
+        InputTask task;
+        task.diskPath = m_diskRoot + rel + nameText;
+        task.displayPath = m_displayRoot + rel + nameText;
+        task.diskBytes = static_cast<std::uint64_t>(st.st_size);
+        m_plan.tasks.push_back(std::move(task));
+    }
+
+    void unreadable(const std::string& rel, int error)
+    {
+        m_plan.issues.add("unreadable_path", m_diskRoot + rel + ": " + std::strerror(error));
+    }
+
+    std::string m_diskRoot; // the folder as given, ending in '/'
+    std::string m_displayRoot; // what display paths start with, ending in '/'
+    InputPlan& m_plan;
+    std::size_t m_seen = 0;
+};
+
 } // namespace
 
 model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
@@ -64,34 +176,15 @@ model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
             fs::path dir = root;
             if (!dir.has_filename())
                 dir = dir.parent_path();
-            auto it = fs::recursive_directory_iterator(dir,
-                fs::directory_options::skip_permission_denied, ec);
-            if (ec)
-                return model::Error { "cannot read folder '" + given + "': " + reasonOf(ec) };
-            std::size_t seen = 0;
-            for (auto end = fs::recursive_directory_iterator(); it != end; it.increment(ec)) {
-                if (ec) {
-                    plan.issues.add("unreadable_path", given + ": " + reasonOf(ec));
-                    ec.clear();
-                    break;
-                }
-                ++seen;
-                const fs::directory_entry& entry = *it;
-                std::error_code fileEc;
-                // Symlinked folders are not followed (loops); symlinked files are read.
-                if (!entry.is_regular_file(fileEc))
-                    continue;
-                std::string reason;
-                if (!canRead(entry.path(), reason)) {
-                    plan.issues.add("unreadable_file", entry.path().generic_string() + ": " + reason);
-                    continue;
-                }
-                InputTask task;
-                task.diskPath = entry.path().string();
-                task.displayPath = displayName(dir, entry.path(), true);
-                task.diskBytes = entry.file_size(fileEc);
-                plan.tasks.push_back(std::move(task));
-            }
+            // Display paths start at the folder's own name: its display name as the
+            // parent of a file in it, without that file.
+            std::string displayRoot = displayName(dir, dir / "x", true);
+            displayRoot.pop_back();
+            FolderWalk walk(dir.string(), std::move(displayRoot), plan);
+            std::string reason;
+            if (!walk.run(reason))
+                return model::Error { "cannot read folder '" + given + "': " + reason };
+            const std::size_t seen = walk.entriesSeen();
             if (seen == 0)
                 plan.issues.add("empty_folder", given + " contains no files");
             continue;
@@ -107,8 +200,11 @@ model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
         task.diskBytes = fs::file_size(root, ec);
         plan.tasks.push_back(std::move(task));
     }
-    std::sort(plan.tasks.begin(), plan.tasks.end(),
-        [](const InputTask& a, const InputTask& b) { return a.displayPath < b.displayPath; });
+    // Display path first (what the user sees), disk path to break ties between two folders
+    // shown under one name: the order never depends on readdir.
+    std::sort(plan.tasks.begin(), plan.tasks.end(), [](const InputTask& a, const InputTask& b) {
+        return std::tie(a.displayPath, a.diskPath) < std::tie(b.displayPath, b.diskPath);
+    });
     plan.tasks.erase(std::unique(plan.tasks.begin(), plan.tasks.end(),
                          [](const InputTask& a, const InputTask& b) { return a.diskPath == b.diskPath; }),
         plan.tasks.end());

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 
 using namespace rankscope;
 using testing::ArchiveEntrySpec;
@@ -253,6 +254,48 @@ TEST_CASE("missing paths are fatal and named; folders are walked in a stable ord
     auto e = parsers::planInputs({ empty.string() });
     REQUIRE(e.ok());
     CHECK(e->issues.count("empty_folder") == 1);
+}
+
+TEST_CASE(
+    "folder walk: links to files are read; links to folders, dangling links and pipes are not",
+    "[parsers][input]")
+{
+    namespace fs = std::filesystem;
+    const auto dir = scratchDir("walk");
+    fs::create_directories(dir / "node-1" / "attempt_0" / "3");
+    std::ofstream(dir / "node-1" / "attempt_0" / "3" / "stderr.log") << kLog;
+    std::ofstream(dir / "top.log") << kLog << kLog;
+    fs::create_symlink(dir / "top.log", dir / "node-1" / "linked.log");
+    fs::create_directory_symlink(dir / "node-1", dir / "loop");
+    fs::create_symlink(dir / "nowhere.log", dir / "dangling.log");
+    REQUIRE(::mkfifo((dir / "pipe").c_str(), 0600) == 0);
+
+    auto plan = parsers::planInputs({ dir.string() });
+    REQUIRE(plan.ok());
+    std::vector<std::string> shown;
+    for (const auto& t : plan->tasks)
+        shown.push_back(t.displayPath);
+    CHECK(shown
+        == std::vector<std::string> { "rankscope-test-walk/node-1/attempt_0/3/stderr.log",
+            "rankscope-test-walk/node-1/linked.log", "rankscope-test-walk/top.log" });
+    REQUIRE(plan->tasks.size() == 3);
+    CHECK(plan->tasks[0].diskPath == (dir / "node-1" / "attempt_0" / "3" / "stderr.log").string());
+    CHECK(plan->tasks[1].diskBytes == 2 * kLog.size()); // the link's target's size
+    CHECK(plan->totalDiskBytes == 5 * kLog.size());
+    CHECK(plan->issues.list().empty());
+
+    // Two folders shown under one name: ordered by disk path too, whatever the order given.
+    const auto other = scratchDir("walk2") / "rankscope-test-walk";
+    fs::create_directories(other);
+    std::ofstream(other / "top.log") << kLog;
+    auto a = parsers::planInputs({ dir.string(), other.string() });
+    auto b = parsers::planInputs({ other.string(), dir.string() });
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    REQUIRE(a->tasks.size() == 4);
+    REQUIRE(b->tasks.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i)
+        CHECK(a->tasks[i].diskPath == b->tasks[i].diskPath);
 }
 
 TEST_CASE("a plain file on disk is read", "[parsers][input]")
