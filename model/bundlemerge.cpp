@@ -32,7 +32,7 @@ public:
         if (id == kNoStr || id >= m_strings.size())
             return kNoStr;
         if (!m_mapped[id]) {
-            m_strings[id] = m_bundle.strings.intern(m_parsed.strings.view(id));
+            m_strings[id] = m_bundle.strings.internFrom(m_parsed.strings, id);
             m_mapped[id] = true;
         }
         return m_strings[id];

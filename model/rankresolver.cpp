@@ -4,6 +4,8 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
+#include <tuple>
 #include <unordered_map>
 
 namespace rankscope::model {
@@ -66,11 +68,145 @@ bool isDefaultPg(const Bundle& b, StrId pg, StrId desc)
     return b.text(pg) == "0" || b.text(desc) == "default_pg";
 }
 
+// Short host names as small dense numbers, each worked out once per distinct text: the
+// resolver keys processes by (host, pid) for thousands of identities, and comparing or
+// copying host strings for each was most of its time at 4096 ranks.
+class HostKeys {
+public:
+    static constexpr std::uint32_t kNone = 0; // no host, or one whose short name is empty
+
+    explicit HostKeys(const Bundle& b)
+        : m_b(b)
+        , m_ofSource(b.sources.size(), kUnset)
+    {
+        m_names.emplace_back();
+    }
+
+    std::uint32_t ofText(StrId text)
+    {
+        if (text == kNoStr)
+            return kNone;
+        auto [it, inserted] = m_ofText.try_emplace(text, kNone);
+        if (inserted)
+            it->second = key(shortHostName(m_b.text(text)));
+        return it->second;
+    }
+
+    std::uint32_t ofSourcePath(SourceId source)
+    {
+        std::uint32_t& k = m_ofSource[source];
+        if (k == kUnset) {
+            const std::string& host = m_b.sources[source].pathIdentity.host;
+            k = host.empty() ? kNone : key(shortHostName(host));
+        }
+        return k;
+    }
+
+    std::string_view name(std::uint32_t key) const { return m_names[key]; }
+
+private:
+    static constexpr std::uint32_t kUnset = ~0u;
+
+    std::uint32_t key(std::string&& shortName)
+    {
+        if (shortName.empty())
+            return kNone;
+        auto [it, inserted]
+            = m_ofName.try_emplace(shortName, static_cast<std::uint32_t>(m_names.size()));
+        if (inserted)
+            m_names.push_back(std::move(shortName));
+        return it->second;
+    }
+
+    const Bundle& m_b;
+    std::vector<std::string> m_names; // by key; [0] is the empty name
+    std::unordered_map<std::string, std::uint32_t> m_ofName;
+    std::unordered_map<StrId, std::uint32_t> m_ofText;
+    std::vector<std::uint32_t> m_ofSource;
+};
+
+// (host key, number) in one integer, for process (pid) and worker (local rank) lookups.
+std::uint64_t hostNumberKey(std::uint32_t host, std::int32_t number)
+{
+    return (std::uint64_t(host) << 32) | static_cast<std::uint32_t>(number);
+}
+
+// Claims gathered in one flat list, then grouped by a key in the order they were made: one
+// allocation for all of them instead of a vector per identity or per process.
+template <class Key> class ClaimTable {
+public:
+    struct Entry {
+        Key key;
+        Claim claim;
+    };
+
+    void add(Key key, const Claim& c) { m_pending.push_back({ key, c }); }
+
+    // Groups the claims by key, keeping each key's claims in the order they were added.
+    void seal()
+    {
+        std::stable_sort(m_pending.begin(), m_pending.end(),
+            [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    }
+
+    // The claims made for key, in the order they were made (after seal()).
+    std::span<const Entry> of(Key key) const
+    {
+        auto lo = std::lower_bound(m_pending.begin(), m_pending.end(), key,
+            [](const Entry& e, Key k) { return e.key < k; });
+        auto hi = lo;
+        while (hi != m_pending.end() && hi->key == key)
+            ++hi;
+        return { lo, hi };
+    }
+
+private:
+    std::vector<Entry> m_pending;
+};
+
+// Claims about identities, gathered in the order they are made and then laid out identity
+// by identity (a counting sort that keeps that order): one allocation for all of them.
+class IdentityClaims {
+public:
+    explicit IdentityClaims(std::size_t identities)
+        : m_begin(identities + 1, 0)
+    {
+    }
+
+    void add(std::uint32_t identity, const Claim& c) { m_pending.push_back({ identity, c }); }
+
+    void seal()
+    {
+        for (const auto& [identity, c] : m_pending)
+            ++m_begin[identity + 1];
+        for (std::size_t i = 1; i < m_begin.size(); ++i)
+            m_begin[i] += m_begin[i - 1];
+        m_claims.resize(m_pending.size());
+        std::vector<std::uint32_t> next(m_begin.begin(), m_begin.end() - 1);
+        for (const auto& [identity, c] : m_pending)
+            m_claims[next[identity]++] = c;
+        std::vector<std::pair<std::uint32_t, Claim>>().swap(m_pending);
+    }
+
+    // After seal(): the identity's claims in the order they were made.
+    std::span<const Claim> of(std::uint32_t identity) const
+    {
+        return { m_claims.data() + m_begin[identity], m_begin[identity + 1] - m_begin[identity] };
+    }
+
+private:
+    std::vector<std::pair<std::uint32_t, Claim>> m_pending;
+    std::vector<std::uint32_t> m_begin; // by identity, and one past the last
+    std::vector<Claim> m_claims;
+};
+
 class Resolver {
 public:
     explicit Resolver(Bundle& bundle)
         : m_b(bundle)
+        , m_hosts(bundle)
         , m_claims(bundle.identities.size())
+        , m_lastClaim(bundle.identities.size())
         , m_groups(bundle.identities.size())
     {
     }
@@ -85,13 +221,13 @@ public:
     }
 
 private:
-    std::string hostOf(std::uint32_t identity) const
+    // The process's own host name where a line states one, else the node folder's.
+    std::uint32_t hostOf(std::uint32_t identity)
     {
         const RawIdentity& id = m_b.identities[identity];
         if (id.host != kNoStr)
-            return shortHostName(m_b.text(id.host));
-        const Source& src = m_b.sources[id.source];
-        return src.pathIdentity.host.empty() ? std::string() : shortHostName(src.pathIdentity.host);
+            return m_hosts.ofText(id.host);
+        return m_hosts.ofSourcePath(id.source);
     }
 
     std::int32_t localRankOf(std::uint32_t identity) const
@@ -104,7 +240,7 @@ private:
 
     void claim(std::uint32_t identity, std::int32_t rank, RankEvidence strength, EvidenceRef ev, const char* what)
     {
-        if (rank < 0 || identity >= m_claims.size())
+        if (rank < 0 || identity >= m_b.identities.size())
             return;
         if (m_worldSize && rank >= *m_worldSize) {
             m_b.issues.add("rank_out_of_range",
@@ -112,7 +248,13 @@ private:
                     + std::to_string(*m_worldSize));
             return;
         }
-        m_claims[identity].push_back({ rank, strength, ev, what });
+        // Every line of a process repeats its rank ("[PG 0 Rank 3]"): one claim per run of
+        // equal statements is enough, the decision only weighs rank, strength and origin.
+        Claim& last = m_lastClaim[identity];
+        if (last.rank == rank && last.strength == strength && last.what == what)
+            return;
+        last = { rank, strength, ev, what };
+        m_claims.add(identity, last);
     }
 
     std::string sampleFor(const EvidenceRef& ev) const
@@ -226,40 +368,44 @@ private:
             for (const auto& c : m_b.commInits) {
                 if (c.commId != m_worldComm || c.pid < 0)
                     continue;
-                const std::string host = shortHostName(m_b.text(c.host));
-                m_processRank[{ host, c.pid }].push_back({ c.commRank, RankEvidence::NcclInit, c.evidence,
-                    "NCCL init of the world communicator" });
+                m_processRank.add(hostNumberKey(m_hosts.ofText(c.host), c.pid),
+                    { c.commRank, RankEvidence::NcclInit, c.evidence,
+                        "NCCL init of the world communicator" });
             }
         }
         // Launcher tables: (host, local rank) → rank and (host, pid) → rank.
         for (const auto& g : m_b.workerGroups) {
-            const std::string host = hostOf(g.identity);
+            const std::uint32_t host = hostOf(g.identity);
             for (std::size_t k = 0; k < g.localRanks.size() && k < g.globalRanks.size(); ++k)
-                m_localRank[{ host, g.localRanks[k] }].push_back(
-                    { g.globalRanks[k], RankEvidence::LauncherTable, g.evidence, "torchrun's worker layout" });
+                m_localRank.add(hostNumberKey(host, g.localRanks[k]),
+                    { g.globalRanks[k], RankEvidence::LauncherTable, g.evidence,
+                        "torchrun's worker layout" });
         }
         for (const auto& f : m_b.launcherFailures) {
-            const std::string host = shortHostName(m_b.text(f.host));
+            const std::uint32_t host = m_hosts.ofText(f.host);
             if (f.localRank >= 0)
-                m_localRank[{ host, f.localRank }].push_back(
-                    { f.globalRank, RankEvidence::LauncherTable, f.evidence, "torchrun's failure table" });
+                m_localRank.add(hostNumberKey(host, f.localRank),
+                    { f.globalRank, RankEvidence::LauncherTable, f.evidence,
+                        "torchrun's failure table" });
             if (f.pid >= 0)
-                m_processRank[{ host, f.pid }].push_back(
-                    { f.globalRank, RankEvidence::LauncherTable, f.evidence, "torchrun's failure table" });
+                m_processRank.add(hostNumberKey(host, f.pid),
+                    { f.globalRank, RankEvidence::LauncherTable, f.evidence,
+                        "torchrun's failure table" });
         }
+        m_processRank.seal();
+        m_localRank.seal();
         for (std::uint32_t i = 0; i < m_b.identities.size(); ++i) {
             const RawIdentity& id = m_b.identities[i];
-            const std::string host = hostOf(i);
-            if (id.pid >= 0 && !host.empty())
-                if (auto it = m_processRank.find({ host, id.pid }); it != m_processRank.end())
-                    for (const Claim& c : it->second)
-                        claim(i, c.rank, c.strength, c.evidence, c.what);
+            const std::uint32_t host = hostOf(i);
+            if (id.pid >= 0 && host != HostKeys::kNone)
+                for (const auto& [key, c] : m_processRank.of(hostNumberKey(host, id.pid)))
+                    claim(i, c.rank, c.strength, c.evidence, c.what);
             const std::int32_t local = localRankOf(i);
-            if (local >= 0 && !host.empty() && id.pid < 0)
-                if (auto it = m_localRank.find({ host, local }); it != m_localRank.end())
-                    for (const Claim& c : it->second)
-                        claim(i, c.rank, c.strength, c.evidence, c.what);
+            if (local >= 0 && host != HostKeys::kNone && id.pid < 0)
+                for (const auto& [key, c] : m_localRank.of(hostNumberKey(host, local)))
+                    claim(i, c.rank, c.strength, c.evidence, c.what);
         }
+        m_claims.seal();
     }
 
     static bool isTorchPgEvent(EventKind k)
@@ -315,101 +461,159 @@ private:
         return id.globalRank < 0 && id.localRank < 0 && id.srunTask < 0 && id.mpiRank < 0;
     }
 
+    // Identities with equal keys are one process: sorted by key, each run is united.
+    template <class Key> void uniteEqual(std::vector<std::pair<Key, std::uint32_t>>& keyed)
+    {
+        std::sort(keyed.begin(), keyed.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (std::size_t k = 1; k < keyed.size(); ++k)
+            if (keyed[k].first == keyed[k - 1].first)
+                m_groups.unite(keyed[k - 1].second, keyed[k].second);
+    }
+
     void formGroups()
     {
-        std::map<std::tuple<SourceId, std::string, std::int32_t>, std::uint32_t> byLocal;
-        std::map<std::pair<SourceId, std::int32_t>, std::uint32_t> bySrun, byMpi, byGlobal, bySourcePid;
-        std::map<std::pair<std::string, std::int32_t>, std::uint32_t> byHostPid;
-        auto join = [this](auto& map, const auto& key, std::uint32_t i) {
-            auto [it, inserted] = map.try_emplace(key, i);
-            if (!inserted)
-                m_groups.unite(it->second, i);
-        };
+        using SourceNumber = std::pair<SourceId, std::int32_t>;
+        std::vector<std::pair<std::tuple<SourceId, std::uint32_t, std::int32_t>, std::uint32_t>>
+            byLocal;
+        std::vector<std::pair<SourceNumber, std::uint32_t>> bySrun, byMpi, byGlobal, bySourcePid;
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> byHostPid;
         for (std::uint32_t i = 0; i < m_b.identities.size(); ++i) {
             const RawIdentity& id = m_b.identities[i];
-            const std::string host = id.host != kNoStr ? shortHostName(m_b.text(id.host)) : std::string();
+            const std::uint32_t host = m_hosts.ofText(id.host); // the line's own host only
             if (id.localRank >= 0)
-                join(byLocal, std::make_tuple(id.source, host, id.localRank), i);
+                byLocal.push_back({ { id.source, host, id.localRank }, i });
             if (id.srunTask >= 0)
-                join(bySrun, std::make_pair(id.source, id.srunTask), i);
+                bySrun.push_back({ { id.source, id.srunTask }, i });
             if (id.mpiRank >= 0)
-                join(byMpi, std::make_pair(id.source, id.mpiRank), i);
+                byMpi.push_back({ { id.source, id.mpiRank }, i });
             if (id.globalRank >= 0)
-                join(byGlobal, std::make_pair(id.source, id.globalRank), i);
+                byGlobal.push_back({ { id.source, id.globalRank }, i });
             if (id.pid >= 0) {
-                if (!host.empty())
-                    join(byHostPid, std::make_pair(host, id.pid), i);
+                if (host != HostKeys::kNone)
+                    byHostPid.push_back({ hostNumberKey(host, id.pid), i });
                 else
-                    join(bySourcePid, std::make_pair(id.source, id.pid), i);
+                    bySourcePid.push_back({ { id.source, id.pid }, i });
             }
         }
+        uniteEqual(byLocal);
+        uniteEqual(bySrun);
+        uniteEqual(byMpi);
+        uniteEqual(byGlobal);
+        uniteEqual(bySourcePid);
+        uniteEqual(byHostPid);
         // torchrun --log-dir: stdout.log, stderr.log and error.json of one attempt_N/<local_rank>/
         // folder on one node are the same worker.
-        std::map<std::tuple<std::string, std::int32_t, std::int32_t>, std::uint32_t> byWorkerFolder;
+        std::vector<std::pair<std::tuple<std::uint32_t, std::int32_t, std::int32_t>, std::uint32_t>>
+            byWorkerFolder;
         for (std::uint32_t i = 0; i < m_b.identities.size(); ++i) {
             const RawIdentity& id = m_b.identities[i];
             const PathIdentity& p = m_b.sources[id.source].pathIdentity;
             if (isBareIdentity(id) && id.pid < 0 && !p.host.empty() && p.localRank >= 0)
-                join(byWorkerFolder, std::make_tuple(shortHostName(p.host), p.localRank, p.attempt), i);
+                byWorkerFolder.push_back(
+                    { { m_hosts.ofSourcePath(id.source), p.localRank, p.attempt }, i });
         }
+        uniteEqual(byWorkerFolder);
         // A file written by one process: all of its identities are that process.
-        std::map<SourceId, std::vector<std::uint32_t>> perSource;
-        for (std::uint32_t i = 0; i < m_b.identities.size(); ++i)
-            perSource[m_b.identities[i].source].push_back(i);
-        for (const auto& [source, ids] : perSource)
+        const std::vector<std::uint32_t> bySource = identitiesBySource();
+        for (std::size_t from = 0; from < bySource.size();) {
+            const SourceId source = m_b.identities[bySource[from]].source;
+            std::size_t to = from;
+            while (to < bySource.size() && m_b.identities[bySource[to]].source == source)
+                ++to;
+            const std::span<const std::uint32_t> ids(bySource.data() + from, to - from);
             if (isSingleProcess(source, ids))
                 for (std::uint32_t i : ids)
                     m_groups.unite(ids.front(), i);
+            from = to;
+        }
     }
 
-    bool isSingleProcess(SourceId source, const std::vector<std::uint32_t>& ids) const
+    // Identity indices grouped by source, in source order and ascending within a source.
+    std::vector<std::uint32_t> identitiesBySource() const
+    {
+        std::vector<std::uint32_t> order(m_b.identities.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [this](std::uint32_t x, std::uint32_t y) {
+            return m_b.identities[x].source < m_b.identities[y].source;
+        });
+        return order;
+    }
+
+    // Whether a set of numbers holds more than one distinct value, without keeping the set.
+    struct DistinctValues {
+        std::int32_t first = 0;
+        bool any = false;
+        bool several = false;
+        void see(std::int32_t v)
+        {
+            if (!any) {
+                first = v;
+                any = true;
+            } else if (v != first) {
+                several = true;
+            }
+        }
+    };
+
+    bool isSingleProcess(SourceId source, std::span<const std::uint32_t> ids) const
     {
         const Source& src = m_b.sources[source];
         if (src.pathIdentity.combined)
             return false;
-        std::set<std::int32_t> explicitRanks, locals, srun, mpi, pids;
+        DistinctValues explicitRanks, locals, srun, mpi, pids;
         for (std::uint32_t i : ids) {
             const RawIdentity& id = m_b.identities[i];
             if (id.globalRank >= 0)
-                explicitRanks.insert(id.globalRank);
+                explicitRanks.see(id.globalRank);
             if (id.localRank >= 0)
-                locals.insert(id.localRank);
+                locals.see(id.localRank);
             if (id.srunTask >= 0)
-                srun.insert(id.srunTask);
+                srun.see(id.srunTask);
             if (id.mpiRank >= 0)
-                mpi.insert(id.mpiRank);
+                mpi.see(id.mpiRank);
             if (id.pid >= 0)
-                pids.insert(id.pid);
+                pids.see(id.pid);
         }
-        if (explicitRanks.size() > 1 || locals.size() > 1 || srun.size() > 1 || mpi.size() > 1)
+        if (explicitRanks.several || locals.several || srun.several || mpi.several)
             return false;
         // Several NCCL pids in one file is a node-level or job-level file, unless its name
         // says which rank wrote it (child processes of one rank log there too).
-        return pids.size() <= 1 || src.pathIdentity.globalRank >= 0;
+        return !pids.several || src.pathIdentity.globalRank >= 0;
     }
 
     void decide()
     {
         m_b.identityRank.assign(m_b.identities.size(), -1);
         m_evidence.assign(m_b.identities.size(), RankEvidence::None);
-        std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> members;
+        // Groups in order of their root (the group's lowest identity), members ascending.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> byRoot(
+            m_b.identities.size()); // (root, identity)
         for (std::uint32_t i = 0; i < m_b.identities.size(); ++i)
-            members[m_groups.find(i)].push_back(i);
-        for (auto& [root, ids] : members) {
-            std::vector<const Claim*> all;
+            byRoot[i] = { m_groups.find(i), i };
+        std::sort(byRoot.begin(), byRoot.end());
+        std::vector<std::uint32_t> ids;
+        std::vector<const Claim*> all, own;
+        for (std::size_t from = 0; from < byRoot.size();) {
+            ids.clear();
+            std::size_t to = from;
+            for (; to < byRoot.size() && byRoot[to].first == byRoot[from].first; ++to)
+                ids.push_back(byRoot[to].second);
+            from = to;
+            all.clear();
             for (std::uint32_t i : ids)
-                for (const Claim& c : m_claims[i])
+                for (const Claim& c : m_claims.of(i))
                     all.push_back(&c);
-            const Claim* groupChoice = strongestAgreed(all, ids);
+            const Claim* groupChoice = strongestAgreed(all, ids.front());
             for (std::uint32_t i : ids) {
-                std::vector<const Claim*> own;
-                for (const Claim& c : m_claims[i])
+                own.clear();
+                for (const Claim& c : m_claims.of(i))
                     own.push_back(&c);
                 // An identity's own explicit statement wins over its group (a combined file
                 // where two nodes both print [default3]:).
                 const Claim* chosen = nullptr;
                 if (!own.empty()) {
-                    const Claim* o = strongestAgreed(own, { i });
+                    const Claim* o = strongestAgreed(own, i);
                     if (o && o->strength == RankEvidence::Explicit)
                         chosen = o;
                 }
@@ -424,41 +628,50 @@ private:
     }
 
     // The rank the strongest claims agree on. Weaker disagreeing claims and disagreement at
-    // the strongest level are reported.
-    const Claim* strongestAgreed(const std::vector<const Claim*>& claims, const std::vector<std::uint32_t>& ids)
+    // the strongest level are reported (under the source of `firstIdentity`).
+    const Claim* strongestAgreed(
+        const std::vector<const Claim*>& claims, std::uint32_t firstIdentity)
     {
         if (claims.empty())
             return nullptr;
         RankEvidence top = RankEvidence::None;
         for (const Claim* c : claims)
             top = std::max(top, c->strength);
-        std::map<std::int32_t, const Claim*> atTop;
+        // The first claim for each rank at the top strength; almost always a single one.
+        m_atTop.clear();
         for (const Claim* c : claims)
-            if (c->strength == top)
-                atTop.emplace(c->rank, c);
-        if (atTop.size() > 1) {
+            if (c->strength == top
+                && std::none_of(m_atTop.begin(), m_atTop.end(),
+                    [c](const Claim* t) { return t->rank == c->rank; }))
+                m_atTop.push_back(c);
+        if (m_atTop.size() > 1) {
+            std::sort(m_atTop.begin(), m_atTop.end(),
+                [](const Claim* x, const Claim* y) { return x->rank < y->rank; });
             std::string list;
-            for (const auto& [rank, c] : atTop)
-                list += (list.empty() ? "" : " vs ") + std::string("rank ") + std::to_string(rank) + " from " + c->what;
-            reportConflict(ids, "conflicting " + std::string(rankEvidenceName(top)) + " claims: " + list
+            for (const Claim* c : m_atTop)
+                list += (list.empty() ? "" : " vs ") + std::string("rank ")
+                    + std::to_string(c->rank) + " from " + c->what;
+            reportConflict(firstIdentity,
+                "conflicting " + std::string(rankEvidenceName(top)) + " claims: " + list
                     + "; these lines are left without a rank");
             return nullptr;
         }
-        const Claim* chosen = atTop.begin()->second;
+        const Claim* chosen = m_atTop.front();
         for (const Claim* c : claims) {
             if (c->rank != chosen->rank && c->strength >= RankEvidence::FileName) {
-                reportConflict(ids, "rank " + std::to_string(chosen->rank) + " from " + chosen->what
-                        + " disagrees with rank " + std::to_string(c->rank) + " from " + c->what + "; kept rank "
-                        + std::to_string(chosen->rank));
+                reportConflict(firstIdentity,
+                    "rank " + std::to_string(chosen->rank) + " from " + chosen->what
+                        + " disagrees with rank " + std::to_string(c->rank) + " from " + c->what
+                        + "; kept rank " + std::to_string(chosen->rank));
                 break;
             }
         }
         return chosen;
     }
 
-    void reportConflict(const std::vector<std::uint32_t>& ids, const std::string& message)
+    void reportConflict(std::uint32_t identity, const std::string& message)
     {
-        const Source& src = m_b.sources[m_b.identities[ids.front()].source];
+        const Source& src = m_b.sources[m_b.identities[identity].source];
         const std::string sample = src.path + ": " + message;
         if (m_reported.insert(sample).second)
             m_b.issues.add("rank_conflict", sample);
@@ -502,7 +715,9 @@ private:
         m_b.ranks.assign(static_cast<std::size_t>(count), RankInfo {});
         for (std::int32_t r = 0; r < count; ++r)
             m_b.ranks[r].rank = r;
-        std::vector<std::set<SourceId>> sources(static_cast<std::size_t>(count));
+        std::vector<std::pair<std::int32_t, SourceId>> sources; // (rank, source), sorted below
+        // A rank's lines come in runs from one source: one entry per run, not per line.
+        std::vector<SourceId> lastSource(static_cast<std::size_t>(count), kNoSource);
 
         for (std::uint32_t i = 0; i < m_b.identities.size(); ++i) {
             const std::int32_t r = m_b.identityRank[i];
@@ -511,9 +726,9 @@ private:
             RankInfo& info = m_b.ranks[r];
             info.evidence = std::max(info.evidence, m_evidence[i]);
             const RawIdentity& id = m_b.identities[i];
-            const std::string host = hostOf(i);
-            if (info.host == kNoStr && !host.empty() && id.host != kNoStr)
-                info.host = m_b.strings.intern(host);
+            const std::uint32_t host = hostOf(i);
+            if (info.host == kNoStr && host != HostKeys::kNone && id.host != kNoStr)
+                info.host = m_b.strings.intern(m_hosts.name(host));
             if (info.localRank < 0 && localRankOf(i) >= 0)
                 info.localRank = localRankOf(i);
             if (info.pid < 0 && id.pid >= 0)
@@ -523,17 +738,19 @@ private:
         for (std::uint32_t i = 0; i < m_b.identities.size(); ++i) {
             const std::int32_t r = m_b.identityRank[i];
             if (r >= 0 && m_b.ranks[r].host == kNoStr) {
-                const std::string host = hostOf(i);
-                if (!host.empty())
-                    m_b.ranks[r].host = m_b.strings.intern(host);
+                const std::uint32_t host = hostOf(i);
+                if (host != HostKeys::kNone)
+                    m_b.ranks[r].host = m_b.strings.intern(m_hosts.name(host));
             }
         }
         auto mark = [&](std::uint32_t identity, SourceId source) {
             const std::int32_t r = m_b.rankOfIdentity(identity);
             if (r >= 0) {
                 m_b.ranks[r].seen = true;
-                if (source != kNoSource)
-                    sources[r].insert(source);
+                if (source != kNoSource && lastSource[r] != source) {
+                    lastSource[r] = source;
+                    sources.emplace_back(r, source);
+                }
             }
         };
         for (auto& e : m_b.events) {
@@ -554,7 +771,7 @@ private:
             if (info.pid < 0)
                 info.pid = c.pid;
             if (info.host == kNoStr && c.host != kNoStr)
-                info.host = m_b.strings.intern(shortHostName(m_b.text(c.host)));
+                info.host = m_b.strings.intern(m_hosts.name(m_hosts.ofText(c.host)));
         }
         for (const auto& a : m_b.bootstrapAddresses) {
             mark(a.identity, a.evidence.source);
@@ -570,7 +787,7 @@ private:
                 continue;
             RankInfo& info = m_b.ranks[f.globalRank];
             if (info.host == kNoStr && f.host != kNoStr)
-                info.host = m_b.strings.intern(shortHostName(m_b.text(f.host)));
+                info.host = m_b.strings.intern(m_hosts.name(m_hosts.ofText(f.host)));
             if (info.localRank < 0)
                 info.localRank = f.localRank;
             if (info.pid < 0)
@@ -587,22 +804,29 @@ private:
         // (a silent rank's empty stderr is evidence in itself).
         for (std::uint32_t i = 0; i < m_b.identities.size(); ++i)
             if (m_b.identityRank[i] >= 0 && isBareIdentity(m_b.identities[i]))
-                sources[m_b.identityRank[i]].insert(m_b.identities[i].source);
+                sources.emplace_back(m_b.identityRank[i], m_b.identities[i].source);
+        std::sort(sources.begin(), sources.end());
+        sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+        for (const auto& [r, source] : sources)
+            m_b.ranks[r].sources.push_back(source);
 
-        std::set<std::string> hosts;
+        std::vector<StrId> hosts;
         for (std::int32_t r = 0; r < count; ++r) {
-            RankInfo& info = m_b.ranks[r];
-            info.sources.assign(sources[r].begin(), sources[r].end());
+            const RankInfo& info = m_b.ranks[r];
             if (info.seen || !info.sources.empty())
                 m_b.world.ranksSeen.push_back(r);
             else if (m_worldSize)
                 m_b.world.ranksMissing.push_back(r);
             if (info.host != kNoStr)
-                hosts.insert(std::string(m_b.text(info.host)));
+                hosts.push_back(info.host);
         }
         m_b.world.worldSize = m_worldSize;
-        for (const auto& h : hosts)
-            m_b.world.hosts.push_back(m_b.strings.intern(h));
+        // By name; one id per text, so equal ids are equal names.
+        std::sort(hosts.begin(), hosts.end());
+        hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+        std::sort(hosts.begin(), hosts.end(),
+            [this](StrId x, StrId y) { return m_b.text(x) < m_b.text(y); });
+        m_b.world.hosts = std::move(hosts);
 
         std::size_t unattributed = 0;
         for (const auto& e : m_b.events)
@@ -614,13 +838,16 @@ private:
     }
 
     Bundle& m_b;
-    std::vector<std::vector<Claim>> m_claims;
+    HostKeys m_hosts;
+    IdentityClaims m_claims;
+    std::vector<Claim> m_lastClaim; // by identity: the claim added last
     UnionFind m_groups;
     std::vector<RankEvidence> m_evidence;
     std::optional<std::int32_t> m_worldSize;
     StrId m_worldComm = kNoStr;
-    std::map<std::pair<std::string, std::int32_t>, std::vector<Claim>> m_processRank;
-    std::map<std::pair<std::string, std::int32_t>, std::vector<Claim>> m_localRank;
+    ClaimTable<std::uint64_t> m_processRank; // by (host, pid)
+    ClaimTable<std::uint64_t> m_localRank; // by (host, local rank)
+    std::vector<const Claim*> m_atTop; // strongestAgreed's scratch
     std::set<std::string> m_reported;
 };
 

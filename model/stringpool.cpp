@@ -73,9 +73,20 @@ StrId StringPool::intern(std::string_view text)
 {
     if (text.empty())
         return kNoStr;
+    return internHashed(text, hashText(text));
+}
+
+StrId StringPool::internFrom(const StringPool& other, StrId id)
+{
+    if (id == kNoStr || id >= other.m_views.size())
+        return kNoStr;
+    return internHashed(other.m_views[id], other.m_hashes[id]);
+}
+
+StrId StringPool::internHashed(std::string_view text, std::uint64_t hash)
+{
     if (2 * m_views.size() >= m_slots.size())
         grow(); // at most half full, with room for this string
-    const std::uint64_t hash = hashText(text);
     const std::size_t slot = slotFor(text, hash);
     if (m_slots[slot] != kNoStr)
         return m_slots[slot];

@@ -22,12 +22,16 @@ public:
 
     // Returns kNoStr for the empty string, so "absent" and "empty" read the same.
     StrId intern(std::string_view text);
+    // intern(other.view(id)) without hashing the text again (merging a source's pool into
+    // the bundle's: every pool hashes the same way). kNoStr for kNoStr or an unknown id.
+    StrId internFrom(const StringPool& other, StrId id);
     // Id of text if it was interned before, kNoStr otherwise; never allocates.
     StrId find(std::string_view text) const;
     std::string_view view(StrId id) const { return m_views[id]; }
     std::size_t size() const { return m_views.size(); }
 
 private:
+    StrId internHashed(std::string_view text, std::uint64_t hash); // text not empty
     const char* store(std::string_view text);
     // The slot holding text's id, or the empty slot where it belongs.
     std::size_t slotFor(std::string_view text, std::uint64_t hash) const;

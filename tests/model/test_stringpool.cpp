@@ -4,7 +4,9 @@
 
 #include <map>
 #include <random>
+#include <set>
 #include <string>
+#include <vector>
 
 using rankscope::model::StringPool;
 
@@ -70,4 +72,30 @@ TEST_CASE("interning agrees with a map on random texts, find never adds", "[mode
         REQUIRE(pool.intern(text) == id);
     }
     CHECK(pool.size() == expected.size() + 1);
+}
+
+TEST_CASE("interning from another pool gives what interning its text gives", "[model][strings]")
+{
+    // Two source pools with overlapping texts merged into one: each id maps to the id of
+    // the same text, whether the merged pool saw it before or not.
+    std::mt19937 rng(5);
+    StringPool merged, a, b;
+    std::vector<std::string> texts;
+    for (int i = 0; i < 3000; ++i)
+        texts.push_back(std::string(1 + rng() % 30, "xyz"[i % 3]) + std::to_string(rng() % 700));
+    for (const auto& t : texts)
+        (rng() % 2 ? a : b).intern(t);
+    merged.intern(texts[17]);
+    for (const StringPool* from : { &a, &b }) {
+        for (rankscope::model::StrId id = 1; id < from->size(); ++id) {
+            const auto got = merged.internFrom(*from, id);
+            REQUIRE(merged.view(got) == from->view(id));
+            REQUIRE(merged.find(from->view(id)) == got);
+        }
+    }
+    CHECK(merged.internFrom(a, rankscope::model::kNoStr) == rankscope::model::kNoStr);
+    CHECK(merged.internFrom(a, static_cast<rankscope::model::StrId>(a.size() + 5))
+        == rankscope::model::kNoStr);
+    std::set<std::string> distinct(texts.begin(), texts.end());
+    CHECK(merged.size() == distinct.size() + 1);
 }
