@@ -140,28 +140,28 @@ public:
         Claim claim;
     };
 
-    void add(Key key, const Claim& c) { m_pending.push_back({ key, c }); }
+    void add(Key key, const Claim& c) { m_entries.push_back({ key, c }); }
 
     // Groups the claims by key, keeping each key's claims in the order they were added.
     void seal()
     {
-        std::stable_sort(m_pending.begin(), m_pending.end(),
+        std::stable_sort(m_entries.begin(), m_entries.end(),
             [](const Entry& a, const Entry& b) { return a.key < b.key; });
     }
 
     // The claims made for key, in the order they were made (after seal()).
     std::span<const Entry> of(Key key) const
     {
-        auto lo = std::lower_bound(m_pending.begin(), m_pending.end(), key,
+        auto lo = std::lower_bound(m_entries.begin(), m_entries.end(), key,
             [](const Entry& e, Key k) { return e.key < k; });
         auto hi = lo;
-        while (hi != m_pending.end() && hi->key == key)
+        while (hi != m_entries.end() && hi->key == key)
             ++hi;
         return { lo, hi };
     }
 
 private:
-    std::vector<Entry> m_pending;
+    std::vector<Entry> m_entries;
 };
 
 // Claims about identities, gathered in the order they are made and then laid out identity
