@@ -105,8 +105,16 @@ struct FrMatchInput {
     std::int32_t worldSize = -1;
 };
 
+struct FrMatchOptions {
+    // Threads matching independent process groups (and sharing the walk of a large group's
+    // members); 1 matches on the calling thread. The result is the same for any count.
+    unsigned threads = 1;
+};
+
 FrMatchResult matchFlightRecorder(const FrMatchInput& input);
+FrMatchResult matchFlightRecorder(const FrMatchInput& input, const FrMatchOptions& options);
 // The bundle's dumps, ranks resolved by the bundle (file name or identity).
 FrMatchResult matchFlightRecorder(const Bundle& bundle);
+FrMatchResult matchFlightRecorder(const Bundle& bundle, const FrMatchOptions& options);
 
 } // namespace rankscope::model

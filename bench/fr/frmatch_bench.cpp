@@ -3,7 +3,7 @@
 // produce — per dump a few de-duplicated calls and stacks, entries of 32 bytes — in memory
 // (not timed), then times matchFlightRecorder() on them.
 //
-//   rankscope_bench_frmatch [--ranks 4096] [--entries 2000] [--repeat 3]
+//   rankscope_bench_frmatch [--ranks 4096] [--entries 2000] [--repeat 3] [--threads 1]
 //   rankscope_bench_frmatch --sweep [--entries 2000]     ranks 512, 1024, 2048, 4096
 //
 // The job: one world PG of all ranks plus TP groups of 8 (a quarter of the entries); every
@@ -100,9 +100,9 @@ SyntheticJob buildJob(std::int32_t ranks, std::int32_t entriesPerRank)
         worldCall.inputSizes = worldCall.outputSizes = wrong;
         worldCall.inputNumel = worldCall.outputNumel = 4096u * 2048u;
         job.calls.push_back(worldCall);
-        job.calls.push_back({ tpNames[static_cast<std::size_t>(g)], tpDesc, allGather, small, small,
-            bf16, bf16, -1, -1, 1024, 1024, 600000, d, stackBase + 1, OpType::AllGatherBase,
-            false });
+        job.calls.push_back(
+            { tpNames[static_cast<std::size_t>(g)], tpDesc, allGather, small, small, bf16, bf16, -1,
+                -1, 1024, 1024, 600000, d, stackBase + 1, OpType::AllGatherBase, false });
         std::int32_t worldSeq = 0, tpSeq = 0;
         const std::int32_t count = r == straggler ? entriesPerRank - 1 : entriesPerRank;
         for (std::int32_t i = 0; i < count; ++i) {
@@ -134,7 +134,7 @@ double peakRssMb()
     return static_cast<double>(u.ru_maxrss) / 1024.0; // KiB on Linux
 }
 
-void runOne(std::int32_t ranks, std::int32_t entries, int repeat)
+void runOne(std::int32_t ranks, std::int32_t entries, int repeat, unsigned threads)
 {
     const SyntheticJob job = buildJob(ranks, entries);
     const double rssAfterBuild = peakRssMb();
@@ -148,7 +148,7 @@ void runOne(std::int32_t ranks, std::int32_t entries, int repeat)
     std::int64_t stuck = -1;
     for (int i = 0; i < repeat; ++i) {
         const auto t0 = Clock::now();
-        const FrMatchResult r = matchFlightRecorder(in);
+        const FrMatchResult r = matchFlightRecorder(in, FrMatchOptions { threads });
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
         best = std::min(best, s);
         mismatches = 0;
@@ -158,10 +158,12 @@ void runOne(std::int32_t ranks, std::int32_t entries, int repeat)
     }
     const double n = static_cast<double>(job.entries.size());
     std::printf(
-        "ranks %5d  entries/rank %5d  entries %9zu  model %7.1f MB  match %.3f s  %6.1f ns/entry"
+        "ranks %5d  entries/rank %5d  entries %9zu  model %7.1f MB  threads %u  match %.3f s"
+        "  %6.1f ns/entry"
         "  peak RSS %7.1f MB (after build %7.1f MB)  stuck #%lld, %zu mismatch(es)\n",
-        ranks, entries, job.entries.size(), static_cast<double>(job.modelBytes()) / 1e6, best,
-        best * 1e9 / n, peakRssMb(), rssAfterBuild, static_cast<long long>(stuck), mismatches);
+        ranks, entries, job.entries.size(), static_cast<double>(job.modelBytes()) / 1e6, threads,
+        best, best * 1e9 / n, peakRssMb(), rssAfterBuild, static_cast<long long>(stuck),
+        mismatches);
 }
 
 } // namespace
@@ -170,6 +172,7 @@ int main(int argc, char** argv)
 {
     std::int32_t ranks = 4096, entries = 2000;
     int repeat = 3;
+    unsigned threads = 1;
     bool sweep = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -179,11 +182,14 @@ int main(int argc, char** argv)
             entries = std::atoi(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc)
             repeat = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--threads" && i + 1 < argc)
+            threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
         else if (a == "--sweep")
             sweep = true;
         else {
-            std::fprintf(
-                stderr, "usage: %s [--ranks N] [--entries E] [--repeat R] [--sweep]\n", argv[0]);
+            std::fprintf(stderr,
+                "usage: %s [--ranks N] [--entries E] [--repeat R] [--threads T] [--sweep]\n",
+                argv[0]);
             return 2;
         }
     }
@@ -195,8 +201,8 @@ int main(int argc, char** argv)
         sizeof(FrCall));
     if (sweep)
         for (const std::int32_t n : { 512, 1024, 2048, 4096 })
-            runOne(n, entries, repeat);
+            runOne(n, entries, repeat, threads);
     else
-        runOne(ranks, entries, repeat);
+        runOne(ranks, entries, repeat, threads);
     return 0;
 }

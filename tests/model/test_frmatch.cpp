@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -70,7 +72,7 @@ struct Job {
     std::vector<FrCall> calls;
     std::int32_t worldSize = -1;
 
-    FrMatchResult match() const
+    FrMatchResult match(unsigned threads = 1) const
     {
         FrMatchInput in;
         in.dumps = dumps;
@@ -78,7 +80,7 @@ struct Job {
         in.calls = calls;
         in.strings = &strings;
         in.worldSize = worldSize;
-        return matchFlightRecorder(in);
+        return matchFlightRecorder(in, FrMatchOptions { threads });
     }
 };
 
@@ -146,7 +148,8 @@ std::string describe(const Job& job, const FrMatchResult& r)
         if (i == kNoFrIndex)
             return std::string("-");
         const FrEntry& e = job.entries[i];
-        return std::to_string(job.dumps[frDumpOf(job.calls, e)].globalRank) + "@" + std::to_string(e.collectiveSeq);
+        return std::to_string(job.dumps[frDumpOf(job.calls, e)].globalRank) + "@"
+            + std::to_string(e.collectiveSeq);
     };
     auto ranks = [](const std::vector<std::int32_t>& v) {
         std::string s;
@@ -171,7 +174,7 @@ std::string describe(const Job& job, const FrMatchResult& r)
               << " " << entryText(m.agreeingEntry) << " " << entryText(m.deviatingEntry) << "\n";
         for (const FrP2pUnmatched& u : p.unmatchedP2p)
             s << "  p2p " << u.sender << "->" << u.receiver
-              << (u.recvMissing ? " no recv" : " no send") << "\n";
+              << (u.recvMissing ? " no recv " : " no send ") << entryText(u.entry) << "\n";
     }
     return s.str();
 }
@@ -489,4 +492,110 @@ TEST_CASE(
     CHECK(pg.at(0)->position == FrRankPosition::Completed);
     REQUIRE(r.firstStuck);
     CHECK(&r.pgs[*r.firstStuck] == &pg);
+}
+
+namespace {
+
+// A job of `ranks` ranks with every kind of trouble at random: the world PG "0" and groups of
+// four ("1", "2", …) run collectives and p2p pairs (2k ↔ 2k + 1); here and there a rank calls
+// another op, size or dtype, skips a collective, stops early, is still running its last ops,
+// lost its oldest records, posts a send nobody receives, or left no dump at all.
+std::vector<RankDump> troubledJob(std::uint32_t seed, std::int32_t ranks, std::size_t opsPerRank)
+{
+    std::mt19937 rng(seed);
+    auto chance = [&](unsigned perMille) { return rng() % 1000 < perMille; };
+    std::vector<RankDump> out;
+    for (std::int32_t r = 0; r < ranks; ++r) {
+        if (chance(20))
+            continue; // no dump
+        RankDump d;
+        d.rank = r;
+        const std::int32_t group = r / 4;
+        const std::string groupName = std::to_string(group + 1);
+        std::vector<std::int32_t> groupMembers;
+        for (std::int32_t m = group * 4; m < std::min(ranks, group * 4 + 4); ++m)
+            groupMembers.push_back(m);
+        d.pgs[groupName] = groupMembers;
+        const std::int32_t peer = r ^ 1;
+        const std::size_t count = chance(30) ? opsPerRank - rng() % 5 : opsPerRank;
+        for (std::size_t i = 0; i < count; ++i) {
+            const bool tail = i + 3 >= count;
+            const FrState state = tail && chance(500) ? FrState(rng() % 4) : FrState::Completed;
+            if (i % 7 == 3) {
+                if (peer < ranks)
+                    d.ops.push_back(
+                        p2p(state, r % 2 == 0, r % 2 == 0 ? r : peer, r % 2 == 0 ? peer : r));
+                continue;
+            }
+            if (chance(3))
+                continue; // skips a collective
+            Op o = op(state);
+            if (i % 4 == 1)
+                o.pg = groupName;
+            if (chance(2))
+                o.name = "nccl:broadcast";
+            else if (chance(2))
+                o.sizes = "[[2048]]";
+            else if (chance(2))
+                o.dtype = "BFloat16";
+            d.ops.push_back(o);
+        }
+        if (chance(20) && peer < ranks && r % 2 == 0)
+            d.ops.push_back(p2p(FrState::Scheduled, true, r, peer)); // nobody receives it
+        if (chance(20))
+            d.dropOldest = rng() % 20;
+        out.push_back(d);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("FR matching on 1, 2 or 7 threads gives the same result, mismatches of every kind "
+          "included",
+    "[model][frmatch]")
+{
+    // Small jobs (every PG matched by one thread) and large ones (the world PG's members
+    // walked in shares, over several windows of seq ids).
+    struct Case {
+        std::int32_t ranks;
+        std::size_t ops;
+    };
+    std::set<FrMismatchKind> kinds;
+    std::size_t unmatchedP2p = 0;
+    for (const Case c : { Case { 6, 40 }, Case { 13, 60 }, Case { 300, 900 } }) {
+        for (std::uint32_t seed = 1; seed <= (c.ranks > 100 ? 2u : 12u); ++seed) {
+            const Job job = build(troubledJob(seed, c.ranks, c.ops), iota(c.ranks));
+            const FrMatchResult serial = job.match(1);
+            const std::string expected = describe(job, serial);
+            INFO("ranks " << c.ranks << " seed " << seed);
+            CHECK(describe(job, job.match(2)) == expected);
+            CHECK(describe(job, job.match(7)) == expected);
+            for (const FrPgMatch& pg : serial.pgs) {
+                for (const FrMismatch& m : pg.mismatches)
+                    kinds.insert(m.kind);
+                unmatchedP2p += pg.unmatchedP2p.size();
+            }
+        }
+    }
+    // The jobs do exercise every rule.
+    CHECK(kinds.size() == 5);
+    CHECK(unmatchedP2p > 0);
+}
+
+TEST_CASE(
+    "FR matching on several threads does not depend on the order of the dumps", "[model][frmatch]")
+{
+    std::mt19937 rng(7);
+    for (const std::int32_t ranks : { 9, 280 }) {
+        std::vector<RankDump> dumps = troubledJob(3, ranks, ranks > 100 ? 500 : 50);
+        const Job reference = build(dumps, iota(ranks));
+        const std::string expected = describe(reference, reference.match(1));
+        for (int shuffle = 0; shuffle < 3; ++shuffle) {
+            std::shuffle(dumps.begin(), dumps.end(), rng);
+            const Job job = build(dumps, iota(ranks));
+            INFO("ranks " << ranks << " shuffle " << shuffle);
+            CHECK(describe(job, job.match(2)) == expected);
+        }
+    }
 }
