@@ -493,7 +493,8 @@ int readAndMatch(const Options& o)
     rankscope::model::Bundle bundle = rankscope::model::buildBundle(std::move(parsed), {});
     const auto builtAt = Clock::now();
     const double rssBuilt = peakRssKb() / 1024.0;
-    const rankscope::model::FrMatchResult r = rankscope::model::matchFlightRecorder(bundle);
+    const rankscope::model::FrMatchResult r = rankscope::model::matchFlightRecorder(
+        bundle, rankscope::model::FrMatchOptions { static_cast<unsigned>(o.threads) });
     const auto matchedAt = Clock::now();
     auto seconds = [](Clock::time_point a, Clock::time_point b) {
         return std::chrono::duration<double>(b - a).count();

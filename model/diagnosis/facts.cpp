@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace rankscope::model {
 
@@ -783,11 +784,13 @@ private:
 
 } // namespace
 
-DiagnosisFacts collectFacts(const Bundle& bundle)
+DiagnosisFacts collectFacts(const Bundle& bundle, unsigned threads)
 {
     DiagnosisFacts facts = FactCollector(bundle).run();
     if (!bundle.frDumps.empty()) {
-        facts.flightRecorder = matchFlightRecorder(bundle);
+        FrMatchOptions options;
+        options.threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+        facts.flightRecorder = matchFlightRecorder(bundle, options);
         const FrMatchResult& fr = facts.flightRecorder;
         if (fr.firstStuck)
             for (const FrRankAtSeq& a : fr.pgs[*fr.firstStuck].atStuck)

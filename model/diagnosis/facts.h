@@ -158,7 +158,9 @@ struct DiagnosisFacts {
     FrMatchResult flightRecorder;
 };
 
-DiagnosisFacts collectFacts(const Bundle& bundle);
+// `threads` match Flight Recorder dumps across ranks (0: one per hardware thread); the facts
+// are the same for any count.
+DiagnosisFacts collectFacts(const Bundle& bundle, unsigned threads = 0);
 
 // a < b by wall clock, when both are wall-clock comparable (same domain, seconds).
 bool earlierThan(const TimePoint& a, const TimePoint& b);
