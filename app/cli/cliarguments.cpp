@@ -50,7 +50,7 @@ Options:
   --format text|json|md|html   output format (summary, diagnose: text or json; diagnose: md too)
   -o, --output FILE            write to FILE instead of standard output
   --anonymize                  replace hosts, IPs, users and job ids with stable pseudonyms
-  --threads N                  parsing threads (default: one per core)
+  --threads N                  parsing and matching threads (default: one per core)
   --max-entry-size SIZE        refuse archive members / files larger than SIZE (default 32G)
   --max-archive-size SIZE      refuse archives expanding past SIZE (default 256G)
   --max-ratio N                refuse archives compressing better than N:1 (default 1000)

@@ -116,7 +116,7 @@ int main(int argc, char** argv)
     if (args.command == "summary") {
         text = args.format == "json" ? app::dumpJson(app::summaryJson(bundle)) + "\n" : app::summaryText(bundle);
     } else if (args.command == "diagnose") {
-        auto diagnosis = app::diagnoseBundle(bundle);
+        auto diagnosis = app::diagnoseBundle(bundle, args.threads);
         if (!diagnosis)
             return fail(diagnosis.error().message);
         if (args.format == "json")
@@ -126,7 +126,7 @@ int main(int argc, char** argv)
         else
             text = app::diagnosisText(bundle, diagnosis.value());
     } else if (args.command == "report") {
-        auto diagnosis = app::diagnoseBundle(bundle);
+        auto diagnosis = app::diagnoseBundle(bundle, args.threads);
         if (!diagnosis)
             return fail(diagnosis.error().message);
         app::ReportOptions options;

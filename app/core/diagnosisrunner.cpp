@@ -11,12 +11,12 @@ model::Result<model::Knowledge> builtInKnowledge()
     return parsers::loadKnowledge(resources::knowledgeJson());
 }
 
-model::Result<model::Diagnosis> diagnoseBundle(const model::Bundle& bundle)
+model::Result<model::Diagnosis> diagnoseBundle(const model::Bundle& bundle, unsigned threads)
 {
     auto knowledge = builtInKnowledge();
     if (!knowledge)
         return knowledge.error();
-    return model::diagnose(bundle, knowledge.value());
+    return model::diagnose(bundle, knowledge.value(), threads);
 }
 
 } // namespace rankscope::app

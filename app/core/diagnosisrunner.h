@@ -12,6 +12,7 @@ namespace rankscope::app {
 // The compiled-in knowledge base; an error only if the build embedded a broken file.
 model::Result<model::Knowledge> builtInKnowledge();
 
-model::Result<model::Diagnosis> diagnoseBundle(const model::Bundle& bundle);
+// `threads` as for loading (0: one per hardware thread); the result does not depend on it.
+model::Result<model::Diagnosis> diagnoseBundle(const model::Bundle& bundle, unsigned threads = 0);
 
 } // namespace rankscope::app

@@ -188,9 +188,9 @@ std::string confidenceText(double c)
 
 } // namespace
 
-Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge)
+Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned threads)
 {
-    const DiagnosisFacts facts = collectFacts(bundle);
+    const DiagnosisFacts facts = collectFacts(bundle, threads);
     const RuleContext ctx { bundle, facts, knowledge };
     RuleOutput out;
     ruleFingerprintMismatch(ctx, out);

@@ -9,6 +9,8 @@
 
 namespace rankscope::model {
 
-Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge);
+// `threads` bound the work spread over threads (Flight Recorder matching; 0: one per hardware
+// thread). The diagnosis is the same for any count.
+Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned threads = 0);
 
 } // namespace rankscope::model
