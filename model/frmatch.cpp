@@ -239,6 +239,10 @@ private:
     void chooseDumps(FrMatchResult& r);
     void collectPgs(const FrMatchResult& r);
     bool collectPgsByDump(const FrMatchResult& r);
+    using PgSlot = std::map<PgKey, PgWork>::iterator;
+    using LastPgOfName = std::map<StrId, std::pair<FrRankList, PgSlot>>;
+    PgSlot pgOfConfig(StrId name, const FrRankList& ranks, LastPgOfName& last);
+    MemberTrack& joinPg(PgWork& w, StrId desc, std::uint32_t d, std::int32_t rank);
     bool trackEntries(std::uint32_t d, std::int32_t rank, const std::vector<DumpPg>& local);
     void countP2p(const FrCall& call, const DumpPg& pg, std::int32_t rank);
     void collectPgsInOrder(const FrMatchResult& r);
@@ -355,28 +359,14 @@ bool Matcher::collectPgsByDump(const FrMatchResult& r)
 {
     m_collectiveOfCall.assign(m_in.calls.size(), CollectiveCall {});
     m_p2pTrackOfCall.assign(m_in.calls.size(), nullptr);
-    // The PG of a (name, ranks as given): the last one seen per name, so the sorted member
-    // list is built and looked up once per distinct list, not once per dump.
-    std::map<StrId, std::pair<FrRankList, std::map<PgKey, PgWork>::iterator>> lastWork;
+    LastPgOfName lastPg;
     std::vector<std::vector<DumpPg>> local(r.dumpedRanks.size());
     for (std::size_t k = 0; k < r.dumpedRanks.size(); ++k) {
         const std::int32_t rank = r.dumpedRanks[k];
         const std::uint32_t d = r.dumpOfRank[static_cast<std::size_t>(rank)];
-        const FrDump& dump = m_in.dumps[d];
-        for (const FrPgConfig& c : dump.pgConfig) {
-            auto last = lastWork.find(c.name);
-            if (last == lastWork.end() || !(last->second.first == c.ranks)) {
-                const auto created = m_pgs.try_emplace(PgKey { c.name, sortedRanks(c.ranks) });
-                last = lastWork.insert_or_assign(c.name, std::make_pair(c.ranks, created.first))
-                           .first;
-            }
-            PgWork& w = last->second.second->second;
-            if (w.desc == kNoStr)
-                w.desc = c.desc;
-            MemberTrack& t = w.tracks[rank];
-            t.dump = d;
-            t.wrapped = dump.entryCount && m_in.entries[dump.firstEntry].recordId > 0;
-            local[k].push_back({ c.name, &t, &last->second.second->first.ranks });
+        for (const FrPgConfig& c : m_in.dumps[d].pgConfig) {
+            const PgSlot pg = pgOfConfig(c.name, c.ranks, lastPg);
+            local[k].push_back({ c.name, &joinPg(pg->second, c.desc, d, rank), &pg->first.ranks });
         }
     }
     constexpr std::size_t kDumpsPerShare = 64;
@@ -390,6 +380,30 @@ bool Matcher::collectPgsByDump(const FrMatchResult& r)
                 inOrder = true;
     });
     return !inOrder;
+}
+
+// The PG of (name, ranks as given). `last` remembers the PG found last for each name, so the
+// sorted member list is built and looked up once per distinct list, not once per dump.
+Matcher::PgSlot Matcher::pgOfConfig(StrId name, const FrRankList& ranks, LastPgOfName& last)
+{
+    auto it = last.find(name);
+    if (it != last.end() && it->second.first == ranks)
+        return it->second.second;
+    const PgSlot pg = m_pgs.try_emplace(PgKey { name, sortedRanks(ranks) }).first;
+    last.insert_or_assign(name, std::make_pair(ranks, pg));
+    return pg;
+}
+
+// Dump d of `rank` as a member of PG w (whose description, if it has none yet, is `desc`).
+MemberTrack& Matcher::joinPg(PgWork& w, StrId desc, std::uint32_t d, std::int32_t rank)
+{
+    const FrDump& dump = m_in.dumps[d];
+    if (w.desc == kNoStr)
+        w.desc = desc;
+    MemberTrack& t = w.tracks[rank];
+    t.dump = d;
+    t.wrapped = dump.entryCount && m_in.entries[dump.firstEntry].recordId > 0;
+    return t;
 }
 
 // One dump's entries into its tracks (see collectPgsByDump); false at the first entry that
@@ -487,17 +501,7 @@ void Matcher::collectPgsInOrder(const FrMatchResult& r)
                 && it->second.second != sortedRanks(c.ranks))
                 ambiguous[c.name] = true;
         }
-    // The PG of a (name, ranks as given): the last one seen per name, so the sorted member
-    // list is built and looked up once per distinct list, not once per dump.
-    std::map<StrId, std::pair<FrRankList, PgWork*>> lastWork;
-    auto workOf = [&](StrId name, const FrRankList& ranks) -> PgWork& {
-        auto it = lastWork.find(name);
-        if (it != lastWork.end() && it->second.first == ranks)
-            return *it->second.second;
-        PgWork& w = m_pgs[PgKey { name, sortedRanks(ranks) }];
-        lastWork[name] = { ranks, &w };
-        return w;
-    };
+    LastPgOfName lastPgOfName;
 
     // Per dump, its few PGs by name: the PG key (a member list of thousands of ranks) is
     // compared once per PG and dump, not once per entry.
@@ -505,20 +509,12 @@ void Matcher::collectPgsInOrder(const FrMatchResult& r)
     for (const std::int32_t rank : r.dumpedRanks) {
         const std::uint32_t d = r.dumpOfRank[static_cast<std::size_t>(rank)];
         const FrDump& dump = m_in.dumps[d];
-        const bool wrapped = dump.entryCount && m_in.entries[dump.firstEntry].recordId > 0;
         local.clear();
-        auto join = [&](PgWork& w, StrId desc) {
-            if (w.desc == kNoStr)
-                w.desc = desc;
-            MemberTrack& t = w.tracks[rank];
-            t.dump = d;
-            t.wrapped = wrapped;
-            return &t;
-        };
         // A member that records nothing on a PG it belongs to still has a say there: it
         // never enqueued anything on it (or its buffer lost everything).
         for (const FrPgConfig& c : dump.pgConfig)
-            local.emplace_back(c.name, join(workOf(c.name, c.ranks), c.desc));
+            local.emplace_back(c.name,
+                &joinPg(pgOfConfig(c.name, c.ranks, lastPgOfName)->second, c.desc, d, rank));
         StrId lastPg = kNoStr;
         MemberTrack* track = nullptr;
         for (std::uint32_t i = dump.firstEntry; i < dump.firstEntry + dump.entryCount; ++i) {
@@ -536,7 +532,7 @@ void Matcher::collectPgsInOrder(const FrMatchResult& r)
                     if (auto c = configured.find(call->pg);
                         c != configured.end() && !ambiguous.count(call->pg))
                         key.ranks = c->second.second;
-                    track = join(m_pgs[std::move(key)], call->pgDesc);
+                    track = &joinPg(m_pgs[std::move(key)], call->pgDesc, d, rank);
                     local.emplace_back(call->pg, track);
                 }
                 lastPg = call->pg;
