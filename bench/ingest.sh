@@ -25,6 +25,10 @@ bundle="$work/bundle"
 "$sim" --scenario straggler_stall --variant dataloader --ranks "$ranks" --ranks-per-node 8 \
     --steps "$steps" --nccl-debug coll --layout per-rank --seed 4242 --out "$bundle" >/dev/null
 rm -f "$bundle/expected.json"
+# The generator's gigabyte is still being written back to disk for a while after it exits;
+# on two cores that writeback would run during (and slow) the timed runs, the later ones
+# most. Flush it first, so every run meets a clean, settled page cache.
+sync
 bytes=$(du -sb "$bundle" | cut -f1)
 files=$(find "$bundle" -type f | wc -l)
 warm() { # page cache warm before every timed run: this machine's kernel reclaims idle pages

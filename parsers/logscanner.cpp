@@ -52,6 +52,19 @@ std::uint32_t LogScanner::prefixIdentity(const LinePrefix& prefix)
 
 void LogScanner::onSegment(const LineSegment& rawSegment)
 {
+    // Most lines of a big bundle repeat the COLL line before them but for its opCount,
+    // buffers and count. Such a line, cleared by the masker's prefilter as its end was found,
+    // a new physical line with no time of its own, while no parser has a block open, is what
+    // only the NCCL parser looks at in the full path below: it records it directly.
+    if (rawSegment.secretFree && !m_masker.inPrivateKey() && !m_blockOpen
+        && rawSegment.lineNo != m_currentLine && !sniffLeadingTime(rawSegment.text).time.valid()
+        && m_nccl.recordRepeatedColl(
+            rawSegment.text, { m_out.source.id, rawSegment.lineNo, rawSegment.offset }, m_out)) {
+        m_currentLine = rawSegment.lineNo;
+        m_currentLineIdentity = 0;
+        ++m_recognised;
+        return;
+    }
     // Masking at ingress (issue 5): a line holding a secret is replaced by its masked form
     // before prefixes are stripped and parsers run, so no raw token reaches an event, an
     // interned string, an import-issue sample or an export. The prefilter rejects ordinary
@@ -123,6 +136,8 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         recognised = m_activity.parseLine(ctx, body, m_out);
     if (recognised)
         ++m_recognised;
+    m_blockOpen = m_pytorch.inBlock() || m_python.inBlock() || m_launcher.inBlock()
+        || m_kernel.inBlock() || m_stacks.inBlock() || m_gpu.inBlock() || m_ras.inBlock();
 }
 
 void LogScanner::finish()

@@ -61,6 +61,9 @@ private:
     std::uint32_t m_lastPrefixIdentity = 0;
     bool m_haveLastPrefix = false;
     std::uint64_t m_recognised = 0;
+    // Some parser had a multi-line block open after the last line of the full path (only
+    // that path can open or close one).
+    bool m_blockOpen = false;
     // Identity of the current physical line's first segment (see onSegment).
     std::uint64_t m_currentLine = 0;
     std::uint32_t m_currentLineIdentity = 0;

@@ -375,6 +375,7 @@ bool NcclParser::parseLine(
 {
     m_lastMessage = {};
     m_lastSeveralHeaders = false;
+    m_repeat.ready = false;
     Header header;
     std::size_t firstStart = 0;
     bool cached = headerCached;
@@ -405,6 +406,14 @@ bool NcclParser::parseLine(
             if (!coll.headFromMemo || !coll.fields.tailFromMemo)
                 rememberColl(header.msg, coll);
             finishLine(line);
+            // The memo now holds this line's head and tail where rememberColl kept them (or
+            // they came from it), and a complete line's call went to m_lastColl's trace.
+            const CollFields& f = coll.fields;
+            m_repeat.ready = ctx.identity == 0 && coll.call.op != model::OpType::Unknown
+                && coll.opCount && f.count && f.comm.size() >= 3
+                && (f.tailFromMemo
+                    || (f.cleanEnd != 0 && f.tailStart != 0 && f.tailStart < header.msg.size()));
+            m_repeat.trace = m_lastColl.index;
             return true;
         }
     }
@@ -450,6 +459,52 @@ bool NcclParser::parseLine(
     return cleanLine;
 }
 
+bool NcclParser::recordRepeatedColl(
+    std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out)
+{
+    if (!m_repeat.ready)
+        return false;
+    const std::string& header = m_headerCache.text;
+    const std::string& head = m_collMemo.head;
+    if (line.size() <= header.size() + head.size()
+        || !bytesEqual(line.data(), header.data(), header.size())
+        || !bytesEqual(line.data() + header.size(), head.data(), head.size()))
+        return false;
+    // The message as headerFromCache cuts it.
+    std::string_view msg = line.substr(header.size());
+    while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
+        msg.remove_suffix(1);
+    std::size_t i = head.size();
+    const auto opCount = readHex(msg, i);
+    CollFields f;
+    // The fields in NCCL's layout with the tail from the memo: the walk saw every byte to
+    // the end and refused any 'N', so no torn line's second header hides in the line.
+    if (!opCount || !collFieldsInNcclLayout(msg, i, f, &m_collMemo) || !f.tailFromMemo || !f.count)
+        return false;
+    model::CollCall call;
+    call.op = m_collMemo.op;
+    call.datatype = f.datatype;
+    call.root = f.root;
+    call.evidence = evidence;
+    call.opCount = *opCount;
+    call.count = *f.count;
+    // recordColl's steps for a trace that already holds calls.
+    model::CollTrace& trace = out.collTraces[m_repeat.trace];
+    if (f.nranks >= 0)
+        trace.nranks = f.nranks;
+    ++trace.calls;
+    if (trace.tail.size() < model::CollTrace::kTailSize) {
+        trace.tail.push_back(call);
+    } else {
+        std::uint32_t& next = m_collNext[m_repeat.trace];
+        trace.tail[next] = call;
+        next = (next + 1) % static_cast<std::uint32_t>(model::CollTrace::kTailSize);
+    }
+    m_lastMessage = msg;
+    m_lastSeveralHeaders = false;
+    return true;
+}
+
 void NcclParser::finishLine(const Line& line)
 {
     if (!m_lineIsChain)
@@ -458,6 +513,7 @@ void NcclParser::finishLine(const Line& line)
 
 void NcclParser::finish(model::ParsedSource& out)
 {
+    m_repeat.ready = false;
     // Tails are rings while scanning; hand them out oldest first.
     for (std::size_t i = 0; i < out.collTraces.size() && i < m_collNext.size(); ++i) {
         auto& tail = out.collTraces[i].tail;

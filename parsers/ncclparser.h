@@ -71,6 +71,15 @@ public:
     // The same, when the caller already knows whether body starts with the cached header.
     bool parseLine(
         const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool headerCached);
+    // The scanner's lane for most lines of a big bundle: a line that repeats the shape of
+    // the COLL line parseLine recorded last (its cached header, the same op, the same fields
+    // after the count, so the same communicator) with only the opCount, buffers and count
+    // changed. The caller vouches that the secret masker cleared the line, that it is a new
+    // physical line with no launcher prefix or timestamp, and that no parser has a block
+    // open. Records it into that line's trace, exactly as parseLine would, and returns true;
+    // false, with nothing changed, for any other line.
+    bool recordRepeatedColl(
+        std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out);
     // A multi-line block is open: the scanner must hand over every following line.
     bool inBlock() const { return false; }
     // End of input: close open blocks.
@@ -246,6 +255,13 @@ private:
     CollMemo m_collMemo;
     std::string_view m_lastMessage;
     bool m_lastSeveralHeaders = false;
+    // Set by a COLL line recorded under the cached header at prefix identity 0 whose head and
+    // tail are what m_collMemo holds; cleared by every other line parseLine sees.
+    struct RepeatedColl {
+        bool ready = false;
+        std::uint32_t trace = 0; // its index in collTraces
+    };
+    RepeatedColl m_repeat;
     std::array<IdentitySlot, 16> m_identityCache;
     // Indexed by identity index (dense).
     std::vector<ProcessState> m_processes;

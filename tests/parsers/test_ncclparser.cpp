@@ -1165,3 +1165,105 @@ TEST_CASE("COLL lines repeating an earlier line's head or tail read the same as 
         CHECK(together.issues.count("nccl_incomplete_coll_line") == expectedIssues);
     }
 }
+
+TEST_CASE("COLL lines that repeat the line before take the scanner's short lane and read the same",
+    "[parsers][nccl]")
+{
+    // The same text scanned as one chunk (most COLL lines go through the short lane, line
+    // ends found in batches) and in 7-byte chunks (no line is whole in one chunk, so every
+    // line takes the full path) must give the same calls, events, issues and line counts:
+    // runs of repeated COLL lines broken by other processes, torn lines, secrets, progress
+    // bars, timestamps, a launcher prefix and a Python traceback (a block the other parsers
+    // keep open).
+    std::mt19937 rng(73);
+    auto oneOf = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+    const std::vector<std::string> others = {
+        "h2:9:9 [1] NCCL INFO AllReduce: opCount 3 sendbuff 0x7f1 recvbuff 0x7f1 count 8 "
+        "datatype 7 op 0 root 0 comm 0x66bb [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO Broadcast: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 8 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "[rank3]:h1:7:7 [0] NCCL INFO AllReduce: opCount 4 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 5 sendbuff hf_abcdefghijklmnopqrstuvwxyz0123 "
+        "recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 6 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5 h3:1:1 [0] NCCL INFO x",
+        "h1:7:7 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
+        "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+        "    main()\nRuntimeError: boom",
+        "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>",
+        "    main()",
+        "RuntimeError: boom",
+        "Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:609 (most recent call first):",
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f6a839be41a "
+        "in /opt/conda/lib/python3.10/site-packages/torch/lib/libc10.so)",
+        "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0",
+        "               NVRM: (PCI ID: 10de:26b5) installed in this system has",
+        "               NVRM: fallen off the bus and is not responding to commands.",
+        "[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=8, "
+        "NumelOut=8, Timeout(ms)=600000) ran for 600010 milliseconds before timing out.",
+        "epoch 1:  10%|#         | 1/10\rh1:7:7 [0] NCCL INFO AllReduce: opCount 7 sendbuff "
+        "0x7f1 recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "2024-07-25 06:36:18,293 h1:7:7 [0] NCCL INFO AllReduce: opCount 8 sendbuff 0x7f1 "
+        "recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5   ",
+    };
+    auto fingerprint = [](const model::ParsedSource& p) {
+        std::string s = std::to_string(p.source.lines) + " lines, "
+            + std::to_string(p.source.recognisedLines) + " recognised\n";
+        for (const auto& t : p.collTraces) {
+            s += "trace " + std::to_string(t.identity) + " " + std::to_string(t.pid) + " "
+                + str(p, t.host) + " " + str(p, t.commPtr) + " " + std::to_string(t.nranks) + " "
+                + std::to_string(t.calls) + "\n";
+            std::vector<model::CollCall> calls { t.first };
+            calls.insert(calls.end(), t.tail.begin(), t.tail.end());
+            for (const auto& c : calls)
+                s += "  " + std::to_string(c.evidence.line) + "@"
+                    + std::to_string(c.evidence.offset) + " "
+                    + std::to_string(static_cast<int>(c.op)) + " " + std::to_string(c.opCount) + " "
+                    + std::to_string(c.count) + " " + std::to_string(c.datatype) + " "
+                    + std::to_string(c.root) + "\n";
+        }
+        for (const auto& e : p.events)
+            s += "event " + std::to_string(static_cast<int>(e.kind)) + " "
+                + std::to_string(e.evidence.line) + " " + std::to_string(e.identity) + " "
+                + std::to_string(e.time.ns) + " " + str(p, e.text) + "\n";
+        for (const auto& id : p.identities)
+            s += "identity " + std::to_string(id.globalRank) + " " + std::to_string(id.pid) + " "
+                + str(p, id.host) + "\n";
+        for (const auto& kind : { "secret_masked", "nccl_incomplete_coll_line" })
+            s += std::string(kind) + " " + std::to_string(p.issues.count(kind)) + "\n";
+        return s;
+    };
+    std::size_t repeated = 0;
+    for (int round = 0; round < 200; ++round) {
+        std::string text;
+        for (int i = 0; i < 60; ++i) {
+            if (rng() % 4 == 0) {
+                text += oneOf(others) + "\n";
+                continue;
+            }
+            const bool big = rng() % 5 == 0;
+            text += "h1:7:7 [0] NCCL INFO AllReduce: opCount " + std::to_string(i + 10)
+                + " sendbuff 0x7f" + std::to_string(rng() % 99) + " recvbuff 0x7f1 count "
+                + std::to_string(big ? rng() : rng() % 9)
+                + " datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5\n";
+            ++repeated;
+        }
+        model::Source src;
+        src.path = "rank0.log";
+        model::ParsedSource whole { model::Source(src) };
+        parsers::scanText(text, whole);
+        model::ParsedSource pieces { model::Source(src) };
+        parsers::LogScanner scanner(pieces);
+        for (std::size_t at = 0; at < text.size(); at += 7)
+            scanner.feed(std::string_view(text).substr(at, 7));
+        scanner.finish();
+        INFO(text);
+        REQUIRE(fingerprint(whole) == fingerprint(pieces));
+    }
+    CHECK(repeated > 5000);
+}
