@@ -97,35 +97,8 @@ public:
     static bool mightContainSecret(std::string_view line) { return fingerprints(line) != 0; }
     // The prefilter's fingerprint buckets seen in the line (bit i = bucket i; see the .cpp).
     static std::uint8_t fingerprints(std::string_view line);
-    // The first '\n' or '\r' in [p, end) (or end), found in the same pass as the prefilter:
-    // secretFree says the line before it certainly holds no secret (fingerprints() of it is
-    // 0), so a splitter need not run the prefilter over it again. False when not known.
-    static const char* findLineEnd(const char* p, const char* end, bool& secretFree);
-
-    // Many line ends at once: every '\n' or '\r' of [p, end) up to kCapacity of them, each
-    // with findLineEnd()'s secretFree for the line before it (lines start at p and after each
-    // end). One pass over 64-byte blocks serves all lines in them, where findLineEnd() starts
-    // a new pass per line. May stop early (fewer than 65 bytes left, no vector unit): a
-    // splitter takes findLineEnd() for what the batch did not cover.
-    struct LineEnds {
-        static constexpr std::uint32_t kCapacity = 128;
-        std::uint32_t count = 0;
-        std::uint32_t next = 0; // first entry not yet used by the caller
-        const char* at[kCapacity];
-        bool secretFree[kCapacity];
-    };
-    static void findLineEnds(const char* p, const char* end, LineEnds& ends);
-
     // Masks `line` into `out` and returns true when it held a secret; otherwise returns
     // false and leaves `out` untouched (use the line as it is). Stateful for private keys.
-    // secretFree: findLineEnd() vouched for the line (a private key's body lines have no
-    // fingerprint either, so inside a key block the line is looked at all the same).
-    bool mask(std::string_view line, std::string& out, bool secretFree)
-    {
-        if (secretFree && m_keyLines == 0)
-            return false;
-        return mask(line, out);
-    }
     bool mask(std::string_view line, std::string& out)
     {
         const std::uint8_t buckets = fingerprints(line);

@@ -4,8 +4,8 @@
 // watchdog message glued to a progress bar is still found on its own. Chunks may end
 // mid-line: the partial tail is carried over in a small buffer.
 
-#include "model/secretmasker.h"
 #include "parsers/bytescan.h"
+#include "parsers/linebreaks.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,9 +19,9 @@ struct LineSegment {
     std::string_view text;
     std::uint64_t lineNo = 0; // 1-based, counting \n
     std::uint64_t offset = 0; // byte offset of the segment in the stream
-    // The secret prefilter already ran over this segment while its end was being found and
-    // saw no fingerprint (model::SecretMasker::findLineEnd); false when not known.
-    bool secretFree = false;
+    // A whole \n-ended line of one chunk whose end came from a batch of line breaks: the
+    // bulk of a big input, which the scanner may give a shorter path (LogScanner).
+    bool batched = false;
 };
 
 class LineSplitter {
@@ -36,7 +36,7 @@ public:
     {
         const char* p = chunk.data();
         const char* end = p + chunk.size();
-        m_ends.count = m_ends.next = 0; // they point into the previous chunk
+        m_breaks.count = m_breaks.next = 0; // they point into the previous chunk
         if (!m_carry.empty() || m_skippingOverlong) {
             const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
             const char* stop = nl ? nl : end;
@@ -59,29 +59,22 @@ public:
             p = nl + 1;
         }
         while (p < end) {
-            // One pass finds the line end, tells whether the line holds a \r at all, and runs
-            // the secret prefilter over the line on the way; line ends come in batches
-            // found for many lines at once, line by line where a batch cannot reach.
-            if (m_ends.next == m_ends.count)
-                model::SecretMasker::findLineEnds(p, end, m_ends);
-            bool secretFree = false;
-            const char* brk = nullptr;
-            if (m_ends.next < m_ends.count) {
-                brk = m_ends.at[m_ends.next];
-                secretFree = m_ends.secretFree[m_ends.next];
-                ++m_ends.next;
-            } else {
-                brk = model::SecretMasker::findLineEnd(p, end, secretFree);
-            }
+            // Line ends come in batches found for many lines at once (a \r among them sends
+            // the line to emitLine), line by line where a batch cannot reach.
+            if (m_breaks.next == m_breaks.count)
+                findLineBreaks(p, end, m_breaks);
+            const bool batched = m_breaks.next < m_breaks.count;
+            const char* brk
+                = batched ? m_breaks.at[m_breaks.next++] : findEitherByte(p, end, '\n', '\r');
             if (brk != end && *brk == '\n' && brk - p <= static_cast<std::ptrdiff_t>(m_maxLineBytes)) {
                 ++m_lineNo;
                 onSegment(LineSegment {
-                    std::string_view(p, brk - p), m_lineNo, m_streamOffset, secretFree });
+                    std::string_view(p, brk - p), m_lineNo, m_streamOffset, batched });
                 m_streamOffset += (brk - p) + 1;
                 p = brk + 1;
                 continue;
             }
-            m_ends.count = m_ends.next = 0; // p jumps past breaks the batch may hold
+            m_breaks.count = m_breaks.next = 0; // p jumps past breaks the batch may hold
             const char* nl = brk == end ? nullptr
                 : static_cast<const char*>(std::memchr(brk, '\n', end - brk));
             if (!nl) {
@@ -145,7 +138,7 @@ private:
     }
 
     std::size_t m_maxLineBytes;
-    model::SecretMasker::LineEnds m_ends;
+    LineBreaks m_breaks;
     std::string m_carry;
     std::uint64_t m_carryOffset = 0;
     std::uint64_t m_streamOffset = 0;

@@ -53,10 +53,11 @@ std::uint32_t LogScanner::prefixIdentity(const LinePrefix& prefix)
 void LogScanner::onSegment(const LineSegment& rawSegment)
 {
     // Most lines of a big bundle repeat the COLL line before them but for its opCount,
-    // buffers and count. Such a line, cleared by the masker's prefilter as its end was found,
-    // a new physical line with no time of its own, while no parser has a block open, is what
-    // only the NCCL parser looks at in the full path below: it records it directly.
-    if (rawSegment.secretFree && !m_masker.inPrivateKey() && !m_blockOpen
+    // buffers and count. Such a line (a whole line of the chunk, new, with no time of its
+    // own, while no parser has a block open and the masker is not inside a private key) is
+    // what only the NCCL parser looks at in the full path below: it records the line
+    // directly when it can show that the masker would leave it as it is.
+    if (rawSegment.batched && !m_masker.inPrivateKey() && !m_blockOpen
         && rawSegment.lineNo != m_currentLine && !sniffLeadingTime(rawSegment.text).time.valid()
         && m_nccl.recordRepeatedColl(
             rawSegment.text, { m_out.source.id, rawSegment.lineNo, rawSegment.offset }, m_out)) {
@@ -70,7 +71,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     // interned string, an import-issue sample or an export. The prefilter rejects ordinary
     // lines without copying; evidence offsets still point at the raw bytes on disk.
     LineSegment segment = rawSegment;
-    if (m_masker.mask(rawSegment.text, m_maskedLine, rawSegment.secretFree)) {
+    if (m_masker.mask(rawSegment.text, m_maskedLine)) {
         segment.text = m_maskedLine;
         m_out.issues.add("secret_masked", m_out.sampleAt(segment.lineNo, segment.text));
     }

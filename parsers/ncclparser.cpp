@@ -1,5 +1,6 @@
 #include "parsers/ncclparser.h"
 
+#include "model/secretmasker.h"
 #include "parsers/ibcompletion.h"
 
 #include "parsers/bytescan.h"
@@ -364,6 +365,7 @@ void NcclParser::rememberHeader(std::string_view body, const Header& header, std
     if (msgStart == 0 || msgStart > body.size() || body[msgStart - 1] != ' ')
         return;
     m_headerCache.text.assign(body.substr(0, msgStart));
+    m_headerCache.fingerprintFree = model::SecretMasker::fingerprints(m_headerCache.text) == 0;
     m_headerCache.identityFor = kNoIdentity;
     m_headerCache.hostSize = header.host.size();
     m_headerCache.pid = header.pid;
@@ -459,10 +461,21 @@ bool NcclParser::parseLine(
     return cleanLine;
 }
 
+// The line unmasked is the cached header, then the memo's head ("AllReduce: opCount "), the
+// middle (opCount, buffers, count) and the memo's tail (" datatype …" to the end). The
+// header and memo pieces carry the masker prefilter's verdict taken when they were stored;
+// the middle holds no fingerprint pair when its opCount is lowercase hex, its pointers are
+// plain (CollCursor::pointer) and its count decimal, for NCCL's layout words hold none and
+// neither do hex digits side by side (the prefilter's pairs avoid them: NCCL lines are full
+// of pointers). No pair spans two pieces either: each boundary is a space next to a letter or
+// digit, and a space is neither the first byte of any pair nor the second of a pair whose
+// first byte is a letter or digit; the spaces trimmed after the tail pair with nothing
+// (tests/parsers/test_ncclparser.cpp checks these claims against the prefilter itself).
 bool NcclParser::recordRepeatedColl(
     std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out)
 {
-    if (!m_repeat.ready)
+    if (!m_repeat.ready || !m_headerCache.fingerprintFree || !m_collMemo.headFingerprintFree
+        || !m_collMemo.tailFingerprintFree)
         return false;
     const std::string& header = m_headerCache.text;
     const std::string& head = m_collMemo.head;
@@ -476,10 +489,14 @@ bool NcclParser::recordRepeatedColl(
         msg.remove_suffix(1);
     std::size_t i = head.size();
     const auto opCount = readHex(msg, i);
+    for (std::size_t k = head.size(); k < i; ++k)
+        if (isUpper(msg[k]))
+            return false; // "BE" is a pair; NCCL prints the opCount in lowercase
     CollFields f;
     // The fields in NCCL's layout with the tail from the memo: the walk saw every byte to
     // the end and refused any 'N', so no torn line's second header hides in the line.
-    if (!opCount || !collFieldsInNcclLayout(msg, i, f, &m_collMemo) || !f.tailFromMemo || !f.count)
+    if (!opCount || !collFieldsInNcclLayout(msg, i, f, &m_collMemo) || !f.tailFromMemo || !f.count
+        || !f.plainPointers)
         return false;
     model::CollCall call;
     call.op = m_collMemo.op;
@@ -680,7 +697,42 @@ struct CollCursor {
 
     // A pointer such as 0x7f3a5c000000 (or "(nil)"): up to the next space. A token holding
     // an 'N' is refused (the key walk takes over) so that the layout walk can vouch that no
-    // torn line's second "NCCL " header starts inside what it read.
+    // torn line's second "NCCL " header starts inside what it read. `plain`: the token is
+    // glibc's %p, "0x" and lowercase hex digits not starting with 'a', or "(nil)": bytes
+    // that hold no pair of the secret masker's prefilter (see recordRepeatedColl). Both are
+    // told by one 16-byte load for pointers that fit in it, as 64-bit ones do.
+    [[gnu::always_inline]] bool pointer(std::string_view& t, bool& plain)
+    {
+#if defined(__SSE2__)
+        if (end - p >= 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            const auto spaces
+                = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
+            const auto stops = spaces
+                | static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('N'))));
+            if (stops != 0) {
+                const auto n = static_cast<unsigned>(__builtin_ctz(stops));
+                // b - lo <= span, unsigned: min(b - lo, span) == b - lo.
+                auto inRange = [&v](char lo, char span) {
+                    const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+                    return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
+                };
+                const auto hex = static_cast<unsigned>(
+                    _mm_movemask_epi8(_mm_or_si128(inRange('0', 9), inRange('a', 5))));
+                const unsigned digits = ((1u << n) - 1) & ~3u; // the token after "0x"
+                plain = (n >= 3 && p[0] == '0' && p[1] == 'x' && p[2] != 'a'
+                            && (hex & digits) == digits)
+                    || (n == 5 && bytesEqualShort(p, "(nil)", 5));
+                t = { p, n };
+                p += n;
+                return (spaces >> n) & 1u;
+            }
+        }
+#endif
+        plain = false;
+        return token(t);
+    }
+
     [[gnu::always_inline]] bool token(std::string_view& t)
     {
         const char* from = p;
@@ -756,9 +808,12 @@ bool NcclParser::collFieldsInNcclLayout(
     std::uint64_t count = 0;
     std::int32_t op = 0;
     std::string_view buffer;
-    if (!c.literal(" sendbuff ") || !c.token(buffer) || !c.literal(" recvbuff ")
-        || !c.token(buffer))
+    bool sendPlain = false;
+    bool recvPlain = false;
+    if (!c.literal(" sendbuff ") || !c.pointer(buffer, sendPlain) || !c.literal(" recvbuff ")
+        || !c.pointer(buffer, recvPlain))
         return false;
+    f.plainPointers = sendPlain && recvPlain;
     if (!c.literal(" count ") || !c.count(count))
         return false;
     f.tailStart = static_cast<std::size_t>(c.p - msg.data());
@@ -866,6 +921,7 @@ void NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
     if (!coll.headFromMemo && coll.call.op != model::OpType::Unknown) {
         m_collMemo.head.assign(msg.substr(0, coll.headSize));
         m_collMemo.op = coll.call.op;
+        m_collMemo.headFingerprintFree = model::SecretMasker::fingerprints(m_collMemo.head) == 0;
     }
     const CollFields& f = coll.fields;
     if (f.tailFromMemo || f.cleanEnd == 0 || f.tailStart == 0 || f.tailStart >= msg.size())
@@ -877,6 +933,7 @@ void NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
     m_collMemo.nranks = f.nranks;
     m_collMemo.commAt = static_cast<std::size_t>(f.comm.data() - tail.data());
     m_collMemo.commSize = f.comm.size();
+    m_collMemo.tailFingerprintFree = model::SecretMasker::fingerprints(tail) == 0;
 }
 
 void NcclParser::recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out)

@@ -74,10 +74,12 @@ public:
     // The scanner's lane for most lines of a big bundle: a line that repeats the shape of
     // the COLL line parseLine recorded last (its cached header, the same op, the same fields
     // after the count, so the same communicator) with only the opCount, buffers and count
-    // changed. The caller vouches that the secret masker cleared the line, that it is a new
-    // physical line with no launcher prefix or timestamp, and that no parser has a block
-    // open. Records it into that line's trace, exactly as parseLine would, and returns true;
-    // false, with nothing changed, for any other line.
+    // changed. The caller vouches that it is a new physical line with no launcher prefix or
+    // timestamp, that no parser has a block open and that the secret masker is not inside a
+    // key block. The line has not been masked: it is taken only when its pieces show that the
+    // masker would find no fingerprint in it (SecretMasker::fingerprints() is 0), so masking
+    // would leave it as it is (collFingerprintFree). Records it into that line's trace,
+    // exactly as parseLine would, and returns true; false, with nothing changed, otherwise.
     bool recordRepeatedColl(
         std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out);
     // A multi-line block is open: the scanner must hand over every following line.
@@ -154,6 +156,7 @@ private:
         // The process identity of lines with this header under prefix identity identityFor.
         std::uint32_t identityFor = kNoIdentity;
         std::uint32_t identity = 0;
+        bool fingerprintFree = false; // SecretMasker::fingerprints(text) == 0
     };
     static constexpr std::uint32_t kNoIdentity = UINT32_MAX;
 
@@ -198,6 +201,7 @@ private:
         // taken from the memo of an earlier line with the same bytes.
         std::size_t tailStart = 0;
         bool tailFromMemo = false;
+        bool plainPointers = false; // both buffers as CollCursor::pointer's `plain`
     };
     // A COLL line's message read without side effects (false: not a COLL line), then stored.
     struct CollLine {
@@ -222,6 +226,8 @@ private:
         std::int32_t nranks = -1;
         std::size_t commAt = 0; // the comm pointer within the tail
         std::size_t commSize = 0;
+        bool headFingerprintFree = false; // SecretMasker::fingerprints(head) == 0
+        bool tailFingerprintFree = false;
     };
     static bool readColl(std::string_view msg, CollLine& coll, const CollMemo* memo = nullptr);
     void recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out);

@@ -252,48 +252,6 @@ TEST_CASE("maskSecrets masks one line without state and keeps clean lines", "[ma
     CHECK(secretKindName(SecretKind::UrlPassword) == "url-password");
 }
 
-TEST_CASE("the line-end scan vouches for a line only when the prefilter would", "[masking]")
-{
-    // Random buffers of lines: the scan must stop at the first \n or \r, and call the line
-    // before it secret-free exactly when fingerprints() of that line is 0 (never when it is
-    // not: the scanner then skips the masker). Without AVX2 it never vouches.
-    std::mt19937 rng(17);
-    const std::string alphabet = "_@-kKnNyYtT=xXwoOaAsSwWBeEKS0123456789abcdefz .:/\x80\xE2\n\n\r";
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    const bool wide = __builtin_cpu_supports("avx2");
-#else
-    const bool wide = false;
-#endif
-    std::size_t vouched = 0;
-    for (int round = 0; round < 20000; ++round) {
-        std::string text(rng() % 120, 'z');
-        for (auto& c : text)
-            if (rng() % 10 == 0)
-                c = alphabet[rng() % alphabet.size()];
-        const char* begin = text.data();
-        const char* end = begin + text.size();
-        for (const char* p = begin; p < end;) {
-            bool clean = true;
-            const char* brk = SecretMasker::findLineEnd(p, end, clean);
-            const char* expected = p;
-            while (expected < end && *expected != '\n' && *expected != '\r')
-                ++expected;
-            REQUIRE(brk == expected);
-            const std::string_view line(p, static_cast<std::size_t>(brk - p));
-            INFO(std::string(line));
-            if (clean)
-                REQUIRE(SecretMasker::fingerprints(line) == 0);
-            if (wide && brk != end)
-                REQUIRE(clean == (SecretMasker::fingerprints(line) == 0));
-            vouched += clean ? 1 : 0;
-            p = brk == end ? end : brk + 1;
-        }
-    }
-    if (wide)
-        CHECK(vouched > 1000);
-}
-
 TEST_CASE(
     "the SIMD prefilter agrees with the portable one on every position and length", "[masking]")
 {
@@ -335,59 +293,4 @@ TEST_CASE("random mixes of secret fragments never crash and mask to a fixed poin
         INFO(line);
         CHECK(masked(once).empty());
     }
-}
-
-TEST_CASE("line ends found in batches agree with the line-by-line scan", "[masking]")
-{
-    // findLineEnds() must list the breaks of a buffer in order, each with the secretFree
-    // findLineEnd() gives for a line starting after the previous break; when it stops short
-    // of its capacity it has covered every whole 64-byte block.
-    std::mt19937 rng(29);
-    const std::string alphabet = "_@-kKnNyYtT=xXwoOaAsSwWBeEKS0123456789abcdefz .:/\x80\xE2\n\n\r";
-    std::size_t batched = 0;
-    for (int round = 0; round < 3000; ++round) {
-        std::string text(rng() % 2000, 'z');
-        const unsigned density = 1 + rng() % 60;
-        for (auto& c : text)
-            if (rng() % density == 0)
-                c = alphabet[rng() % alphabet.size()];
-        const char* begin = text.data();
-        const char* end = begin + text.size();
-        SecretMasker::LineEnds ends;
-        for (const char* p = begin; p < end;) {
-            SecretMasker::findLineEnds(p, end, ends);
-            REQUIRE(ends.next == 0);
-            REQUIRE(ends.count <= SecretMasker::LineEnds::kCapacity);
-            const char* start = p;
-            for (std::uint32_t i = 0; i < ends.count; ++i) {
-                bool clean = false;
-                const char* brk = SecretMasker::findLineEnd(start, end, clean);
-                INFO(std::string(start, brk));
-                REQUIRE(ends.at[i] == brk);
-                REQUIRE(ends.secretFree[i] == clean);
-                start = brk + 1;
-            }
-            batched += ends.count;
-            if (ends.count < SecretMasker::LineEnds::kCapacity) {
-                // Every block of 64 with a 65th byte readable was covered.
-                const std::size_t blocks
-                    = end - p >= 65 ? static_cast<std::size_t>(end - p - 1) / 64 : 0;
-                const char* covered = p + 64 * blocks;
-                for (const char* q = start; q < covered; ++q)
-                    REQUIRE((*q != '\n' && *q != '\r'));
-            }
-            if (ends.count == 0) {
-                bool clean = false;
-                const char* brk = SecretMasker::findLineEnd(p, end, clean);
-                p = brk == end ? end : brk + 1;
-            } else {
-                p = ends.at[ends.count - 1] + 1;
-            }
-        }
-    }
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
-        CHECK(batched > 5000);
-#endif
 }

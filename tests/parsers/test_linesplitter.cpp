@@ -1,3 +1,4 @@
+#include "parsers/linebreaks.h"
 #include "parsers/linesplitter.h"
 
 #include <catch2/catch.hpp>
@@ -5,6 +6,8 @@
 #include <string>
 #include <vector>
 
+using rankscope::parsers::findLineBreaks;
+using rankscope::parsers::LineBreaks;
 using rankscope::parsers::LineSegment;
 using rankscope::parsers::LineSplitter;
 
@@ -88,7 +91,7 @@ TEST_CASE("any chunking of random text gives the segments of a plain reference s
     const char alphabet[] = "abc \r\r\n\n\nxyzNCCL";
     for (int round = 0; round < 200; ++round) {
         std::string text;
-        const std::size_t size = next() % 400;
+        const std::size_t size = next() % (round % 2 == 0 ? 400 : 3000);
         for (std::size_t i = 0; i < size; ++i)
             text += (next() % 5 == 0) ? alphabet[next() % (sizeof alphabet - 1)] : char('a' + next() % 26);
         std::vector<Seg> expected;
@@ -112,9 +115,12 @@ TEST_CASE("any chunking of random text gives the segments of a plain reference s
             }
             start = end + 1;
         }
+        // Small chunks, and chunks long enough for the splitter's batches of line breaks
+        // (whole 64-byte blocks) to cover many lines at once.
+        const std::size_t longest = round % 2 == 0 ? 40 : 1000;
         std::vector<std::string> chunks;
         for (std::size_t pos = 0; pos < text.size();) {
-            const std::size_t n = 1 + next() % 40;
+            const std::size_t n = 1 + next() % longest;
             chunks.push_back(text.substr(pos, n));
             pos += n;
         }
@@ -126,4 +132,50 @@ TEST_CASE("any chunking of random text gives the segments of a plain reference s
             CHECK(got[i].offset == expected[i].offset);
         }
     }
+}
+
+TEST_CASE("line breaks found in batches are every break of the whole blocks, in order",
+    "[parsers][splitter]")
+{
+    // findLineBreaks lists every \n and \r of the buffer's whole 64-byte blocks (fewer only
+    // when its capacity is reached); the caller searches the rest one by one.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    const bool wide = __builtin_cpu_supports("avx2");
+#else
+    const bool wide = false; // no vector unit: the batch is always empty
+#endif
+    std::uint32_t seed = 777;
+    auto next = [&seed]() { return seed = seed * 1664525u + 1013904223u; };
+    std::size_t batched = 0;
+    for (int round = 0; round < 2000; ++round) {
+        std::string text(next() % 3000, 'z');
+        const unsigned density = 1 + next() % 80;
+        for (auto& c : text)
+            if (next() % density == 0)
+                c = "\n\r\n x\x80"[next() % 6];
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        const std::size_t offset = text.empty() ? 0 : next() % text.size();
+        LineBreaks breaks;
+        breaks.next = 5;
+        findLineBreaks(begin + offset, end, breaks);
+        CHECK(breaks.next == 0);
+        REQUIRE(breaks.count <= LineBreaks::kCapacity);
+        std::vector<const char*> expected;
+        for (const char* q = begin + offset; q < end; ++q)
+            if (*q == '\n' || *q == '\r')
+                expected.push_back(q);
+        REQUIRE(breaks.count <= expected.size());
+        for (std::uint32_t i = 0; i < breaks.count; ++i)
+            REQUIRE(breaks.at[i] == expected[i]);
+        if (wide && breaks.count < LineBreaks::kCapacity) {
+            // Short of capacity: nothing was skipped within the blocks it covered.
+            const std::size_t whole = static_cast<std::size_t>(end - begin - offset) / 64 * 64;
+            for (std::size_t i = breaks.count; i < expected.size(); ++i)
+                REQUIRE(expected[i] >= begin + offset + whole);
+        }
+        batched += breaks.count;
+    }
+    CHECK((wide ? batched > 10000 : batched == 0));
 }
