@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config git ca-certificates
-    qt6-base-dev qt6-charts-dev libgl1-mesa-dev libxkbcommon-dev
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev libxkbcommon-dev
     libre2-dev nlohmann-json3-dev catch2 libarchive-dev zlib1g-dev libzstd-dev libssl-dev
     libbenchmark-dev
     xvfb xauth x11-apps imagemagick python3 poppler-utils
