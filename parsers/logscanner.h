@@ -2,7 +2,9 @@
 // Runs every text-log dialect parser over one source, streaming: bytes are fed in chunks
 // of any size, lines are split without copies, prefixes are stripped once, the leading
 // timestamp is read once, and each line goes to the dialect parsers. NCCL lines, the bulk
-// of large bundles, stop there unless another parser has a multi-line block open.
+// of large bundles, stop there unless another parser has a multi-line block open; a COLL
+// line that repeats the one before it but for its counters takes a shorter lane straight to
+// the NCCL parser (onSegment).
 
 #include "model/parsedsource.h"
 #include "model/secretmasker.h"
