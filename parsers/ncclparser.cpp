@@ -21,6 +21,14 @@ using model::StrId;
 
 namespace {
 
+// A header's message without the spaces and line-end bytes after it.
+std::string_view trimMessageEnd(std::string_view msg)
+{
+    while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
+        msg.remove_suffix(1);
+    return msg;
+}
+
 constexpr std::string_view kNcclWord = "NCCL ";
 
 // Decimal int32 at s[i...] with optional '-', advancing i; nullopt (i unchanged) when there
@@ -302,10 +310,7 @@ bool NcclParser::findHeader(std::string_view body, std::size_t pos, Header& head
         Header candidate;
         if (levelAt(body, pos, level, msgStart) && headerBefore(body, pos, candidate)) {
             candidate.level = static_cast<Level>(level);
-            std::string_view msg = body.substr(msgStart);
-            while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
-                msg.remove_suffix(1);
-            candidate.msg = msg;
+            candidate.msg = trimMessageEnd(body.substr(msgStart));
             if (!found)
                 firstStart = candidate.start;
             header = candidate;
@@ -348,10 +353,7 @@ void NcclParser::headerFromCache(std::string_view body, Header& header) const
     header.host = body.substr(0, m_headerCache.hostSize);
     header.pid = m_headerCache.pid;
     header.level = m_headerCache.level;
-    std::string_view msg = body.substr(text.size());
-    while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
-        msg.remove_suffix(1);
-    header.msg = msg;
+    header.msg = trimMessageEnd(body.substr(text.size()));
 }
 
 void NcclParser::rememberHeader(std::string_view body, const Header& header, std::size_t firstStart)
@@ -461,6 +463,24 @@ bool NcclParser::parseLine(
     return cleanLine;
 }
 
+// A call into its trace (at collTraces index `index`): the first one kept as such, the last
+// kTailSize in a ring (finish() puts them in order).
+[[gnu::always_inline]] inline void NcclParser::keepCall(
+    model::CollTrace& trace, std::size_t index, const model::CollCall& call, std::int32_t nranks)
+{
+    if (nranks >= 0)
+        trace.nranks = nranks;
+    if (trace.calls++ == 0)
+        trace.first = call;
+    if (trace.tail.size() < model::CollTrace::kTailSize) {
+        trace.tail.push_back(call);
+    } else {
+        std::uint32_t& next = m_collNext[index];
+        trace.tail[next] = call;
+        next = (next + 1) % static_cast<std::uint32_t>(model::CollTrace::kTailSize);
+    }
+}
+
 // The line unmasked is the cached header, then the memo's head ("AllReduce: opCount "), the
 // middle (opCount, buffers, count) and the memo's tail (" datatype …" to the end). The
 // header and memo pieces carry the masker prefilter's verdict taken when they were stored;
@@ -483,10 +503,7 @@ bool NcclParser::recordRepeatedColl(
         || !bytesEqual(line.data(), header.data(), header.size())
         || !bytesEqual(line.data() + header.size(), head.data(), head.size()))
         return false;
-    // The message as headerFromCache cuts it.
-    std::string_view msg = line.substr(header.size());
-    while (!msg.empty() && (msg.back() == ' ' || msg.back() == '\r' || msg.back() == '\n'))
-        msg.remove_suffix(1);
+    const std::string_view msg = trimMessageEnd(line.substr(header.size()));
     std::size_t i = head.size();
     const auto opCount = readHex(msg, i);
     for (std::size_t k = head.size(); k < i; ++k)
@@ -505,18 +522,7 @@ bool NcclParser::recordRepeatedColl(
     call.evidence = evidence;
     call.opCount = *opCount;
     call.count = *f.count;
-    // recordColl's steps for a trace that already holds calls.
-    model::CollTrace& trace = out.collTraces[m_repeat.trace];
-    if (f.nranks >= 0)
-        trace.nranks = f.nranks;
-    ++trace.calls;
-    if (trace.tail.size() < model::CollTrace::kTailSize) {
-        trace.tail.push_back(call);
-    } else {
-        std::uint32_t& next = m_collNext[m_repeat.trace];
-        trace.tail[next] = call;
-        next = (next + 1) % static_cast<std::uint32_t>(model::CollTrace::kTailSize);
-    }
+    keepCall(out.collTraces[m_repeat.trace], m_repeat.trace, call, f.nranks);
     m_lastMessage = msg;
     m_lastSeveralHeaders = false;
     return true;
@@ -950,18 +956,7 @@ void NcclParser::recordColl(const Line& line, const CollLine& coll, model::Parse
     call.count = *fields.count;
 
     std::size_t index = 0;
-    model::CollTrace& trace = collTraceFor(line, fields.comm, out, index);
-    if (fields.nranks >= 0)
-        trace.nranks = fields.nranks;
-    if (trace.calls++ == 0)
-        trace.first = call;
-    if (trace.tail.size() < model::CollTrace::kTailSize) {
-        trace.tail.push_back(call);
-    } else {
-        std::uint32_t& next = m_collNext[index];
-        trace.tail[next] = call;
-        next = (next + 1) % static_cast<std::uint32_t>(model::CollTrace::kTailSize);
-    }
+    keepCall(collTraceFor(line, fields.comm, out, index), index, call, fields.nranks);
 }
 
 // "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0
