@@ -406,17 +406,12 @@ bool NcclParser::parseLine(
             }
             const Line line { ctx, body, header, m_headerCache.identity };
             m_lineIsChain = false;
-            recordColl(line, coll, out);
-            if (!coll.headFromMemo || !coll.fields.tailFromMemo)
-                rememberColl(header.msg, coll);
+            const bool kept = recordColl(line, coll, out);
+            const bool memoIsLine = rememberColl(header.msg, coll);
             finishLine(line);
-            // The memo now holds this line's head and tail where rememberColl kept them (or
-            // they came from it), and a complete line's call went to m_lastColl's trace.
-            const CollFields& f = coll.fields;
-            m_repeat.ready = ctx.identity == 0 && coll.call.op != model::OpType::Unknown
-                && coll.opCount && f.count && f.comm.size() >= 3
-                && (f.tailFromMemo
-                    || (f.cleanEnd != 0 && f.tailStart != 0 && f.tailStart < header.msg.size()));
+            // A later line with this line's head and tail may take recordRepeatedColl, into
+            // the trace this call went to (m_lastColl's).
+            m_repeat.ready = ctx.identity == 0 && kept && memoIsLine;
             m_repeat.trace = m_lastColl.index;
             return true;
         }
@@ -922,16 +917,21 @@ bool NcclParser::readColl(std::string_view msg, CollLine& coll, const CollMemo* 
     return true;
 }
 
-void NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
+// True when the memo then holds this line's head and tail (kept now or taken from it).
+bool NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
 {
+    bool headIsLine = coll.headFromMemo;
     if (!coll.headFromMemo && coll.call.op != model::OpType::Unknown) {
         m_collMemo.head.assign(msg.substr(0, coll.headSize));
         m_collMemo.op = coll.call.op;
         m_collMemo.headFingerprintFree = model::SecretMasker::fingerprints(m_collMemo.head) == 0;
+        headIsLine = true;
     }
     const CollFields& f = coll.fields;
-    if (f.tailFromMemo || f.cleanEnd == 0 || f.tailStart == 0 || f.tailStart >= msg.size())
-        return;
+    if (f.tailFromMemo)
+        return headIsLine;
+    if (f.cleanEnd == 0 || f.tailStart == 0 || f.tailStart >= msg.size())
+        return false;
     const std::string_view tail = msg.substr(f.tailStart);
     m_collMemo.tail.assign(tail);
     m_collMemo.datatype = f.datatype;
@@ -940,15 +940,17 @@ void NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
     m_collMemo.commAt = static_cast<std::size_t>(f.comm.data() - tail.data());
     m_collMemo.commSize = f.comm.size();
     m_collMemo.tailFingerprintFree = model::SecretMasker::fingerprints(tail) == 0;
+    return headIsLine;
 }
 
-void NcclParser::recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out)
+// False when the line was too incomplete to keep (an import issue says so).
+bool NcclParser::recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out)
 {
     const CollFields& fields = coll.fields;
     if (!coll.opCount || !fields.count || fields.comm.size() < 3) {
         // Torn or cut at 1024 bytes: the call cannot be placed in a communicator.
         out.issues.add("nccl_incomplete_coll_line", out.sampleAt(line.ctx.lineNo, line.ctx.line));
-        return;
+        return false;
     }
     model::CollCall call = coll.call;
     call.evidence = line.ctx.evidence();
@@ -956,7 +958,9 @@ void NcclParser::recordColl(const Line& line, const CollLine& coll, model::Parse
     call.count = *fields.count;
 
     std::size_t index = 0;
-    keepCall(collTraceFor(line, fields.comm, out, index), index, call, fields.nranks);
+    model::CollTrace& trace = collTraceFor(line, fields.comm, out, index); // sets index
+    keepCall(trace, index, call, fields.nranks);
+    return true;
 }
 
 // "AllReduce: opCount 28c sendbuff 0x… recvbuff 0x… count 9984512 datatype 7 op 0 root 0

@@ -230,10 +230,10 @@ private:
         bool tailFingerprintFree = false;
     };
     static bool readColl(std::string_view msg, CollLine& coll, const CollMemo* memo = nullptr);
-    void recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out);
+    bool recordColl(const Line& line, const CollLine& coll, model::ParsedSource& out);
     void keepCall(model::CollTrace& trace, std::size_t index, const model::CollCall& call,
         std::int32_t nranks);
-    void rememberColl(std::string_view msg, const CollLine& coll);
+    bool rememberColl(std::string_view msg, const CollLine& coll);
     static bool collFieldsInNcclLayout(
         std::string_view msg, std::size_t i, CollFields& f, const CollMemo* memo);
     static void collFieldsByKey(std::string_view msg, std::size_t i, CollFields& f);

@@ -458,6 +458,27 @@ TEST_CASE("200 COLL lines keep the call count and the last 64 calls oldest first
     CHECK(p.collTraces[1].first.op == model::OpType::AllGather);
 }
 
+TEST_CASE("interleaved processes each keep their own last 64 calls oldest first", "[parsers][nccl]")
+{
+    // Two processes in one file (a combined srun log): every line changes the header, so
+    // each takes the full path, and each trace's ring must turn on its own.
+    std::string text;
+    for (unsigned i = 0; i < 150; ++i) {
+        text += collLine("g:7:7 [0]", "AllReduce", i, "0xfeed");
+        if (i % 3 != 0)
+            text += collLine("g:8:8 [1]", "AllReduce", 1000 + i, "0xbeef");
+    }
+    auto p = scan(text);
+    REQUIRE(p.collTraces.size() == 2);
+    for (const auto& t : p.collTraces) {
+        INFO("pid " << t.pid);
+        REQUIRE(t.tail.size() == model::CollTrace::kTailSize);
+        CHECK(t.tail.back().opCount == (t.pid == 7 ? 149u : 1149u));
+        for (std::size_t i = 1; i < t.tail.size(); ++i)
+            CHECK(t.tail[i].opCount > t.tail[i - 1].opCount);
+    }
+}
+
 TEST_CASE("100k COLL and channel lines summarise without one event per line", "[parsers][nccl]")
 {
     std::string text;
