@@ -190,6 +190,7 @@ struct PickleResult {
     bool refused = false; // an opcode outside the data-only set was met
     std::string error; // empty when complete
     std::size_t errorOffset = 0;
+    std::size_t repeatedDicts = 0; // dicts copied from an earlier one (picklerepeats.h)
 };
 
 // Fast: the hot opcodes in the register loop, the rest through step(). Reference: step()

@@ -331,6 +331,7 @@ struct Totals {
     std::uint64_t entries = 0;
     std::uint64_t bytes = 0;
     std::uint64_t issues = 0;
+    std::uint64_t repeatedDicts = 0; // dicts the reader copied instead of reading
     double parseSeconds = 0; // per-dump read+map time, summed
 };
 
@@ -351,6 +352,7 @@ void readDump(std::string_view bytes, int rank, rankscope::parsers::PickleResult
         t.entries += scratch.document.valueCount();
         t.bytes += bytes.size();
         t.issues += scratch.complete ? 0 : 1;
+        t.repeatedDicts += scratch.repeatedDicts;
         return;
     }
     rankscope::model::Source src;
@@ -359,6 +361,7 @@ void readDump(std::string_view bytes, int rank, rankscope::parsers::PickleResult
     src.pathIdentity.globalRank = rank;
     rankscope::model::ParsedSource out(std::move(src));
     rankscope::parsers::parseFlightRecorderPickle(bytes, out, scratch);
+    t.repeatedDicts += scratch.repeatedDicts;
     t.dumps += 1;
     t.entries += out.frEntries.size();
     t.bytes += bytes.size();
@@ -371,6 +374,8 @@ void report(const char* mode, const Options& o, const Totals& t, double wallSeco
     std::printf("dumps %llu, entries %llu, pickle bytes %.1f MB, import issues %llu\n",
         static_cast<unsigned long long>(t.dumps), static_cast<unsigned long long>(t.entries),
         t.bytes / 1e6, static_cast<unsigned long long>(t.issues));
+    std::printf("dicts copied from an earlier one by the reader: %llu\n",
+        static_cast<unsigned long long>(t.repeatedDicts));
     if (t.parseSeconds > 0)
         std::printf("read+map time (sum over dumps) %.3f s, %.0f MB/s per thread, %.0f ns/entry\n",
             t.parseSeconds, t.bytes / 1e6 / t.parseSeconds,
@@ -411,6 +416,7 @@ int runInMemory(const Options& o)
         sum.entries += t.entries;
         sum.bytes += t.bytes;
         sum.issues += t.issues;
+        sum.repeatedDicts += t.repeatedDicts;
         sum.parseSeconds += t.parseSeconds;
         slowest = std::max(slowest, t.parseSeconds);
     }
@@ -676,6 +682,7 @@ int readFiles(const Options& o)
         sum.entries += t.entries;
         sum.bytes += t.bytes;
         sum.issues += t.issues;
+        sum.repeatedDicts += t.repeatedDicts;
     }
     report("files (read from disk + map, timed as a whole)", o, sum, wall);
     return sum.issues == 0 ? 0 : 1;

@@ -530,3 +530,49 @@ TEST_CASE(
     CHECK(j.source.kind == model::SourceKind::FlightRecorderJson);
     CHECK(j.frEntries.size() == 6);
 }
+
+TEST_CASE("a pg_config rank list keeps every number that fits a rank, whatever separates them",
+    "[parsers][fr]")
+{
+    // Python prints "[0, 1, 2]"; hand-edited or foreign dumps may not. Numbers beyond a rank
+    // (int32) are dropped whole, never wrapped into a small rank.
+    const std::string json = R"({"version": "2.10", "pg_config": {"0": {"name": "0",
+        "desc": "default_pg", "ranks": "[0, 7,8;9 2147483647, 2147483648, 4294967297, )"
+                             R"(99999999999999999999999, 12 x13]"}}, "entries": []})";
+    const auto p = jsonDump(json);
+    REQUIRE(p.frDumps.size() == 1);
+    REQUIRE(p.frDumps[0].pgConfig.size() == 1);
+    CHECK(p.frDumps[0].pgConfig[0].ranks
+        == std::vector<std::int32_t> { 0, 7, 8, 9, 2147483647, 12, 13 });
+}
+
+TEST_CASE("input sizes of very many tensors are cut after about 1024 values, consistently",
+    "[parsers][fr]")
+{
+    // 600 tensors of shape [1, 2]: the text (and its numel) stops with the tensor that takes
+    // the key past 1024 values (1 + 3 per tensor: the 342nd), the same in every entry.
+    std::string sizes = "[";
+    for (int t = 0; t < 600; ++t)
+        sizes += std::string(t ? ", " : "") + "[1, 2]";
+    sizes += "]";
+    std::string cut = "[";
+    for (int t = 0; t < 342; ++t)
+        cut += std::string(t ? ", " : "") + "[1, 2]";
+    cut += "]";
+    std::string entries;
+    for (int i = 0; i < 3; ++i)
+        entries += std::string(i ? ", " : "") + R"({"record_id": )" + std::to_string(i)
+            + R"(, "collective_seq_id": )" + std::to_string(i + 1)
+            + R"(, "profiling_name": "nccl:all_reduce", "input_sizes": )" + sizes
+            + R"(, "output_sizes": [[3]], "state": "completed"})";
+    const auto p
+        = jsonDump(R"({"version": "2.10", "pg_config": {}, "entries": [)" + entries + "]}");
+    REQUIRE(p.frEntries.size() == 3);
+    for (const auto& e : p.frEntries) {
+        CHECK(str(p, call(p, e).inputSizes) == cut);
+        CHECK(call(p, e).inputNumel == 342u * 2u);
+        CHECK(str(p, call(p, e).outputSizes) == "[[3]]");
+        CHECK(call(p, e).outputNumel == 3u);
+    }
+    CHECK(p.frCalls.size() == 1);
+}

@@ -1,0 +1,371 @@
+// The fast loop's copies of repeated dicts (parsers/picklerepeats.h): on dump-shaped pickles
+// with thousands of repeated entries, and on pickles built to make a copy wrong (entries that
+// reach outside themselves, memo slots stored over, shared containers that grow), a read
+// must give exactly what the reference path gives, and the copies must actually happen.
+#include "parsers/picklereader.h"
+
+#include "picklecompare.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+
+using rankscope::parsers::PickleReaderPath;
+using rankscope::parsers::PickleResult;
+using rankscope::parsers::readPickle;
+using rankscope::testing::requireSameAsReference;
+
+namespace {
+
+// Writes a Flight Recorder-like dump the way torch::jit::Pickler (protocol 2: BINPUT with
+// slot numbers) or Python's pickle (protocol 4: MEMOIZE) would: memoized keys read back with
+// BINGET, shared frame dicts, entry numbers that change from entry to entry, a few entry
+// shapes. Options add the traps a copier must not fall into.
+class DumpWriter {
+public:
+    struct Traps {
+        bool overwriteMemo = false; // between entries, store another string over a key's slot
+        bool growShared = false; // between entries, append to a list the entries refer to
+        bool reachOutside = false; // some entries append to a list made before them
+    };
+
+    DumpWriter(std::uint32_t seed, bool protocol4)
+        : m_rng(seed)
+        , m_protocol4(protocol4)
+    {
+    }
+
+    std::string write(int entries, const Traps& traps)
+    {
+        m_out.clear();
+        m_memo = 0;
+        m_strings.clear();
+        m_out += '\x80';
+        m_out += m_protocol4 ? '\x04' : '\x02';
+        m_out += '}';
+        put();
+        m_out += '(';
+        key("version");
+        text("2.10", false);
+        // Things the entries share: two frame dicts and a list.
+        key("shared");
+        m_out += ']';
+        put();
+        m_out += '(';
+        for (const char* name : { "all_reduce", "train_step" }) {
+            m_out += '}';
+            m_frames.push_back(put());
+            m_out += '(';
+            key("name");
+            text(name, true);
+            key("line");
+            integer(100 + m_frames.size());
+            m_out += 'u';
+        }
+        m_out += ']';
+        m_sharedList = put();
+        m_out += 'e';
+        key("entries");
+        m_out += ']';
+        put();
+        m_out += '(';
+        for (int i = 0; i < entries; ++i) {
+            if (i > 0 && i % 1000 == 0) // Python batches list items 1000 at a time
+                m_out += "e(";
+            entry(i, traps);
+            if (traps.overwriteMemo && pick(7) == 0) {
+                // BINGET "zz…", BINPUT <slot of "state">, POP: the next entries read "zz…".
+                text("zz" + std::to_string(i), false);
+                putAt(m_strings["state"]);
+                m_out += '0';
+            }
+            if (traps.growShared && pick(9) == 0) {
+                // Append a list nested one deeper than last time: the shared list, and
+                // every entry holding it, gets deeper.
+                get(m_sharedList);
+                m_nesting = std::min(m_nesting + 1, 12);
+                m_out.append(static_cast<std::size_t>(m_nesting), ']');
+                m_out.append(static_cast<std::size_t>(m_nesting), 'a');
+                m_out += '0';
+            }
+        }
+        m_out += 'e';
+        m_out += 'u';
+        m_out += '.';
+        return m_out;
+    }
+
+private:
+    std::uint32_t pick(std::uint32_t n) { return static_cast<std::uint32_t>(m_rng() % n); }
+    void le(std::uint64_t v, int bytes)
+    {
+        for (int i = 0; i < bytes; ++i)
+            m_out += static_cast<char>(v >> (8 * i));
+    }
+    std::uint32_t put()
+    {
+        if (m_protocol4) {
+            m_out += '\x94';
+        } else if (m_memo < 256) {
+            m_out += 'q';
+            m_out += static_cast<char>(m_memo);
+        } else {
+            m_out += 'r';
+            le(m_memo, 4);
+        }
+        return m_memo++;
+    }
+    void putAt(std::uint32_t slot)
+    {
+        m_out += 'r';
+        le(slot, 4);
+    }
+    void get(std::uint32_t slot)
+    {
+        if (slot < 256) {
+            m_out += 'h';
+            m_out += static_cast<char>(slot);
+        } else {
+            m_out += 'j';
+            le(slot, 4);
+        }
+    }
+    // A string; `shared` ones are memoized once and read back after, as keys are.
+    void text(const std::string& s, bool shared)
+    {
+        if (shared) {
+            const auto known = m_strings.find(s);
+            if (known != m_strings.end()) {
+                get(known->second);
+                return;
+            }
+        }
+        if (s.size() < 256 && m_protocol4) {
+            m_out += '\x8c';
+            m_out += static_cast<char>(s.size());
+        } else {
+            m_out += 'X';
+            le(s.size(), 4);
+        }
+        m_out += s;
+        const std::uint32_t slot = put();
+        if (shared)
+            m_strings[s] = slot;
+    }
+    void key(const std::string& k) { text(k, true); }
+    void integer(std::int64_t v)
+    {
+        if (v >= 0 && v < 256) {
+            m_out += 'K';
+            m_out += static_cast<char>(v);
+        } else if (v >= 0 && v < 65536) {
+            m_out += 'M';
+            le(static_cast<std::uint64_t>(v), 2);
+        } else if (v >= INT32_MIN && v <= INT32_MAX) {
+            m_out += 'J';
+            le(static_cast<std::uint64_t>(v), 4);
+        } else {
+            m_out += '\x8a';
+            m_out += '\x08';
+            le(static_cast<std::uint64_t>(v), 8);
+        }
+    }
+    // Numbers that keep their encoding most of the time, as real sequence ids and times do.
+    std::int64_t small() { return pick(50) == 0 ? 300 + pick(70000) : pick(200); }
+    void entry(int i, const Traps& traps)
+    {
+        const std::uint32_t shape = pick(10) < 7 ? pick(3) : 3 + pick(3);
+        m_out += '}';
+        const std::uint32_t self = put();
+        m_out += '(';
+        key("record_id");
+        integer(small());
+        key("process_group");
+        text("0", true);
+        text("default_pg", true);
+        m_out += '\x86';
+        put();
+        key("collective_seq_id");
+        integer(small());
+        key("profiling_name");
+        text(shape % 3 == 0      ? "nccl:all_reduce"
+                : shape % 3 == 1 ? "nccl:broadcast"
+                                 : "nccl:send 1->2",
+            false);
+        key("time_created_ns");
+        integer(1724779239936775119LL + i * 1000LL + pick(10));
+        if (pick(40) == 0) { // a LONG1 past int64: clamped, flagged
+            key("odd");
+            m_out += "\x8a\x09";
+            for (int b = 0; b < 9; ++b)
+                m_out += static_cast<char>(pick(256));
+        }
+        key("duration_ms");
+        m_out += 'G';
+        le(m_rng(), 4);
+        le(m_rng(), 4);
+        key("input_sizes");
+        m_out += ']';
+        const std::uint32_t sizes = put();
+        m_out += ']';
+        put();
+        m_out += '(';
+        for (std::uint32_t d = 0; d < 1 + shape % 2; ++d)
+            integer(small());
+        m_out += 'e';
+        m_out += 'a';
+        key("output_sizes");
+        if (shape < 3) {
+            get(sizes); // the same list again: a memo slot of the entry's own
+        } else {
+            m_out += ']';
+            put();
+        }
+        key("state");
+        text(pick(20) == 0 ? "scheduled" : "completed", false);
+        key("frames");
+        m_out += ']';
+        put();
+        m_out += '(';
+        get(m_frames[0]);
+        get(m_frames[1]);
+        m_out += 'e';
+        key("shared");
+        get(m_sharedList);
+        if (traps.reachOutside && shape == 4) {
+            // The value of "outside" is the shared list, with an item appended to it by
+            // the entry: the entry changes something made before it.
+            key("outside");
+            get(m_sharedList);
+            m_out += '(';
+            integer(i);
+            m_out += 'e';
+        }
+        key("retired");
+        m_out += pick(30) != 0 ? '\x88' : '\x89';
+        key("self");
+        get(self); // the entry itself, read back from its own memo slot
+        m_out += 'u';
+    }
+
+    std::mt19937 m_rng;
+    bool m_protocol4;
+    std::string m_out;
+    std::uint32_t m_memo = 0;
+    std::map<std::string, std::uint32_t> m_strings;
+    std::vector<std::uint32_t> m_frames;
+    std::uint32_t m_sharedList = 0;
+    int m_nesting = 0;
+};
+
+std::string mutated(std::string bytes, std::mt19937& rng)
+{
+    const auto at = [&] { return static_cast<std::size_t>(rng() % (bytes.size() + 1)); };
+    switch (rng() % 4) {
+    case 0:
+        for (int i = 0; i < 3 && !bytes.empty(); ++i)
+            bytes[at() % bytes.size()] = static_cast<char>(rng());
+        break;
+    case 1:
+        bytes.resize(at());
+        break;
+    case 2:
+        bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at()), "(u}]ehq0"[rng() % 8]);
+        break;
+    default:
+        bytes.erase(at() % bytes.size(), 1 + rng() % 4);
+        break;
+    }
+    return bytes;
+}
+
+std::size_t copiesIn(const std::string& bytes)
+{
+    PickleResult r;
+    readPickle(bytes, r);
+    return r.repeatedDicts;
+}
+
+} // namespace
+
+TEST_CASE(
+    "entries of a dump that repeat an earlier one are copied, exactly as read", "[parsers][pickle]")
+{
+    for (const bool protocol4 : { false, true }) {
+        DumpWriter writer(protocol4 ? 4 : 2, protocol4);
+        const std::string dump = writer.write(3000, {});
+        INFO("protocol " << (protocol4 ? 4 : 2));
+        PickleResult r;
+        readPickle(dump, r);
+        REQUIRE(r.complete);
+        // Six shapes, numbers that mostly keep their width: most entries are copies.
+        CHECK(r.repeatedDicts > 2000);
+        requireSameAsReference(dump);
+        PickleResult reference;
+        readPickle(dump, reference, {}, PickleReaderPath::Reference);
+        CHECK(reference.repeatedDicts == 0);
+    }
+}
+
+TEST_CASE("copies are never made across a memo slot stored over, a shared list that grew, or "
+          "an entry that changes what was made before it",
+    "[parsers][pickle]")
+{
+    for (const bool protocol4 : { false, true }) {
+        for (int trap = 0; trap < 4; ++trap) {
+            DumpWriter::Traps traps;
+            traps.overwriteMemo = trap == 0 || trap == 3;
+            traps.growShared = trap == 1 || trap == 3;
+            traps.reachOutside = trap == 2 || trap == 3;
+            DumpWriter writer(static_cast<std::uint32_t>(10 + trap), protocol4);
+            const std::string dump = writer.write(1500, traps);
+            INFO("protocol " << (protocol4 ? 4 : 2) << ", trap " << trap);
+            PickleResult r;
+            readPickle(dump, r);
+            REQUIRE(r.complete);
+            CHECK(r.repeatedDicts > 150); // the traps stop some copies, not all
+            requireSameAsReference(dump);
+        }
+    }
+}
+
+TEST_CASE("repeated entries read exactly as the reference path on corrupted and cut dumps",
+    "[parsers][pickle]")
+{
+    std::mt19937 rng(77);
+    for (const bool protocol4 : { false, true }) {
+        DumpWriter writer(protocol4 ? 40 : 20, protocol4);
+        DumpWriter::Traps traps;
+        traps.overwriteMemo = traps.growShared = traps.reachOutside = true;
+        const std::string dump = writer.write(400, traps);
+        REQUIRE(copiesIn(dump) > 50);
+        for (int round = 0; round < 400; ++round) {
+            INFO("protocol " << (protocol4 ? 4 : 2) << ", round " << round);
+            requireSameAsReference(mutated(dump, rng));
+        }
+        // Cut at every byte of a short one: a copy never reads past the end.
+        const std::string shortDump = DumpWriter(5, protocol4).write(40, {});
+        REQUIRE(copiesIn(shortDump) > 5);
+        for (std::size_t keep = 0; keep <= shortDump.size(); ++keep)
+            requireSameAsReference(shortDump.substr(0, keep));
+    }
+}
+
+TEST_CASE("copies respect the value, item and nesting limits where the reference path stops",
+    "[parsers][pickle]")
+{
+    std::mt19937 rng(99);
+    const std::string dump = DumpWriter(8, true).write(300, {});
+    for (int round = 0; round < 200; ++round) {
+        rankscope::parsers::PickleLimits limits;
+        limits.maxValues = 50 + rng() % 8000;
+        limits.maxItems = 50 + rng() % 12000;
+        limits.maxDepth = static_cast<std::uint16_t>(2 + rng() % 6);
+        INFO("round " << round);
+        requireSameAsReference(dump, limits);
+    }
+}
