@@ -24,6 +24,7 @@ using model::FrCall;
 using model::FrEntry;
 using model::FrState;
 using model::StrId;
+using parsers::PickleCopy;
 
 constexpr std::size_t kMaxFrames = 64; // FrEntry::frames: "at most a few dozen"
 constexpr std::size_t kMaxJsonNesting = 64; // FR JSON nests 5 deep
@@ -215,6 +216,12 @@ public:
     {
     }
 
+    // The reader's copies of repeated entries (PickleResult::copies), sorted by dict id.
+    void useCopies(std::span<const PickleCopy> copies, std::span<const std::uint32_t> numbers)
+    {
+        m_copies = copies;
+        m_copyOffsets = numbers;
+    }
     // False when the root is not a dump at all.
     bool map(PickleId root, model::FrDump& dump);
     std::size_t droppedEntries() const { return m_dropped; }
@@ -223,7 +230,14 @@ public:
 
 private:
     void mapEntries(PickleId list);
-    void mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex);
+    // `knownCall`: what the entry called is already known (a copy, see callOfCopy); only the
+    // entry's own fields are read.
+    void mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex,
+        std::uint32_t knownCall = model::kNoFrIndex);
+    const PickleCopy* copyOf(PickleId dict);
+    std::uint32_t callOfCopy(const PickleCopy& copy);
+    bool unchangedSince(const PickleCopy& copy, PickleId dict, std::size_t firstItem) const;
+    void numbersOfCall(const PickleCopy& copy, std::vector<std::uint32_t>& offsets);
     std::uint32_t internCall(const FrCall& call);
     std::uint32_t internCallSlow(const FrCall& call);
     std::uint32_t internStack();
@@ -350,6 +364,26 @@ private:
     std::array<StackSlot, 256> m_stackSlots {};
     std::array<CallSlot, 256> m_callSlots {};
     std::string m_stackKey;
+
+    // Entries the reader copied from an earlier one (PickleCopy): a copy calls what its source
+    // called when both are as copied and the numbers that feed the call are equal, so only
+    // its own fields (ids, times, state) are mapped. The sources' calls are remembered by
+    // dict id as entries are mapped in full.
+    std::span<const PickleCopy> m_copies;
+    std::span<const std::uint32_t> m_copyOffsets;
+    std::size_t m_nextCopy = 0;
+    struct MappedSlot {
+        PickleId dict = kNoPickleValue;
+        std::uint32_t call = model::kNoFrIndex;
+    };
+    std::array<MappedSlot, 1024> m_mapped {};
+    struct SourceSlot { // per source and template
+        PickleId source = kNoPickleValue;
+        std::uint32_t numbers = 0;
+        bool unchanged = false; // the source is still as copied
+        std::vector<std::uint32_t> callNumbers; // offsets of the numbers that feed the call
+    };
+    std::array<SourceSlot, 64> m_sources {};
 };
 
 bool DumpMapper::integerSpelledOtherwise(PickleId id, std::int64_t& out) const
@@ -639,8 +673,10 @@ std::uint32_t DumpMapper::internStack()
     return it->second;
 }
 
-void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
+void DumpMapper::mapEntry(
+    PickleId dict, FrEntry& e, std::uint32_t dumpIndex, std::uint32_t knownCall)
 {
+    const bool callKnown = knownCall != model::kNoFrIndex;
     const auto pairs = m_doc.items(dict);
     FrCall c;
     c.dump = dumpIndex;
@@ -659,9 +695,13 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
                 e.recordId = narrowId(n);
             break;
         case Field::PgId:
+            if (callKnown)
+                break;
             pgId = v;
             break;
         case Field::ProcessGroup: {
+            if (callKnown)
+                break;
             // ("0", "default_pg"): a tuple in the pickle, a list in JSON.
             const auto parts = m_doc.items(v);
             if (!parts.empty()) {
@@ -684,6 +724,8 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
         case Field::OpId: // not kept (model/records.h)
             break;
         case Field::ProfilingName:
+            if (callKnown)
+                break;
             profilingName(v, c);
             break;
         case Field::TimeCreated:
@@ -702,15 +744,23 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
             break;
         }
         case Field::InputSizes:
+            if (callKnown)
+                break;
             c.inputSizes = sizesText(v, c.inputNumel);
             break;
         case Field::OutputSizes:
+            if (callKnown)
+                break;
             c.outputSizes = sizesText(v, c.outputNumel);
             break;
         case Field::InputDtypes:
+            if (callKnown)
+                break;
             c.inputDtypes = dtypesText(v);
             break;
         case Field::OutputDtypes:
+            if (callKnown)
+                break;
             c.outputDtypes = dtypesText(v);
             break;
         case Field::State: {
@@ -726,16 +776,22 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
                 e.setRetired(n != 0);
             break;
         case Field::Timeout:
+            if (callKnown)
+                break;
             if (integer(v, n))
                 c.timeoutMs = n;
             break;
         case Field::IsP2p:
+            if (callKnown)
+                break;
             if (integer(v, n)) {
                 c.isP2p = n != 0;
                 sawIsP2p = true;
             }
             break;
         case Field::Frames:
+            if (callKnown)
+                break;
             stack = stackOf(v);
             break;
         case Field::Unknown:
@@ -752,8 +808,15 @@ void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
     }
     clamped = !e.setTimes(created, started, completed) || clamped;
     m_clamped += clamped ? 1 : 0;
+    if (callKnown) {
+        e.call = knownCall;
+        return;
+    }
     c.stack = stack;
     e.call = internCall(c);
+    MappedSlot& mapped = m_mapped[slotOf(dict, 10)];
+    mapped.dict = dict;
+    mapped.call = e.call;
 }
 
 void DumpMapper::mapEntries(PickleId list)
@@ -768,7 +831,107 @@ void DumpMapper::mapEntries(PickleId list)
             continue;
         }
         FrEntry& e = m_out.frEntries.emplace_back();
-        mapEntry(item, e, dumpIndex);
+        const PickleCopy* copy = copyOf(item);
+        mapEntry(item, e, dumpIndex, copy ? callOfCopy(*copy) : model::kNoFrIndex);
+    }
+}
+
+const PickleCopy* DumpMapper::copyOf(PickleId dict)
+{
+    while (m_nextCopy < m_copies.size() && m_copies[m_nextCopy].dict < dict)
+        ++m_nextCopy;
+    return m_nextCopy < m_copies.size() && m_copies[m_nextCopy].dict == dict ? &m_copies[m_nextCopy]
+                                                                             : nullptr;
+}
+
+// The call of the copy's source, when mapping the copy in full would give the same one:
+// the source was mapped in full, neither dict changed since the copy, and every number that
+// does not go to the entry's own fields is equal in both. kNoFrIndex otherwise.
+std::uint32_t DumpMapper::callOfCopy(const PickleCopy& copy)
+{
+    const MappedSlot& source = m_mapped[slotOf(copy.source, 10)];
+    if (source.dict != copy.source || source.call == model::kNoFrIndex
+        || std::size_t(copy.dict) + copy.values > m_doc.valueCount()
+        || copy.numbers + std::size_t(copy.numberCount) > m_copyOffsets.size()
+        || copy.containers + std::size_t(copy.containerCount) > m_copyOffsets.size())
+        return model::kNoFrIndex;
+    // The document no longer changes while it is mapped: what is found about a source holds
+    // for all its copies.
+    SourceSlot& slot = m_sources[slotOfHash(
+        (static_cast<std::uint64_t>(copy.source) << 32 | copy.numbers) * 0x9e3779b97f4a7c15ull, 6)];
+    if (slot.source != copy.source || slot.numbers != copy.numbers) {
+        slot.source = copy.source;
+        slot.numbers = copy.numbers;
+        slot.unchanged = unchangedSince(copy, copy.source, copy.sourceFirstItem);
+        numbersOfCall(copy, slot.callNumbers);
+    }
+    if (!slot.unchanged || !unchangedSince(copy, copy.dict, copy.firstItem))
+        return model::kNoFrIndex;
+    for (const std::uint32_t j : slot.callNumbers) {
+        const PickleValue& a = m_doc.value(copy.dict + j);
+        const PickleValue& b = m_doc.value(copy.source + j);
+        if (a.kind != b.kind || a.flags != b.flags || a.bits != b.bits)
+            return model::kNoFrIndex;
+    }
+    return source.call;
+}
+
+// Containers only change by having items appended, and the reader gave each container of a
+// copied dict (or of its source) exactly the slots its items took, inside the dict's own
+// range: one appended to since has been moved out of them or grown past them.
+bool DumpMapper::unchangedSince(const PickleCopy& copy, PickleId dict, std::size_t firstItem) const
+{
+    const std::size_t end = firstItem + copy.items;
+    for (std::uint32_t k = 0; k < copy.containerCount; ++k) {
+        const std::uint32_t j = m_copyOffsets[copy.containers + k];
+        if (j >= copy.values)
+            return false;
+        const PickleValue& v = m_doc.value(dict + j);
+        if (v.kind < PickleKind::List)
+            return false;
+        const std::size_t first = static_cast<std::uint32_t>(v.bits);
+        const std::size_t capacity = static_cast<std::uint32_t>(v.bits >> 32);
+        const std::size_t used = v.kind == PickleKind::Dict ? std::size_t(v.size) * 2 : v.size;
+        if (capacity != used || (capacity != 0 && (first < firstItem || first + capacity > end)))
+            return false;
+    }
+    return true;
+}
+
+// The copy's numbers other than those an entry field of the source takes directly (record
+// id, sequence ids, times, duration, …): sizes, timeout, frame lines and anything unknown
+// feed the call or may, so they must be equal for the call to be shared.
+void DumpMapper::numbersOfCall(const PickleCopy& copy, std::vector<std::uint32_t>& offsets)
+{
+    offsets.clear();
+    const auto pairs = m_doc.items(copy.source);
+    const auto isOwnField = [this, &pairs, &copy](std::uint32_t j) {
+        for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+            if (pairs[i + 1] != copy.source + j)
+                continue;
+            switch (field(pairs[i])) {
+            case Field::RecordId:
+            case Field::CollectiveSeq:
+            case Field::P2pSeq:
+            case Field::OpId:
+            case Field::TimeCreated:
+            case Field::TimeStarted:
+            case Field::TimeCompleted:
+            case Field::Duration:
+            case Field::State:
+            case Field::Retired:
+            case Field::Unknown:
+                return true;
+            default:
+                return false;
+            }
+        }
+        return false;
+    };
+    for (std::uint32_t k = 0; k < copy.numberCount; ++k) {
+        const std::uint32_t j = m_copyOffsets[copy.numbers + k];
+        if (!isOwnField(j))
+            offsets.push_back(j);
     }
 }
 
@@ -1020,11 +1183,12 @@ bool jsonNestingWithin(std::string_view json, std::size_t limit)
 }
 
 void parseFlightRecorderPickle(
-    std::string_view bytes, model::ParsedSource& out, PickleResult& scratch)
+    std::string_view bytes, model::ParsedSource& out, PickleResult& scratch, PickleReaderPath path)
 {
     try {
-        readPickle(bytes, scratch);
+        readPickle(bytes, scratch, {}, path);
         DumpMapper mapper(scratch.document, out);
+        mapper.useCopies(scratch.copies, scratch.copyOffsets);
         mapDocument(
             scratch.document, scratch.root, scratch.complete, scratch.error, "pickle", out, mapper);
     } catch (const std::exception& ex) {

@@ -32,9 +32,10 @@ namespace rankscope::parsers {
 
 // `bytes` is the whole file. Hostile or broken input is an import issue, never a crash.
 void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out);
-// Same, reusing `scratch`'s buffers when many dumps are read in a row.
-void parseFlightRecorderPickle(
-    std::string_view bytes, model::ParsedSource& out, PickleResult& scratch);
+// Same, reusing `scratch`'s buffers when many dumps are read in a row. `path`: tests read a
+// dump both ways (the reference path copies no repeated entries, so all are mapped in full).
+void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out,
+    PickleResult& scratch, PickleReaderPath path = PickleReaderPath::Fast);
 void parseFlightRecorderJson(std::string_view bytes, model::ParsedSource& out);
 // Cheap content check on a JSON document: has "pg_config" or "entries", and "version".
 bool looksLikeFlightRecorderJson(std::string_view head);

@@ -466,7 +466,6 @@ public:
 
     // Both read to STOP, an error or the end of the input.
     void run();
-    std::size_t repeatedDicts() const { return m_repeats.copies(); }
     void runReference();
     void salvage();
 
@@ -558,7 +557,7 @@ private:
     std::size_t m_memoCount = 0; // slots in use: MEMOIZE stores at len(memo), as Python does
     std::string m_scratch;
     bool m_stopped = false;
-    RepeatedDicts m_repeats; // the fast loop's copies of repeated dicts
+    RepeatedDicts m_repeats { m_result.copies, m_result.copyOffsets }; // the fast loop's copies
 };
 
 bool PickleMachine::fail(std::size_t at, std::string message)
@@ -1548,14 +1547,14 @@ void readPickle(
     result.refused = false;
     result.error.clear();
     result.errorOffset = 0;
-    result.repeatedDicts = 0;
+    result.copies.clear();
+    result.copyOffsets.clear();
     try {
         PickleMachine machine(bytes, result, limits);
         if (path == PickleReaderPath::Reference)
             machine.runReference();
         else
             machine.run();
-        result.repeatedDicts = machine.repeatedDicts();
         if (!result.complete)
             machine.salvage();
     } catch (const std::bad_alloc&) {

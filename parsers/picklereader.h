@@ -88,6 +88,8 @@ public:
     bool salvaged(PickleId id) const { return (m_values[id].flags & kSalvaged) != 0; }
     bool overflowed(PickleId id) const { return (m_values[id].flags & kIntOverflow) != 0; }
     std::uint16_t depth(PickleId id) const { return m_values[id].depth; }
+    // The value itself, for checks that compare values slot by slot (id < valueCount()).
+    const PickleValue& value(PickleId id) const { return m_values[id]; }
 
     // Int and Bool as integers; false for other kinds.
     [[gnu::always_inline]] bool integer(PickleId id, std::int64_t& out) const
@@ -181,6 +183,26 @@ struct PickleLimits {
     std::size_t maxItems = 32u << 20; // container slots (incl. memo/DUP references)
 };
 
+// A dict the fast loop copied from an earlier one (picklerepeats.h) instead of reading its
+// opcodes. Its `values` values, from `dict` on, are those of `source` at the time of the copy,
+// moved, except the numbers: their offsets from the dict are copyOffsets[numbers] onwards
+// (`numberCount` of them); its containers' offsets are copyOffsets[containers] onwards. A
+// hint for mappers: either dict may have grown since.
+struct PickleCopy {
+    PickleId dict = kNoPickleValue;
+    PickleId source = kNoPickleValue;
+    std::uint32_t values = 0;
+    std::uint32_t numbers = 0;
+    std::uint32_t numberCount = 0;
+    std::uint32_t containers = 0;
+    std::uint32_t containerCount = 0;
+    // The item slots each one's containers were given when made ([first, first + items)):
+    // a container appended to since has left them, or grown past them.
+    std::uint32_t items = 0;
+    std::size_t firstItem = 0;
+    std::size_t sourceFirstItem = 0;
+};
+
 struct PickleResult {
     PickleDocument document;
     PickleId root = kNoPickleValue; // what STOP returned, else the outermost value read
@@ -190,7 +212,8 @@ struct PickleResult {
     bool refused = false; // an opcode outside the data-only set was met
     std::string error; // empty when complete
     std::size_t errorOffset = 0;
-    std::size_t repeatedDicts = 0; // dicts copied from an earlier one (picklerepeats.h)
+    std::vector<PickleCopy> copies; // in the order made (dict ids ascending)
+    std::vector<std::uint32_t> copyOffsets;
 };
 
 // Fast: the hot opcodes in the register loop, the rest through step(). Reference: step()

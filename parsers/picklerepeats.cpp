@@ -60,21 +60,39 @@ DictCopy RepeatedDicts::atDict(
             below.dict = kNoPickleValue;
         }
     }
+    // Entries follow each other in the order the training loop issues its collectives: the
+    // template copied after the last one copied is tried first, then the others, most
+    // recently used first.
+    const std::uint8_t likely = m_last != kNone ? m_templates[m_last].next : kNone;
+    if (likely != kNone && matches(m_templates[likely], site, arrays, maxDepth))
+        return copied(likely, site, arrays);
     for (std::size_t k = 0; k < m_count; ++k) {
-        const Template& t = m_templates[m_order[k]];
-        if (!matches(t, site, arrays, maxDepth))
+        const std::uint8_t slot = m_order[k];
+        if (slot == likely || !matches(m_templates[slot], site, arrays, maxDepth))
             continue;
-        copy(t, site, arrays);
-        ++m_copies;
         if (k > 0)
             std::swap(m_order[k], m_order[k - 1]);
-        m_recordings[height % kHeights].dict = kNoPickleValue;
-        return DictCopy { t.span, static_cast<std::uint32_t>(t.values.size()),
-            static_cast<std::uint32_t>(t.items.size()), static_cast<std::uint32_t>(t.memo.size()) };
+        return copied(slot, site, arrays);
     }
     m_recordings[height % kHeights] = Recording { site.at, static_cast<PickleId>(site.valueCount),
         height, site.markCount, site.itemCount, site.memoSize, m_stretch };
     return {};
+}
+
+DictCopy RepeatedDicts::copied(std::uint8_t slot, const DictSite& site, const DictArrays& arrays)
+{
+    const Template& t = m_templates[slot];
+    copy(t, site, arrays);
+    m_copyList.push_back(PickleCopy { static_cast<PickleId>(site.valueCount), t.firstValue,
+        static_cast<std::uint32_t>(t.values.size()), t.numbersListed,
+        static_cast<std::uint32_t>(t.numbers.size()), t.containersListed, t.containerCount,
+        static_cast<std::uint32_t>(t.items.size()), site.itemCount, t.firstItem });
+    if (m_last != kNone)
+        m_templates[m_last].next = slot;
+    m_last = slot;
+    m_recordings[site.height % kHeights].dict = kNoPickleValue;
+    return DictCopy { t.span, static_cast<std::uint32_t>(t.values.size()),
+        static_cast<std::uint32_t>(t.items.size()), static_cast<std::uint32_t>(t.memo.size()) };
 }
 
 // Walks the dict's opcodes once more, on stack heights alone, to prove it self-contained
@@ -307,7 +325,19 @@ void RepeatedDicts::learn(const Recording& r, const DictSite& site, const DictAr
     t.marks = static_cast<std::uint32_t>(maxMarks);
     t.firstValue = firstValue;
     t.firstItem = r.itemCount;
+    t.numbersListed = static_cast<std::uint32_t>(m_offsetList.size());
+    for (const Number& n : t.numbers)
+        m_offsetList.push_back(n.value);
+    t.containersListed = static_cast<std::uint32_t>(m_offsetList.size());
+    for (std::uint32_t j = 0; j < t.values.size(); ++j)
+        if (t.values[j].kind >= PickleKind::List)
+            m_offsetList.push_back(j);
+    t.containerCount = static_cast<std::uint32_t>(m_offsetList.size()) - t.containersListed;
     t.used = true;
+    t.next = kNone;
+    if (m_last != kNone)
+        m_templates[m_last].next = static_cast<std::uint8_t>(slot);
+    m_last = static_cast<std::uint8_t>(slot);
     // The new template goes first: the dicts after it are likeliest to repeat it.
     std::size_t k = m_count < kTemplates ? m_count++ : kTemplates - 1;
     for (; k > 0; --k)

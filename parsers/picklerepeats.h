@@ -61,11 +61,18 @@ struct DictCopy {
 
 class RepeatedDicts {
 public:
+    // Each copy is listed in `copies`, its template's number and container offsets in
+    // `offsets` (see PickleCopy).
+    RepeatedDicts(std::vector<PickleCopy>& copies, std::vector<std::uint32_t>& offsets)
+        : m_copyList(copies)
+        , m_offsetList(offsets)
+    {
+    }
+
     // The fast loop starts a new stretch: dicts begun before it are not learnt.
     void beginStretch() { ++m_stretch; }
     // A memo slot already in use was stored again (only step() does that).
     void memoOverwritten() { ++m_memoEpoch; }
-    std::size_t copies() const { return m_copies; }
 
     // At an EMPTY_DICT: learns the dict just completed below it, if any, then copies a
     // template the bytes at site.at repeat, if any.
@@ -94,6 +101,9 @@ private:
         std::uint32_t marks = 0; // MARKs open at once at most
         PickleId firstValue = 0;
         std::size_t firstItem = 0;
+        std::uint32_t numbersListed = 0; // where its number offsets start in m_offsetList
+        std::uint32_t containersListed = 0; // and its containers' offsets
+        std::uint32_t containerCount = 0;
         std::vector<std::uint8_t> bytes; // padded to 16 with zero mask
         std::vector<std::uint8_t> mask; // 0xff where bytes must match
         std::vector<PickleValue> values;
@@ -106,6 +116,7 @@ private:
         std::vector<Number> numbers;
         std::vector<MemoArg> memoArgs;
         std::vector<Outside> outside;
+        std::uint8_t next = kNone; // the template copied right after this one last time
         bool used = false;
     };
     struct Recording {
@@ -122,16 +133,20 @@ private:
     bool matches(const Template& t, const DictSite& site, const DictArrays& arrays,
         std::uint16_t maxDepth) const;
     void copy(const Template& t, const DictSite& site, const DictArrays& arrays) const;
+    DictCopy copied(std::uint8_t slot, const DictSite& site, const DictArrays& arrays);
 
     static constexpr std::size_t kTemplates = 8;
+    static constexpr std::uint8_t kNone = 0xff;
     static constexpr std::size_t kHeights = 64; // recordings, by stack height modulo this
     std::array<Template, kTemplates> m_templates {};
     std::array<std::uint8_t, kTemplates> m_order {}; // most recently used first
     std::size_t m_count = 0;
+    std::uint8_t m_last = kNone; // the template copied or learnt last
     std::array<Recording, kHeights> m_recordings {};
     std::uint64_t m_stretch = 1;
     std::uint64_t m_memoEpoch = 0;
-    std::size_t m_copies = 0;
+    std::vector<PickleCopy>& m_copyList;
+    std::vector<std::uint32_t>& m_offsetList;
 };
 
 } // namespace rankscope::parsers

@@ -352,7 +352,7 @@ void readDump(std::string_view bytes, int rank, rankscope::parsers::PickleResult
         t.entries += scratch.document.valueCount();
         t.bytes += bytes.size();
         t.issues += scratch.complete ? 0 : 1;
-        t.repeatedDicts += scratch.repeatedDicts;
+        t.repeatedDicts += scratch.copies.size();
         return;
     }
     rankscope::model::Source src;
@@ -361,7 +361,7 @@ void readDump(std::string_view bytes, int rank, rankscope::parsers::PickleResult
     src.pathIdentity.globalRank = rank;
     rankscope::model::ParsedSource out(std::move(src));
     rankscope::parsers::parseFlightRecorderPickle(bytes, out, scratch);
-    t.repeatedDicts += scratch.repeatedDicts;
+    t.repeatedDicts += scratch.copies.size();
     t.dumps += 1;
     t.entries += out.frEntries.size();
     t.bytes += bytes.size();

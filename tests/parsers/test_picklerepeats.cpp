@@ -4,6 +4,7 @@
 // must give exactly what the reference path gives, and the copies must actually happen.
 #include "parsers/picklereader.h"
 
+#include "dumpwriter.h"
 #include "picklecompare.h"
 
 #include <catch2/catch.hpp>
@@ -13,254 +14,16 @@
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
+using rankscope::parsers::PickleKind;
 using rankscope::parsers::PickleReaderPath;
 using rankscope::parsers::PickleResult;
 using rankscope::parsers::readPickle;
+using rankscope::testing::DumpWriter;
 using rankscope::testing::requireSameAsReference;
 
 namespace {
-
-// Writes a Flight Recorder-like dump the way torch::jit::Pickler (protocol 2: BINPUT with
-// slot numbers) or Python's pickle (protocol 4: MEMOIZE) would: memoized keys read back with
-// BINGET, shared frame dicts, entry numbers that change from entry to entry, a few entry
-// shapes. Options add the traps a copier must not fall into.
-class DumpWriter {
-public:
-    struct Traps {
-        bool overwriteMemo = false; // between entries, store another string over a key's slot
-        bool growShared = false; // between entries, append to a list the entries refer to
-        bool reachOutside = false; // some entries append to a list made before them
-    };
-
-    DumpWriter(std::uint32_t seed, bool protocol4)
-        : m_rng(seed)
-        , m_protocol4(protocol4)
-    {
-    }
-
-    std::string write(int entries, const Traps& traps)
-    {
-        m_out.clear();
-        m_memo = 0;
-        m_strings.clear();
-        m_out += '\x80';
-        m_out += m_protocol4 ? '\x04' : '\x02';
-        m_out += '}';
-        put();
-        m_out += '(';
-        key("version");
-        text("2.10", false);
-        // Things the entries share: two frame dicts and a list.
-        key("shared");
-        m_out += ']';
-        put();
-        m_out += '(';
-        for (const char* name : { "all_reduce", "train_step" }) {
-            m_out += '}';
-            m_frames.push_back(put());
-            m_out += '(';
-            key("name");
-            text(name, true);
-            key("line");
-            integer(100 + m_frames.size());
-            m_out += 'u';
-        }
-        m_out += ']';
-        m_sharedList = put();
-        m_out += 'e';
-        key("entries");
-        m_out += ']';
-        put();
-        m_out += '(';
-        for (int i = 0; i < entries; ++i) {
-            if (i > 0 && i % 1000 == 0) // Python batches list items 1000 at a time
-                m_out += "e(";
-            entry(i, traps);
-            if (traps.overwriteMemo && pick(7) == 0) {
-                // BINGET "zz…", BINPUT <slot of "state">, POP: the next entries read "zz…".
-                text("zz" + std::to_string(i), false);
-                putAt(m_strings["state"]);
-                m_out += '0';
-            }
-            if (traps.growShared && pick(9) == 0) {
-                // Append a list nested one deeper than last time: the shared list, and
-                // every entry holding it, gets deeper.
-                get(m_sharedList);
-                m_nesting = std::min(m_nesting + 1, 12);
-                m_out.append(static_cast<std::size_t>(m_nesting), ']');
-                m_out.append(static_cast<std::size_t>(m_nesting), 'a');
-                m_out += '0';
-            }
-        }
-        m_out += 'e';
-        m_out += 'u';
-        m_out += '.';
-        return m_out;
-    }
-
-private:
-    std::uint32_t pick(std::uint32_t n) { return static_cast<std::uint32_t>(m_rng() % n); }
-    void le(std::uint64_t v, int bytes)
-    {
-        for (int i = 0; i < bytes; ++i)
-            m_out += static_cast<char>(v >> (8 * i));
-    }
-    std::uint32_t put()
-    {
-        if (m_protocol4) {
-            m_out += '\x94';
-        } else if (m_memo < 256) {
-            m_out += 'q';
-            m_out += static_cast<char>(m_memo);
-        } else {
-            m_out += 'r';
-            le(m_memo, 4);
-        }
-        return m_memo++;
-    }
-    void putAt(std::uint32_t slot)
-    {
-        m_out += 'r';
-        le(slot, 4);
-    }
-    void get(std::uint32_t slot)
-    {
-        if (slot < 256) {
-            m_out += 'h';
-            m_out += static_cast<char>(slot);
-        } else {
-            m_out += 'j';
-            le(slot, 4);
-        }
-    }
-    // A string; `shared` ones are memoized once and read back after, as keys are.
-    void text(const std::string& s, bool shared)
-    {
-        if (shared) {
-            const auto known = m_strings.find(s);
-            if (known != m_strings.end()) {
-                get(known->second);
-                return;
-            }
-        }
-        if (s.size() < 256 && m_protocol4) {
-            m_out += '\x8c';
-            m_out += static_cast<char>(s.size());
-        } else {
-            m_out += 'X';
-            le(s.size(), 4);
-        }
-        m_out += s;
-        const std::uint32_t slot = put();
-        if (shared)
-            m_strings[s] = slot;
-    }
-    void key(const std::string& k) { text(k, true); }
-    void integer(std::int64_t v)
-    {
-        if (v >= 0 && v < 256) {
-            m_out += 'K';
-            m_out += static_cast<char>(v);
-        } else if (v >= 0 && v < 65536) {
-            m_out += 'M';
-            le(static_cast<std::uint64_t>(v), 2);
-        } else if (v >= INT32_MIN && v <= INT32_MAX) {
-            m_out += 'J';
-            le(static_cast<std::uint64_t>(v), 4);
-        } else {
-            m_out += '\x8a';
-            m_out += '\x08';
-            le(static_cast<std::uint64_t>(v), 8);
-        }
-    }
-    // Numbers that keep their encoding most of the time, as real sequence ids and times do.
-    std::int64_t small() { return pick(50) == 0 ? 300 + pick(70000) : pick(200); }
-    void entry(int i, const Traps& traps)
-    {
-        const std::uint32_t shape = pick(10) < 7 ? pick(3) : 3 + pick(3);
-        m_out += '}';
-        const std::uint32_t self = put();
-        m_out += '(';
-        key("record_id");
-        integer(small());
-        key("process_group");
-        text("0", true);
-        text("default_pg", true);
-        m_out += '\x86';
-        put();
-        key("collective_seq_id");
-        integer(small());
-        key("profiling_name");
-        text(shape % 3 == 0      ? "nccl:all_reduce"
-                : shape % 3 == 1 ? "nccl:broadcast"
-                                 : "nccl:send 1->2",
-            false);
-        key("time_created_ns");
-        integer(1724779239936775119LL + i * 1000LL + pick(10));
-        if (pick(40) == 0) { // a LONG1 past int64: clamped, flagged
-            key("odd");
-            m_out += "\x8a\x09";
-            for (int b = 0; b < 9; ++b)
-                m_out += static_cast<char>(pick(256));
-        }
-        key("duration_ms");
-        m_out += 'G';
-        le(m_rng(), 4);
-        le(m_rng(), 4);
-        key("input_sizes");
-        m_out += ']';
-        const std::uint32_t sizes = put();
-        m_out += ']';
-        put();
-        m_out += '(';
-        for (std::uint32_t d = 0; d < 1 + shape % 2; ++d)
-            integer(small());
-        m_out += 'e';
-        m_out += 'a';
-        key("output_sizes");
-        if (shape < 3) {
-            get(sizes); // the same list again: a memo slot of the entry's own
-        } else {
-            m_out += ']';
-            put();
-        }
-        key("state");
-        text(pick(20) == 0 ? "scheduled" : "completed", false);
-        key("frames");
-        m_out += ']';
-        put();
-        m_out += '(';
-        get(m_frames[0]);
-        get(m_frames[1]);
-        m_out += 'e';
-        key("shared");
-        get(m_sharedList);
-        if (traps.reachOutside && shape == 4) {
-            // The value of "outside" is the shared list, with an item appended to it by
-            // the entry: the entry changes something made before it.
-            key("outside");
-            get(m_sharedList);
-            m_out += '(';
-            integer(i);
-            m_out += 'e';
-        }
-        key("retired");
-        m_out += pick(30) != 0 ? '\x88' : '\x89';
-        key("self");
-        get(self); // the entry itself, read back from its own memo slot
-        m_out += 'u';
-    }
-
-    std::mt19937 m_rng;
-    bool m_protocol4;
-    std::string m_out;
-    std::uint32_t m_memo = 0;
-    std::map<std::string, std::uint32_t> m_strings;
-    std::vector<std::uint32_t> m_frames;
-    std::uint32_t m_sharedList = 0;
-    int m_nesting = 0;
-};
 
 std::string mutated(std::string bytes, std::mt19937& rng)
 {
@@ -287,7 +50,7 @@ std::size_t copiesIn(const std::string& bytes)
 {
     PickleResult r;
     readPickle(bytes, r);
-    return r.repeatedDicts;
+    return r.copies.size();
 }
 
 } // namespace
@@ -303,11 +66,27 @@ TEST_CASE(
         readPickle(dump, r);
         REQUIRE(r.complete);
         // Six shapes, numbers that mostly keep their width: most entries are copies.
-        CHECK(r.repeatedDicts > 2000);
+        CHECK(r.copies.size() > 2000);
+        // Each copy is its source value for value, but for the numbers it lists.
+        const auto& d = r.document;
+        for (const auto& c : r.copies) {
+            REQUIRE(c.numbers + std::size_t(c.numberCount) <= r.copyOffsets.size());
+            std::vector<bool> number(c.values, false);
+            for (std::uint32_t k = 0; k < c.numberCount; ++k)
+                number.at(r.copyOffsets[c.numbers + k]) = true;
+            for (std::uint32_t j = 0; j < c.values; ++j) {
+                REQUIRE(d.kind(c.dict + j) == d.kind(c.source + j));
+                if (!number[j] && d.kind(c.dict + j) == PickleKind::Str)
+                    REQUIRE(d.text(c.dict + j) == d.text(c.source + j));
+                if (number[j])
+                    REQUIRE((d.kind(c.dict + j) == PickleKind::Int
+                        || d.kind(c.dict + j) == PickleKind::Float));
+            }
+        }
         requireSameAsReference(dump);
         PickleResult reference;
         readPickle(dump, reference, {}, PickleReaderPath::Reference);
-        CHECK(reference.repeatedDicts == 0);
+        CHECK(reference.copies.empty());
     }
 }
 
@@ -327,7 +106,7 @@ TEST_CASE("copies are never made across a memo slot stored over, a shared list t
             PickleResult r;
             readPickle(dump, r);
             REQUIRE(r.complete);
-            CHECK(r.repeatedDicts > 150); // the traps stop some copies, not all
+            CHECK(r.copies.size() > 150); // the traps stop some copies, not all
             requireSameAsReference(dump);
         }
     }
