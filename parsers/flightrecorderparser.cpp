@@ -230,14 +230,54 @@ public:
 
 private:
     void mapEntries(PickleId list);
-    // `knownCall`: what the entry called is already known (a copy, see callOfCopy); only the
-    // entry's own fields are read.
-    void mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex,
-        std::uint32_t knownCall = model::kNoFrIndex);
+    void mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex);
+    struct EntryTimes {
+        std::int64_t created = 0;
+        std::int64_t started = 0;
+        std::int64_t completed = 0;
+        bool clamped = false;
+    };
+    [[gnu::always_inline]] bool ownField(Field f, PickleId v, FrEntry& e, EntryTimes& t);
+    void finishEntry(FrEntry& e, const EntryTimes& t);
+    // Fields an entry keeps itself, not in its call (and keys the model does not keep).
+    static bool isOwn(Field f)
+    {
+        switch (f) {
+        case Field::RecordId:
+        case Field::CollectiveSeq:
+        case Field::P2pSeq:
+        case Field::OpId:
+        case Field::TimeCreated:
+        case Field::TimeStarted:
+        case Field::TimeCompleted:
+        case Field::Duration:
+        case Field::State:
+        case Field::Retired:
+        case Field::Unknown:
+            return true;
+        default:
+            return false;
+        }
+    }
+    struct OwnPair { // a pair of an entry that holds one of its own fields
+        std::uint32_t index;
+        Field field;
+    };
+    struct SourceSlot { // per source and template
+        PickleId source = kNoPickleValue;
+        std::uint32_t numbers = 0;
+        std::uint32_t call = model::kNoFrIndex;
+        bool unchanged = false; // the source is still as copied
+        std::vector<std::uint32_t> callNumbers; // offsets of the numbers that feed the call
+        std::vector<OwnPair> ownPairs;
+    };
     const PickleCopy* copyOf(PickleId dict);
-    std::uint32_t callOfCopy(const PickleCopy& copy);
+    const SourceSlot* sourceOfCopy(const PickleCopy& copy);
+    void mapCopiedEntry(
+        PickleId dict, FrEntry& e, std::uint32_t call, const std::vector<OwnPair>& own);
     bool unchangedSince(const PickleCopy& copy, PickleId dict, std::size_t firstItem) const;
-    void numbersOfCall(const PickleCopy& copy, std::vector<std::uint32_t>& offsets);
+    void numbersOfCall(
+        const PickleCopy& copy, std::vector<std::uint32_t>& offsets, std::vector<OwnPair>& own);
     std::uint32_t internCall(const FrCall& call);
     std::uint32_t internCallSlow(const FrCall& call);
     std::uint32_t internStack();
@@ -377,12 +417,6 @@ private:
         std::uint32_t call = model::kNoFrIndex;
     };
     std::array<MappedSlot, 1024> m_mapped {};
-    struct SourceSlot { // per source and template
-        PickleId source = kNoPickleValue;
-        std::uint32_t numbers = 0;
-        bool unchanged = false; // the source is still as copied
-        std::vector<std::uint32_t> callNumbers; // offsets of the numbers that feed the call
-    };
     std::array<SourceSlot, 64> m_sources {};
 };
 
@@ -673,35 +707,86 @@ std::uint32_t DumpMapper::internStack()
     return it->second;
 }
 
-void DumpMapper::mapEntry(
-    PickleId dict, FrEntry& e, std::uint32_t dumpIndex, std::uint32_t knownCall)
+// The fields an entry keeps itself rather than in its call (model/records.h): true when
+// `f` is one of them (or a key the model does not keep), after applying it.
+inline bool DumpMapper::ownField(Field f, PickleId v, FrEntry& e, EntryTimes& t)
 {
-    const bool callKnown = knownCall != model::kNoFrIndex;
+    std::int64_t n = 0;
+    switch (f) {
+    case Field::RecordId:
+        if (integer(v, n))
+            e.recordId = narrowId(n);
+        return true;
+    case Field::CollectiveSeq:
+        if (integer(v, n))
+            e.collectiveSeq = narrowId(n);
+        return true;
+    case Field::P2pSeq:
+        if (integer(v, n))
+            e.p2pSeq = narrowId(n);
+        return true;
+    case Field::TimeCreated:
+        t.created = time(v);
+        return true;
+    case Field::TimeStarted:
+        t.started = time(v);
+        return true;
+    case Field::TimeCompleted:
+        t.completed = time(v);
+        return true;
+    case Field::Duration: {
+        double d = 0;
+        if (m_doc.real(v, d) && !std::isnan(d) && d >= 0)
+            t.clamped = !e.setDurationMs(d) || t.clamped;
+        return true;
+    }
+    case Field::State: {
+        const std::string_view s = m_doc.text(v);
+        e.setState(s == "completed" ? FrState::Completed
+                : s == "started"    ? FrState::Started
+                : s == "scheduled"  ? FrState::Scheduled
+                                    : FrState::Unknown);
+        return true;
+    }
+    case Field::Retired:
+        if (integer(v, n))
+            e.setRetired(n != 0);
+        return true;
+    case Field::OpId: // not kept (model/records.h)
+    case Field::Unknown:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void DumpMapper::finishEntry(FrEntry& e, const EntryTimes& t)
+{
+    const bool clamped = !e.setTimes(t.created, t.started, t.completed) || t.clamped;
+    m_clamped += clamped ? 1 : 0;
+}
+
+void DumpMapper::mapEntry(PickleId dict, FrEntry& e, std::uint32_t dumpIndex)
+{
     const auto pairs = m_doc.items(dict);
     FrCall c;
     c.dump = dumpIndex;
     m_stack.clear();
-    std::int64_t created = 0, started = 0, completed = 0;
-    bool clamped = false;
+    EntryTimes times;
     std::uint32_t stack = model::kNoFrIndex;
     PickleId pgId = kNoPickleValue;
     bool sawIsP2p = false;
     for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
         const PickleId v = pairs[i + 1];
+        const Field f = fieldAt(i / 2, pairs[i]);
+        if (ownField(f, v, e, times))
+            continue;
         std::int64_t n = 0;
-        switch (fieldAt(i / 2, pairs[i])) {
-        case Field::RecordId:
-            if (integer(v, n))
-                e.recordId = narrowId(n);
-            break;
+        switch (f) {
         case Field::PgId:
-            if (callKnown)
-                break;
             pgId = v;
             break;
         case Field::ProcessGroup: {
-            if (callKnown)
-                break;
             // ("0", "default_pg"): a tuple in the pickle, a list in JSON.
             const auto parts = m_doc.items(v);
             if (!parts.empty()) {
@@ -713,88 +798,35 @@ void DumpMapper::mapEntry(
             }
             break;
         }
-        case Field::CollectiveSeq:
-            if (integer(v, n))
-                e.collectiveSeq = narrowId(n);
-            break;
-        case Field::P2pSeq:
-            if (integer(v, n))
-                e.p2pSeq = narrowId(n);
-            break;
-        case Field::OpId: // not kept (model/records.h)
-            break;
         case Field::ProfilingName:
-            if (callKnown)
-                break;
             profilingName(v, c);
             break;
-        case Field::TimeCreated:
-            created = time(v);
-            break;
-        case Field::TimeStarted:
-            started = time(v);
-            break;
-        case Field::TimeCompleted:
-            completed = time(v);
-            break;
-        case Field::Duration: {
-            double d = 0;
-            if (m_doc.real(v, d) && !std::isnan(d) && d >= 0)
-                clamped = !e.setDurationMs(d) || clamped;
-            break;
-        }
         case Field::InputSizes:
-            if (callKnown)
-                break;
             c.inputSizes = sizesText(v, c.inputNumel);
             break;
         case Field::OutputSizes:
-            if (callKnown)
-                break;
             c.outputSizes = sizesText(v, c.outputNumel);
             break;
         case Field::InputDtypes:
-            if (callKnown)
-                break;
             c.inputDtypes = dtypesText(v);
             break;
         case Field::OutputDtypes:
-            if (callKnown)
-                break;
             c.outputDtypes = dtypesText(v);
             break;
-        case Field::State: {
-            const std::string_view s = m_doc.text(v);
-            e.setState(s == "completed" ? FrState::Completed
-                    : s == "started"    ? FrState::Started
-                    : s == "scheduled"  ? FrState::Scheduled
-                                        : FrState::Unknown);
-            break;
-        }
-        case Field::Retired:
-            if (integer(v, n))
-                e.setRetired(n != 0);
-            break;
         case Field::Timeout:
-            if (callKnown)
-                break;
             if (integer(v, n))
                 c.timeoutMs = n;
             break;
         case Field::IsP2p:
-            if (callKnown)
-                break;
             if (integer(v, n)) {
                 c.isP2p = n != 0;
                 sawIsP2p = true;
             }
             break;
         case Field::Frames:
-            if (callKnown)
-                break;
             stack = stackOf(v);
             break;
-        case Field::Unknown:
+        default:
             break;
         }
     }
@@ -806,17 +838,25 @@ void DumpMapper::mapEntry(
         if (integer(pgId, n))
             c.pg = internText(std::to_string(n));
     }
-    clamped = !e.setTimes(created, started, completed) || clamped;
-    m_clamped += clamped ? 1 : 0;
-    if (callKnown) {
-        e.call = knownCall;
-        return;
-    }
+    finishEntry(e, times);
     c.stack = stack;
     e.call = internCall(c);
     MappedSlot& mapped = m_mapped[slotOf(dict, 10)];
     mapped.dict = dict;
     mapped.call = e.call;
+}
+
+// A copied entry whose call is known: only the pairs that hold its own fields, found once
+// per source (the copy has the source's keys in the source's order).
+void DumpMapper::mapCopiedEntry(
+    PickleId dict, FrEntry& e, std::uint32_t call, const std::vector<OwnPair>& own)
+{
+    const auto pairs = m_doc.items(dict);
+    EntryTimes times;
+    for (const OwnPair& o : own)
+        ownField(o.field, pairs[o.index * 2 + 1], e, times);
+    finishEntry(e, times);
+    e.call = call;
 }
 
 void DumpMapper::mapEntries(PickleId list)
@@ -831,8 +871,13 @@ void DumpMapper::mapEntries(PickleId list)
             continue;
         }
         FrEntry& e = m_out.frEntries.emplace_back();
-        const PickleCopy* copy = copyOf(item);
-        mapEntry(item, e, dumpIndex, copy ? callOfCopy(*copy) : model::kNoFrIndex);
+        if (const PickleCopy* copy = copyOf(item)) {
+            if (const SourceSlot* source = sourceOfCopy(*copy)) {
+                mapCopiedEntry(item, e, source->call, source->ownPairs);
+                continue;
+            }
+        }
+        mapEntry(item, e, dumpIndex);
     }
 }
 
@@ -844,17 +889,17 @@ const PickleCopy* DumpMapper::copyOf(PickleId dict)
                                                                              : nullptr;
 }
 
-// The call of the copy's source, when mapping the copy in full would give the same one:
-// the source was mapped in full, neither dict changed since the copy, and every number that
-// does not go to the entry's own fields is equal in both. kNoFrIndex otherwise.
-std::uint32_t DumpMapper::callOfCopy(const PickleCopy& copy)
+// The copy's source, when mapping the copy in full would give the source's call: the
+// source was mapped in full, neither dict changed since the copy, and every number that does
+// not go to the entry's own fields is equal in both. Null otherwise.
+const DumpMapper::SourceSlot* DumpMapper::sourceOfCopy(const PickleCopy& copy)
 {
     const MappedSlot& source = m_mapped[slotOf(copy.source, 10)];
     if (source.dict != copy.source || source.call == model::kNoFrIndex
         || std::size_t(copy.dict) + copy.values > m_doc.valueCount()
         || copy.numbers + std::size_t(copy.numberCount) > m_copyOffsets.size()
         || copy.containers + std::size_t(copy.containerCount) > m_copyOffsets.size())
-        return model::kNoFrIndex;
+        return nullptr;
     // The document no longer changes while it is mapped: what is found about a source holds
     // for all its copies.
     SourceSlot& slot = m_sources[slotOfHash(
@@ -862,18 +907,20 @@ std::uint32_t DumpMapper::callOfCopy(const PickleCopy& copy)
     if (slot.source != copy.source || slot.numbers != copy.numbers) {
         slot.source = copy.source;
         slot.numbers = copy.numbers;
+        slot.call = source.call;
         slot.unchanged = unchangedSince(copy, copy.source, copy.sourceFirstItem);
-        numbersOfCall(copy, slot.callNumbers);
+        numbersOfCall(copy, slot.callNumbers, slot.ownPairs);
     }
-    if (!slot.unchanged || !unchangedSince(copy, copy.dict, copy.firstItem))
-        return model::kNoFrIndex;
+    if (!slot.unchanged || slot.call != source.call
+        || !unchangedSince(copy, copy.dict, copy.firstItem))
+        return nullptr;
     for (const std::uint32_t j : slot.callNumbers) {
         const PickleValue& a = m_doc.value(copy.dict + j);
         const PickleValue& b = m_doc.value(copy.source + j);
         if (a.kind != b.kind || a.flags != b.flags || a.bits != b.bits)
-            return model::kNoFrIndex;
+            return nullptr;
     }
-    return source.call;
+    return &slot;
 }
 
 // Containers only change by having items appended, and the reader gave each container of a
@@ -901,30 +948,22 @@ bool DumpMapper::unchangedSince(const PickleCopy& copy, PickleId dict, std::size
 // The copy's numbers other than those an entry field of the source takes directly (record
 // id, sequence ids, times, duration, …): sizes, timeout, frame lines and anything unknown
 // feed the call or may, so they must be equal for the call to be shared.
-void DumpMapper::numbersOfCall(const PickleCopy& copy, std::vector<std::uint32_t>& offsets)
+void DumpMapper::numbersOfCall(
+    const PickleCopy& copy, std::vector<std::uint32_t>& offsets, std::vector<OwnPair>& own)
 {
     offsets.clear();
+    own.clear();
     const auto pairs = m_doc.items(copy.source);
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        const Field f = field(pairs[i]);
+        if (f != Field::OpId && f != Field::Unknown && isOwn(f))
+            own.push_back(OwnPair { static_cast<std::uint32_t>(i / 2), f });
+    }
     const auto isOwnField = [this, &pairs, &copy](std::uint32_t j) {
         for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
             if (pairs[i + 1] != copy.source + j)
                 continue;
-            switch (field(pairs[i])) {
-            case Field::RecordId:
-            case Field::CollectiveSeq:
-            case Field::P2pSeq:
-            case Field::OpId:
-            case Field::TimeCreated:
-            case Field::TimeStarted:
-            case Field::TimeCompleted:
-            case Field::Duration:
-            case Field::State:
-            case Field::Retired:
-            case Field::Unknown:
-                return true;
-            default:
-                return false;
-            }
+            return isOwn(field(pairs[i]));
         }
         return false;
     };
