@@ -216,11 +216,14 @@ public:
     {
     }
 
-    // The reader's copies of repeated entries (PickleResult::copies), sorted by dict id.
-    void useCopies(std::span<const PickleCopy> copies, std::span<const std::uint32_t> numbers)
+    // The reader's copies of repeated entries (PickleResult::copies), sorted by dict id;
+    // `changed`: PickleResult::copiesChanged.
+    void useCopies(
+        std::span<const PickleCopy> copies, std::span<const std::uint32_t> offsets, bool changed)
     {
         m_copies = copies;
-        m_copyOffsets = numbers;
+        m_copyOffsets = offsets;
+        m_copiesChanged = changed;
     }
     // False when the root is not a dump at all.
     bool map(PickleId root, model::FrDump& dump);
@@ -411,6 +414,7 @@ private:
     // dict id as entries are mapped in full.
     std::span<const PickleCopy> m_copies;
     std::span<const std::uint32_t> m_copyOffsets;
+    bool m_copiesChanged = true; // check every copy is still as copied
     std::size_t m_nextCopy = 0;
     struct MappedSlot {
         PickleId dict = kNoPickleValue;
@@ -911,8 +915,9 @@ const DumpMapper::SourceSlot* DumpMapper::sourceOfCopy(const PickleCopy& copy)
         slot.unchanged = unchangedSince(copy, copy.source, copy.sourceFirstItem);
         numbersOfCall(copy, slot.callNumbers, slot.ownPairs);
     }
+    // The reader tells whether any copy may have changed; only then is each one checked.
     if (!slot.unchanged || slot.call != source.call
-        || !unchangedSince(copy, copy.dict, copy.firstItem))
+        || (m_copiesChanged && !unchangedSince(copy, copy.dict, copy.firstItem)))
         return nullptr;
     for (const std::uint32_t j : slot.callNumbers) {
         const PickleValue& a = m_doc.value(copy.dict + j);
@@ -1227,7 +1232,7 @@ void parseFlightRecorderPickle(
     try {
         readPickle(bytes, scratch, {}, path);
         DumpMapper mapper(scratch.document, out);
-        mapper.useCopies(scratch.copies, scratch.copyOffsets);
+        mapper.useCopies(scratch.copies, scratch.copyOffsets, scratch.copiesChanged);
         mapDocument(
             scratch.document, scratch.root, scratch.complete, scratch.error, "pickle", out, mapper);
     } catch (const std::exception& ex) {

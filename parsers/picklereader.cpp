@@ -19,6 +19,9 @@ void PickleDocument::reset(std::string_view source)
 {
     m_source = source;
     m_owned.clear();
+    m_copiedFrom = kNoPickleValue;
+    m_copiedTo = 0;
+    m_copiesChanged = false;
     m_valueCount = 0;
     m_itemCount = 0;
     m_limitError.clear();
@@ -122,6 +125,8 @@ bool PickleDocument::append(PickleId container, const PickleId* ids, std::size_t
     std::size_t capacity = static_cast<std::uint32_t>(v->bits >> 32);
     if (count == 0)
         return true;
+    if (container >= m_copiedFrom && container < m_copiedTo)
+        m_copiesChanged = true;
     if (m_itemCount + count > m_maxItems) [[unlikely]] {
         setLimitError("more than " + std::to_string(m_maxItems) + " container items");
         return false;
@@ -1168,6 +1173,9 @@ void PickleMachine::runFast(Ptr stop)
     const std::uint16_t maxDepth = m_limits.maxDepth;
     m_repeats.beginStretch();
     const DictArrays arrays { begin, values, items, memo, stack };
+    PickleId copiedFrom = m_doc.m_copiedFrom;
+    PickleId copiedTo = m_doc.m_copiedTo;
+    bool copiesChanged = m_doc.m_copiesChanged;
 
     auto push = [&](PickleKind kind, std::uint8_t flags, std::uint16_t depth, std::uint32_t size,
                     std::uint64_t bits) {
@@ -1187,6 +1195,8 @@ void PickleMachine::runFast(Ptr stop)
         const bool dict = kind == PickleKind::Dict;
         if (v.kind != kind || (dict && count % 2 != 0))
             return false;
+        if (count != 0 && from[-1] >= copiedFrom && from[-1] < copiedTo)
+            copiesChanged = true;
         const std::size_t used = dict ? std::size_t(v.size) * 2 : v.size;
         std::size_t first = static_cast<std::uint32_t>(v.bits);
         std::size_t capacity = static_cast<std::uint32_t>(v.bits >> 32);
@@ -1397,8 +1407,10 @@ emptyDict:
                                markCount, valueCount, itemCount, memoSize },
             arrays, maxDepth);
         copied.span != 0) {
+        copiedFrom = std::min(copiedFrom, static_cast<PickleId>(valueCount));
         *top++ = static_cast<PickleId>(valueCount);
         valueCount += copied.values;
+        copiedTo = static_cast<PickleId>(valueCount);
         itemCount += copied.items;
         memoSize += copied.memo;
         p = opcode + copied.span;
@@ -1457,6 +1469,9 @@ declined: // or not a hot opcode: step() takes it from here
     p = opcode;
 finished:
     m_p = p;
+    m_doc.m_copiedFrom = copiedFrom;
+    m_doc.m_copiedTo = copiedTo;
+    m_doc.m_copiesChanged = copiesChanged;
     m_doc.m_valueCount = valueCount;
     m_doc.m_itemCount = itemCount;
     m_top = static_cast<std::size_t>(top - stack);
@@ -1549,6 +1564,7 @@ void readPickle(
     result.errorOffset = 0;
     result.copies.clear();
     result.copyOffsets.clear();
+    result.copiesChanged = false;
     try {
         PickleMachine machine(bytes, result, limits);
         if (path == PickleReaderPath::Reference)
@@ -1557,11 +1573,14 @@ void readPickle(
             machine.run();
         if (!result.complete)
             machine.salvage();
+        result.copiesChanged = result.document.copiesChanged();
     } catch (const std::bad_alloc&) {
+        result.copiesChanged = true;
         result.complete = false;
         result.root = kNoPickleValue;
         result.error = "pickle refused: out of memory while reading";
     } catch (...) {
+        result.copiesChanged = true;
         result.complete = false;
         result.root = kNoPickleValue;
         result.error = "pickle refused: internal error while reading";

@@ -35,8 +35,11 @@
 // a byte and adds at most one value), so it checks only what the bytes declare. A rare
 // opcode, one whose own checks fail (a declared length beyond the end, a wrong container, a
 // memo slot never stored, nesting too deep) and everything near a limit or the end of the
-// input go to step() before anything is changed, so errors come from one place. Tests read
-// valid, corrupted and cut pickles both ways (PickleReaderPath::Reference: step() alone).
+// input go to step() before anything is changed, so errors come from one place. A dict that
+// repeats one the fast loop built before, byte for byte apart from its numbers (the 2000
+// entries of a dump), is copied rather than read (picklerepeats.h), and listed in
+// PickleResult::copies for the mapper. Tests read valid, corrupted and cut pickles both ways
+// (PickleReaderPath::Reference: step() alone, no copies).
 
 #include <cstddef>
 #include <cstdint>
@@ -90,6 +93,8 @@ public:
     std::uint16_t depth(PickleId id) const { return m_values[id].depth; }
     // The value itself, for checks that compare values slot by slot (id < valueCount()).
     const PickleValue& value(PickleId id) const { return m_values[id]; }
+    // See PickleResult::copiesChanged.
+    bool copiesChanged() const { return m_copiesChanged; }
 
     // Int and Bool as integers; false for other kinds.
     [[gnu::always_inline]] bool integer(PickleId id, std::int64_t& out) const
@@ -158,6 +163,11 @@ private:
 
     std::string_view m_source;
     std::string m_owned;
+    // The ids of the dicts copied so far (picklerepeats.h) lie in [m_copiedFrom, m_copiedTo):
+    // an append to a container there may change a copy (PickleResult::copiesChanged).
+    PickleId m_copiedFrom = kNoPickleValue;
+    PickleId m_copiedTo = 0;
+    bool m_copiesChanged = false;
     // The first m_valueCount values and m_itemCount item ids are the document; the slots
     // after them are spare room. A scratch document reused across reads keeps its slots,
     // so the reader writes into them through plain pointers (no per-value capacity check,
@@ -214,6 +224,9 @@ struct PickleResult {
     std::size_t errorOffset = 0;
     std::vector<PickleCopy> copies; // in the order made (dict ids ascending)
     std::vector<std::uint32_t> copyOffsets;
+    // Some container among the copies' values may have had items appended since it was
+    // copied: a mapper must check each copy is still as copied. False: none was.
+    bool copiesChanged = false;
 };
 
 // Fast: the hot opcodes in the register loop, the rest through step(). Reference: step()

@@ -22,6 +22,10 @@ public:
         bool growShared = false; // between entries, append to a list the entries refer to
         bool reachOutside = false; // some entries append to a list made before them
         bool changeEarlier = false; // between entries, add a key to an earlier entry
+        // Halfway, leave memo slots unused, so the rest is read by step() alone (protocol 2
+        // only: MEMOIZE numbers slots by how many are in use).
+        bool memoHole = false;
+        bool changeLastOnly = false; // changeEarlier only ever changes the entry just written
     };
 
     DumpWriter(std::uint32_t seed, bool protocol4)
@@ -76,18 +80,34 @@ public:
                 putAt(m_strings["state"]);
                 m_out += '0';
             }
-            if (traps.changeEarlier && pick(8) == 0 && !m_entries.empty()) {
+            if (traps.memoHole && !m_protocol4 && i == entries / 2) {
+                text("hole", false); // stored 3 slots further on, and popped
+                m_memo += 3;
+                putAt(m_memo++);
+                m_out += '0';
+            }
+            const bool late = !traps.memoHole || i > entries / 2; // with a hole: after it
+            if (traps.changeEarlier && late && pick(8) == 0 && !m_entries.empty()) {
                 // BINGET <an earlier entry> ( "input_sizes" [9, 9] u POP: a second
                 // input_sizes, which wins, in an entry that others may have been copied from.
-                get(m_entries[pick(static_cast<std::uint32_t>(m_entries.size()))]);
+                // Half the time to the entry just written with a string already read, so
+                // no container is made in between and the fast loop appends in place.
+                const bool last = traps.changeLastOnly || pick(2) == 0;
+                get(last ? m_entries.back()
+                         : m_entries[pick(static_cast<std::uint32_t>(m_entries.size()))]);
                 m_out += '(';
                 key("input_sizes");
-                m_out += ']';
-                put();
-                m_out += '(';
-                integer(9);
-                integer(9);
-                m_out += "eu0";
+                if (last) {
+                    text("0", true);
+                } else {
+                    m_out += ']';
+                    put();
+                    m_out += '(';
+                    integer(9);
+                    integer(9);
+                    m_out += 'e';
+                }
+                m_out += "u0";
             }
             if (traps.growShared && pick(9) == 0) {
                 // Append a list nested one deeper than last time: the shared list, and

@@ -615,10 +615,12 @@ TEST_CASE("entries the reader copied map exactly as entries read opcode by opcod
     // changed since and the numbers feeding the call agree; the traps change entries after
     // copies were made of them, and grow what entries share.
     for (const bool protocol4 : { false, true }) {
-        for (int trap = 0; trap < 3; ++trap) {
+        for (int trap = 0; trap < 5; ++trap) {
             rankscope::testing::DumpWriter::Traps traps;
             traps.changeEarlier = trap >= 1;
             traps.growShared = traps.overwriteMemo = traps.reachOutside = trap == 2;
+            traps.memoHole = trap == 3; // the second half's changes go through step() alone
+            traps.changeLastOnly = trap == 4; // … or through the fast loop alone
             const std::string dump
                 = rankscope::testing::DumpWriter(static_cast<std::uint32_t>(31 + trap), protocol4)
                       .write(2500, traps);
