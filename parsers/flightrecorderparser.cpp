@@ -279,8 +279,10 @@ private:
     void mapCopiedEntry(
         PickleId dict, FrEntry& e, std::uint32_t call, const std::vector<OwnPair>& own);
     bool unchangedSince(const PickleCopy& copy, PickleId dict, std::size_t firstItem) const;
-    void numbersOfCall(
-        const PickleCopy& copy, std::vector<std::uint32_t>& offsets, std::vector<OwnPair>& own);
+    // What copies need of their source, found once: the pairs holding the entry's own fields,
+    // and the numbers that feed the call (every number that is not one of those pairs'
+    // values: sizes, timeout, frame lines, anything unknown).
+    void readSource(const PickleCopy& copy, SourceSlot& slot);
     std::uint32_t internCall(const FrCall& call);
     std::uint32_t internCallSlow(const FrCall& call);
     std::uint32_t internStack();
@@ -422,6 +424,8 @@ private:
     };
     std::array<MappedSlot, 1024> m_mapped {};
     std::array<SourceSlot, 64> m_sources {};
+    std::vector<bool> m_ownValues; // readSource's scratch
+    std::vector<std::uint32_t> m_valueUses;
 };
 
 bool DumpMapper::integerSpelledOtherwise(PickleId id, std::int64_t& out) const
@@ -913,7 +917,7 @@ const DumpMapper::SourceSlot* DumpMapper::sourceOfCopy(const PickleCopy& copy)
         slot.numbers = copy.numbers;
         slot.call = source.call;
         slot.unchanged = unchangedSince(copy, copy.source, copy.sourceFirstItem);
-        numbersOfCall(copy, slot.callNumbers, slot.ownPairs);
+        readSource(copy, slot);
     }
     // The reader tells whether any copy may have changed; only then is each one checked.
     if (!slot.unchanged || slot.call != source.call
@@ -950,32 +954,38 @@ bool DumpMapper::unchangedSince(const PickleCopy& copy, PickleId dict, std::size
     return true;
 }
 
-// The copy's numbers other than those an entry field of the source takes directly (record
-// id, sequence ids, times, duration, …): sizes, timeout, frame lines and anything unknown
-// feed the call or may, so they must be equal for the call to be shared.
-void DumpMapper::numbersOfCall(
-    const PickleCopy& copy, std::vector<std::uint32_t>& offsets, std::vector<OwnPair>& own)
+// A number is the entry's own only when an own field's pair holds it and nothing else in the
+// entry does (a memoized number read back into sizes, say, feeds the call too).
+void DumpMapper::readSource(const PickleCopy& copy, SourceSlot& slot)
 {
-    offsets.clear();
-    own.clear();
+    slot.callNumbers.clear();
+    slot.ownPairs.clear();
+    // Per value of the entry: how often its containers hold it, and whether an own field's
+    // pair does.
+    m_valueUses.assign(copy.values, 0);
+    m_ownValues.assign(copy.values, false);
+    const auto inEntry
+        = [&copy](PickleId v) { return v >= copy.source && v - copy.source < copy.values; };
+    for (std::uint32_t k = 0; k < copy.containerCount; ++k) {
+        const PickleId container = copy.source + m_copyOffsets[copy.containers + k];
+        for (const PickleId item : m_doc.items(container))
+            if (inEntry(item))
+                ++m_valueUses[item - copy.source];
+    }
     const auto pairs = m_doc.items(copy.source);
     for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
         const Field f = field(pairs[i]);
-        if (f != Field::OpId && f != Field::Unknown && isOwn(f))
-            own.push_back(OwnPair { static_cast<std::uint32_t>(i / 2), f });
+        if (!isOwn(f))
+            continue;
+        if (f != Field::OpId && f != Field::Unknown) // those two set nothing
+            slot.ownPairs.push_back(OwnPair { static_cast<std::uint32_t>(i / 2), f });
+        if (inEntry(pairs[i + 1]))
+            m_ownValues[pairs[i + 1] - copy.source] = true;
     }
-    const auto isOwnField = [this, &pairs, &copy](std::uint32_t j) {
-        for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
-            if (pairs[i + 1] != copy.source + j)
-                continue;
-            return isOwn(field(pairs[i]));
-        }
-        return false;
-    };
     for (std::uint32_t k = 0; k < copy.numberCount; ++k) {
         const std::uint32_t j = m_copyOffsets[copy.numbers + k];
-        if (!isOwnField(j))
-            offsets.push_back(j);
+        if (j >= copy.values || !m_ownValues[j] || m_valueUses[j] != 1)
+            slot.callNumbers.push_back(j);
     }
 }
 

@@ -3,7 +3,6 @@
 #include "parsers/pickleopcodes.h"
 
 #include <algorithm>
-#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

@@ -26,6 +26,9 @@ public:
         // only: MEMOIZE numbers slots by how many are in use).
         bool memoHole = false;
         bool changeLastOnly = false; // changeEarlier only ever changes the entry just written
+        // Some entries memoize their sequence id and read it back as a tensor dim: one number
+        // that is both an entry field and part of the call.
+        bool sharedNumber = false;
     };
 
     DumpWriter(std::uint32_t seed, bool protocol4)
@@ -218,6 +221,8 @@ private:
         put();
         key("collective_seq_id");
         integer(small());
+        const bool sharedSeq = traps.sharedNumber && shape == 1;
+        const std::uint32_t seqSlot = sharedSeq ? put() : 0;
         key("profiling_name");
         text(shape % 3 == 0      ? "nccl:all_reduce"
                 : shape % 3 == 1 ? "nccl:broadcast"
@@ -244,6 +249,8 @@ private:
         // Shapes repeat from step to step; now and then one is new.
         for (std::uint32_t d = 0; d < 1 + shape % 2; ++d)
             integer(pick(20) == 0 ? small() : 64 << (shape + d));
+        if (sharedSeq)
+            get(seqSlot);
         m_out += 'e';
         m_out += 'a';
         key("output_sizes");

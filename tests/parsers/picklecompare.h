@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace rankscope::testing {
 
@@ -52,6 +53,16 @@ inline std::string observed(const PickleResult& r)
 }
 
 // Reads `bytes` both ways and requires the same outcome; the fast result is returned.
+// The first line where two texts of many lines differ (a report, not two whole documents).
+inline std::pair<std::string, std::string> firstDifferentLines(
+    const std::string& a, const std::string& b)
+{
+    std::istringstream fa(a), fb(b);
+    std::string la, lb;
+    while (std::getline(fa, la) && std::getline(fb, lb) && la == lb) { }
+    return { la, lb };
+}
+
 inline void requireSameAsReference(const std::string& bytes, const PickleLimits& limits = {})
 {
     PickleResult fast;
@@ -61,10 +72,7 @@ inline void requireSameAsReference(const std::string& bytes, const PickleLimits&
     const std::string a = observed(fast);
     const std::string b = observed(reference);
     if (a != b) {
-        // The first differing line, not two documents of thousands of values.
-        std::istringstream fa(a), fb(b);
-        std::string la, lb;
-        while (std::getline(fa, la) && std::getline(fb, lb) && la == lb) { }
+        const auto [la, lb] = firstDifferentLines(a, b);
         INFO("fast:      " << la);
         INFO("reference: " << lb);
         INFO("input of " << bytes.size() << " bytes");

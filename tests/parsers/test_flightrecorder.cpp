@@ -7,6 +7,7 @@
 #include "parsers/sourcebuilder.h"
 
 #include "dumpwriter.h"
+#include "picklecompare.h"
 #include "scanhelpers.h"
 
 #include <catch2/catch.hpp>
@@ -615,12 +616,13 @@ TEST_CASE("entries the reader copied map exactly as entries read opcode by opcod
     // changed since and the numbers feeding the call agree; the traps change entries after
     // copies were made of them, and grow what entries share.
     for (const bool protocol4 : { false, true }) {
-        for (int trap = 0; trap < 5; ++trap) {
+        for (int trap = 0; trap < 6; ++trap) {
             rankscope::testing::DumpWriter::Traps traps;
             traps.changeEarlier = trap >= 1;
             traps.growShared = traps.overwriteMemo = traps.reachOutside = trap == 2;
             traps.memoHole = trap == 3; // the second half's changes go through step() alone
             traps.changeLastOnly = trap == 4; // … or through the fast loop alone
+            traps.sharedNumber = trap == 5; // a sequence id that is also a tensor dim
             const std::string dump
                 = rankscope::testing::DumpWriter(static_cast<std::uint32_t>(31 + trap), protocol4)
                       .write(2500, traps);
@@ -638,9 +640,7 @@ TEST_CASE("entries the reader copied map exactly as entries read opcode by opcod
             const std::string a = mapped(fast);
             const std::string b = mapped(reference);
             if (a != b) {
-                std::istringstream fa(a), fb(b);
-                std::string la, lb;
-                while (std::getline(fa, la) && std::getline(fb, lb) && la == lb) { }
+                const auto [la, lb] = rankscope::testing::firstDifferentLines(a, b);
                 INFO("copied:   " << la);
                 INFO("in full:  " << lb);
                 FAIL("mapping a copied entry differs from mapping it in full");
