@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 
 namespace rankscope::model {
 
@@ -83,6 +84,11 @@ void assignYears(Bundle& b)
 
 } // namespace
 
+BundleBuilder::BundleBuilder(Arrival arrival)
+    : m_arrival(arrival)
+{
+}
+
 void BundleBuilder::reserveFor(const std::vector<ParsedSource>& upcoming)
 {
     // Growing these by doubling copies them several times into fresh pages the kernel must
@@ -103,9 +109,26 @@ void BundleBuilder::reserveFor(const std::vector<ParsedSource>& upcoming)
     b.commInits.reserve(b.commInits.size() + inits);
 }
 
+void BundleBuilder::makeRoomForFrEntries(std::size_t incoming)
+{
+    std::vector<FrEntry>& entries = m_bundle.frEntries;
+    const std::size_t needed = entries.size() + incoming;
+    if (needed > entries.capacity()) {
+        const std::size_t grown = std::max(needed, entries.capacity() + entries.capacity() / 2);
+        try {
+            entries.reserve(std::max(grown, entries.size() + m_expectedFrEntries));
+        } catch (const std::bad_alloc&) {
+            entries.reserve(grown); // the guess asked for more address space than there is
+        }
+    }
+    m_expectedFrEntries -= std::min(m_expectedFrEntries, incoming);
+}
+
 void BundleBuilder::add(ParsedSource&& source)
 {
-    mergeSource(m_bundle, std::move(source));
+    makeRoomForFrEntries(source.frEntries.size());
+    mergeSource(m_bundle, std::move(source),
+        m_arrival == Arrival::AllParsedFirst ? MergedMemory::GiveBack : MergedMemory::Reuse);
     // Its memory goes now, not when the caller drops it (and without allocating the empty
     // pool and tables a fresh ParsedSource would).
     ParsedSource done = std::move(source);
@@ -123,7 +146,7 @@ Bundle BundleBuilder::finish(ImportIssues loadIssues) &&
 
 Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues)
 {
-    BundleBuilder builder;
+    BundleBuilder builder(BundleBuilder::Arrival::AllParsedFirst);
     builder.reserveFor(parsed);
     for (ParsedSource& p : parsed)
         builder.add(std::move(p));

@@ -19,16 +19,33 @@ Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues);
 // while its other threads are still parsing, instead of merging everything at the end.
 class BundleBuilder {
 public:
+    // Whether the sources still to be added are all held in memory already (buildBundle) or
+    // arrive a few at a time as they are parsed (the loader). See MergedMemory.
+    enum class Arrival { AllParsedFirst, WhileParsing };
+    explicit BundleBuilder(Arrival arrival = Arrival::WhileParsing);
+
     // Room for these sources' records on top of what is merged already. Flight Recorder
     // entries above all: a vector of 8 M entries grown by doubling is held twice at once.
     void reserveFor(const std::vector<ParsedSource>& upcoming);
+    // About how many Flight Recorder entries the sources not added yet will bring, counting
+    // the next add(): a guess from file sizes. When the entry array has to grow, it grows to
+    // hold them all, so thousands of dumps added one by one fill one array instead of copying
+    // it at every doubling. A guess too high costs address space only (pages never written
+    // are never backed); too low, the array grows again by at least half.
+    void expectFrEntries(std::size_t entries) { m_expectedFrEntries = entries; }
     void add(ParsedSource&& source);
     std::size_t sourcesAdded() const { return m_bundle.sources.size(); }
+    // What is merged so far; derived parts (ranks, progress) are filled in by finish().
+    const Bundle& merged() const { return m_bundle; }
     // The import issues of the load itself (paths, archives) come first, then the sources'.
     Bundle finish(ImportIssues loadIssues) &&;
 
 private:
+    void makeRoomForFrEntries(std::size_t incoming);
+
     Bundle m_bundle;
+    Arrival m_arrival;
+    std::size_t m_expectedFrEntries = 0;
 };
 
 } // namespace rankscope::model

@@ -104,7 +104,7 @@ void releaseFreedPages()
 
 } // namespace
 
-void mergeSource(Bundle& bundle, ParsedSource&& parsed)
+void mergeSource(Bundle& bundle, ParsedSource&& parsed, MergedMemory memory)
 {
     const auto sourceId = static_cast<SourceId>(bundle.sources.size());
     const auto identityBase = static_cast<std::uint32_t>(bundle.identities.size());
@@ -248,7 +248,8 @@ void mergeSource(Bundle& bundle, ParsedSource&& parsed)
     append(bundle.frDumps, parsed.frDumps);
     const std::size_t entriesBefore = bundle.frEntries.size();
     append(bundle.frEntries, parsed.frEntries);
-    freeNow(parsed.frEntries); // now, not when the caller drops the source
+    if (memory == MergedMemory::GiveBack)
+        freeNow(parsed.frEntries); // now, not when the caller drops the source
     append(bundle.events, parsed.events);
     append(bundle.commInits, parsed.commInits);
     append(bundle.bootstrapAddresses, parsed.bootstrapAddresses);
@@ -263,7 +264,8 @@ void mergeSource(Bundle& bundle, ParsedSource&& parsed)
     append(bundle.pgOptions, parsed.pgOptions);
     append(bundle.gpuUtil, parsed.gpuUtil);
     bundle.issues.merge(parsed.issues);
-    if (entriesBefore / kReleaseEvery != bundle.frEntries.size() / kReleaseEvery)
+    if (memory == MergedMemory::GiveBack
+        && entriesBefore / kReleaseEvery != bundle.frEntries.size() / kReleaseEvery)
         releaseFreedPages();
 }
 

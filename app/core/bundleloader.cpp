@@ -1,5 +1,6 @@
 #include "app/core/bundleloader.h"
 
+#include "app/core/similarinputs.h"
 #include "model/bundlebuilder.h"
 #include "parsers/inputreader.h"
 
@@ -69,18 +70,31 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
 
     // Sources are merged in path order while later ones are still parsed: by whichever
     // thread finds the merge free (a parser never waits for it), up to the first result not
-    // parsed yet. Results with Flight Recorder entries wait for the end, where their room is
-    // reserved at once (see BundleBuilder::reserveFor).
+    // parsed yet. The first Flight Recorder dump merged tells how many entries a byte of dump
+    // holds; the dumps named like it still to come are expected to hold as many, so the
+    // bundle's entry array is sized once (a guess too high costs address space, not memory).
     model::BundleBuilder builder;
+    const SimilarInputs similar(tasks);
     std::mutex mergeMutex;
     std::size_t nextToMerge = 0; // guarded by mergeMutex
     auto mergeParsed = [&]() {
         for (; nextToMerge < results.size() && parsed[nextToMerge].load(std::memory_order_acquire);
              ++nextToMerge) {
             auto& sources = results[nextToMerge].sources;
-            if (std::any_of(sources.begin(), sources.end(),
-                    [](const model::ParsedSource& s) { return !s.frEntries.empty(); }))
-                return;
+            std::size_t frEntries = 0;
+            for (const auto& s : sources)
+                frEntries += s.frEntries.size();
+            const std::uint64_t taskBytes = tasks[nextToMerge].diskBytes;
+            if (frEntries > 0 && taskBytes > 0) {
+                const double perByte
+                    = static_cast<double>(frEntries) / static_cast<double>(taskBytes);
+                const double later = static_cast<double>(similar.bytesAfter(nextToMerge)) * perByte;
+                // Entry indexes are 32-bit, so no bundle holds more (a corrupt size is no reason
+                // to ask for terabytes).
+                const double expected
+                    = std::min(static_cast<double>(frEntries) + later * 1.125, 4294967295.0);
+                builder.expectFrEntries(static_cast<std::size_t>(expected));
+            }
             for (auto& s : sources)
                 builder.add(std::move(s));
             std::vector<model::ParsedSource>().swap(sources);
@@ -111,14 +125,7 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     if (cancel && cancel->load())
         return model::Error { "loading cancelled" };
 
-    std::vector<model::ParsedSource> rest;
-    for (std::size_t i = nextToMerge; i < results.size(); ++i)
-        for (auto& s : results[i].sources)
-            rest.push_back(std::move(s));
-    builder.reserveFor(rest);
-    for (auto& s : rest)
-        builder.add(std::move(s));
-    rest.clear();
+    mergeParsed(); // what the threads left: each merges only when it finds the merge free
 
     model::ImportIssues issues = std::move(plan->issues);
     for (auto& r : results)

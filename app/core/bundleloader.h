@@ -1,7 +1,8 @@
 #pragma once
 // Loads a bundle: plans the inputs, reads them on a pool of threads (the parsers stay
-// single-threaded and pure), then merges everything into one Bundle. Qt-free, so the CLI
-// and the desktop app share it; the app runs it off the GUI thread.
+// single-threaded and pure) and merges each into one Bundle, in path order, as soon as it and
+// every input before it are read. Qt-free, so the CLI and the desktop app share it; the app
+// runs it off the GUI thread.
 
 #include "model/bundle.h"
 #include "model/error.h"

@@ -11,8 +11,9 @@
 #            keeping 8 M entry dicts would need tens of GB)
 #   rankscope_bench_fr --read DIR --threads 1         (read file + restricted reader + mapping
 #   rankscope_bench_fr --read DIR --threads 2          into FrDump/FrEntry records)
-#   rankscope_bench_fr --read DIR --match --threads 2  end to end: every dump kept, merged by
-#                                                      buildBundle() and matched (the target)
+#   rankscope_bench_fr --read DIR --match --threads 2  end to end: the app's loader (every dump
+#                                                      read, mapped and merged into the bundle
+#                                                      as it is read), then matched (the target)
 # Target (issue 6): Rankscope faster than Python's unpickler alone; 4096 dumps in ≤ 1 s with
 # ≤ 300 MB peak RSS (the binary prints its peak RSS from getrusage).
 set -euo pipefail

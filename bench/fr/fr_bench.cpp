@@ -15,13 +15,13 @@
 //       (strings in pool order, entries, calls, stacks, dumps, events, issues), so two
 //       builds of the reader can be checked for identical output on any set of files
 //   rankscope_bench_fr --read DIR --match [--threads T]
-//       end to end, as the app loads a bundle: every file read and mapped into its own
-//       ParsedSource (T threads), all of them merged by buildBundle(), then
-//       matchFlightRecorder() on the bundle; each phase timed, peak RSS of the whole
+//       end to end, as the app loads a bundle: the app's loader (loadBundle: every file read,
+//       mapped and merged into one Bundle, T threads), then matchFlightRecorder() on the
+//       bundle; each phase timed, peak RSS of the whole
 //
 // Prints dumps, entries, pickle bytes, seconds, MB/s and the peak RSS (getrusage).
 
-#include "model/bundlebuilder.h"
+#include "app/core/bundleloader.h"
 #include "model/frmatch.h"
 #include "model/parsedsource.h"
 #include "parsers/flightrecorderparser.h"
@@ -466,39 +466,25 @@ bool readWhole(const std::filesystem::path& path, std::string& bytes)
     return true;
 }
 
-// End to end, as the app loads a bundle of dumps: files → ParsedSources → Bundle → match.
+// End to end, as the app loads a bundle of dumps: the app's own loader (read, map and merge
+// into one Bundle on T threads, without hashing the inputs, as `rankscope-cli diagnose`
+// does), then the cross-rank match.
 int readAndMatch(const Options& o)
 {
-    using rankscope::model::ParsedSource;
-    const std::vector<std::filesystem::path> files = dumpFiles(o.readDir);
-    std::vector<ParsedSource> parsed(files.size());
-    std::atomic<std::size_t> next { 0 };
-    std::atomic<std::uint64_t> bytesRead { 0 };
+    rankscope::app::LoadRequest request;
+    for (const auto& file : dumpFiles(o.readDir))
+        request.paths.push_back(file.string());
+    request.threads = static_cast<unsigned>(o.threads);
+    request.hashInputs = false;
     const auto start = Clock::now();
-    std::vector<std::thread> workers;
-    for (int w = 0; w < o.threads; ++w) {
-        workers.emplace_back([&] {
-            rankscope::parsers::PickleResult scratch;
-            std::string bytes;
-            for (std::size_t i = next++; i < files.size(); i = next++) {
-                readWhole(files[i], bytes);
-                rankscope::model::Source src;
-                src.id = static_cast<rankscope::model::SourceId>(i);
-                src.path = files[i].string();
-                src.pathIdentity = rankscope::parsers::identityFromPath(src.path);
-                parsed[i] = ParsedSource(std::move(src));
-                rankscope::parsers::parseFlightRecorderPickle(bytes, parsed[i], scratch);
-                bytesRead += bytes.size();
-            }
-        });
+    auto loaded = rankscope::app::loadBundle(request);
+    if (!loaded) {
+        std::fprintf(stderr, "%s\n", loaded.error().message.c_str());
+        return 1;
     }
-    for (auto& w : workers)
-        w.join();
-    const auto parsedAt = Clock::now();
-    const double rssParsed = peakRssKb() / 1024.0;
-    rankscope::model::Bundle bundle = rankscope::model::buildBundle(std::move(parsed), {});
-    const auto builtAt = Clock::now();
-    const double rssBuilt = peakRssKb() / 1024.0;
+    const rankscope::model::Bundle& bundle = *loaded.value();
+    const auto loadedAt = Clock::now();
+    const double rssLoaded = peakRssKb() / 1024.0;
     const rankscope::model::FrMatchResult r = rankscope::model::matchFlightRecorder(
         bundle, rankscope::model::FrMatchOptions { static_cast<unsigned>(o.threads) });
     const auto matchedAt = Clock::now();
@@ -508,19 +494,23 @@ int readAndMatch(const Options& o)
     std::size_t mismatches = 0;
     for (const auto& pg : r.pgs)
         mismatches += pg.mismatches.size();
-    std::printf("mode end to end (files -> ParsedSource -> buildBundle -> match), threads %d\n",
-        o.threads);
+    std::uint64_t bytes = 0;
+    for (const auto& source : bundle.sources)
+        bytes += source.bytes;
+    std::printf(
+        "mode end to end (loadBundle: read + map + merge, then match), threads %d\n", o.threads);
     std::printf("dumps %zu, entries %zu, calls %zu, pickle bytes %.1f MB, import issues %zu\n",
         bundle.frDumps.size(), bundle.frEntries.size(), bundle.frCalls.size(),
-        static_cast<double>(bytesRead.load()) / 1e6, bundle.issues.total());
-    std::printf("read+map %.3f s, buildBundle %.3f s, match %.3f s (%zu PGs, %zu mismatches)\n",
-        seconds(start, parsedAt), seconds(parsedAt, builtAt), seconds(builtAt, matchedAt),
-        r.pgs.size(), mismatches);
+        static_cast<double>(bytes) / 1e6, bundle.issues.total());
+    std::printf("read+map+merge %.3f s, match %.3f s (%zu PGs, %zu mismatches)\n",
+        seconds(start, loadedAt), seconds(loadedAt, matchedAt), r.pgs.size(), mismatches);
     std::printf("wall time %.3f s\n", seconds(start, matchedAt));
-    std::printf("peak RSS after read+map %.1f MB, after buildBundle %.1f MB, at the end %.1f MB\n",
-        rssParsed, rssBuilt, peakRssKb() / 1024.0);
+    std::printf(
+        "peak RSS after loading %.1f MB, at the end %.1f MB\n", rssLoaded, peakRssKb() / 1024.0);
     std::printf("peak RSS %.1f MB\n", peakRssKb() / 1024.0);
-    std::printf("sizeof(FrEntry) %zu bytes, entries %.1f MB\n", sizeof(rankscope::model::FrEntry),
+    std::printf("sizeof(FrEntry) %zu bytes, entries %.1f MB (array capacity %.1f MB)\n",
+        sizeof(rankscope::model::FrEntry),
+        static_cast<double>(bundle.frEntries.size() * sizeof(rankscope::model::FrEntry)) / 1e6,
         static_cast<double>(bundle.frEntries.capacity() * sizeof(rankscope::model::FrEntry)) / 1e6);
     return bundle.issues.total() == 0 ? 0 : 1;
 }
