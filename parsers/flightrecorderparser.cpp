@@ -209,10 +209,10 @@ struct FrCallHash {
 // turn them into model values once.
 class DumpMapper {
 public:
-
-    DumpMapper(const PickleDocument& doc, model::ParsedSource& out)
+    DumpMapper(const PickleDocument& doc, model::ParsedSource& out, RankTextCache& rankTexts)
         : m_doc(doc)
         , m_out(out)
+        , m_rankTexts(rankTexts)
     {
     }
 
@@ -336,6 +336,7 @@ private:
 
     const PickleDocument& m_doc;
     model::ParsedSource& m_out;
+    RankTextCache& m_rankTexts;
     std::size_t m_dropped = 0;
     std::size_t m_clamped = 0; // entries with a time or duration beyond FrEntry's fields
     model::TimePoint m_newest;
@@ -1004,7 +1005,7 @@ void DumpMapper::mapPgConfig(PickleId dict, model::FrDump& dump)
         config.desc = internValue(m_doc.find(info, "desc"));
         const PickleId ranks = m_doc.find(info, "ranks");
         if (m_doc.is(ranks, PickleKind::Str)) {
-            readRankText(m_doc.text(ranks), config.ranks);
+            config.ranks = m_rankTexts.ranks(m_doc.text(ranks));
         } else {
             for (const PickleId r : m_doc.items(ranks)) {
                 std::int64_t n = 0;
@@ -1236,15 +1237,39 @@ bool jsonNestingWithin(std::string_view json, std::size_t limit)
     return true;
 }
 
-void parseFlightRecorderPickle(
-    std::string_view bytes, model::ParsedSource& out, PickleResult& scratch, PickleReaderPath path)
+const model::FrRankList& RankTextCache::ranks(std::string_view text)
+{
+    if (text.size() < kMinLength) {
+        m_short = {};
+        readRankText(text, m_short);
+        return m_short;
+    }
+    ++m_clock;
+    Slot* oldest = &m_slots[0];
+    for (Slot& slot : m_slots) {
+        if (slot.text == text) {
+            slot.used = m_clock;
+            return slot.ranks;
+        }
+        if (slot.used < oldest->used)
+            oldest = &slot;
+    }
+    oldest->text.assign(text);
+    oldest->ranks = {};
+    readRankText(text, oldest->ranks);
+    oldest->used = m_clock;
+    return oldest->ranks;
+}
+
+void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out,
+    FlightRecorderScratch& scratch, PickleReaderPath path)
 {
     try {
-        readPickle(bytes, scratch, {}, path);
-        DumpMapper mapper(scratch.document, out);
-        mapper.useCopies(scratch.copies, scratch.copyOffsets, scratch.copiesChanged);
-        mapDocument(
-            scratch.document, scratch.root, scratch.complete, scratch.error, "pickle", out, mapper);
+        PickleResult& read = scratch.pickle;
+        readPickle(bytes, read, {}, path);
+        DumpMapper mapper(read.document, out, scratch.rankTexts);
+        mapper.useCopies(read.copies, read.copyOffsets, read.copiesChanged);
+        mapDocument(read.document, read.root, read.complete, read.error, "pickle", out, mapper);
     } catch (const std::exception& ex) {
         out.issues.add(kIssueKind, out.source.path + ": could not be read (" + ex.what() + ")");
     }
@@ -1252,7 +1277,7 @@ void parseFlightRecorderPickle(
 
 void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out)
 {
-    PickleResult scratch;
+    FlightRecorderScratch scratch;
     parseFlightRecorderPickle(bytes, out, scratch);
 }
 
@@ -1273,7 +1298,8 @@ void parseFlightRecorderJson(std::string_view bytes, model::ParsedSource& out)
         PickleDocument doc;
         doc.reset({});
         const PickleId root = convertJson(j, doc, 0);
-        DumpMapper mapper(doc, out);
+        RankTextCache rankTexts;
+        DumpMapper mapper(doc, out, rankTexts);
         mapDocument(doc, root, true, {}, "JSON document", out, mapper);
     } catch (const std::exception& ex) {
         out.issues.add(kIssueKind, out.source.path + ": could not be read (" + ex.what() + ")");

@@ -25,17 +25,47 @@
 #include "model/parsedsource.h"
 #include "parsers/picklereader.h"
 
+#include <array>
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace rankscope::parsers {
+
+// pg_config gives each group's ranks as one string, "[0, 1, …, 4095]" for the default group
+// of a 4096-rank job: 24 KB that every dump of the job repeats. The last few long ones read
+// are kept with their rank lists; comparing a string to them costs a memcmp, reading it
+// again about ten times that (a tenth of reading a 4096-rank job's dumps).
+class RankTextCache {
+public:
+    // The ranks `text` lists, read once per distinct text among the last kSlots.
+    const model::FrRankList& ranks(std::string_view text);
+
+private:
+    static constexpr std::size_t kSlots = 8; // a few groups of each kind (world, DP, PP, …)
+    static constexpr std::size_t kMinLength = 128; // shorter ones read as fast as compared
+    struct Slot {
+        std::string text;
+        model::FrRankList ranks;
+        std::uint64_t used = 0;
+    };
+    std::array<Slot, kSlots> m_slots;
+    model::FrRankList m_short;
+    std::uint64_t m_clock = 0;
+};
+
+// What a thread keeps between the dumps it reads: the reader's buffers and the rank lists.
+struct FlightRecorderScratch {
+    PickleResult pickle;
+    RankTextCache rankTexts;
+};
 
 // `bytes` is the whole file. Hostile or broken input is an import issue, never a crash.
 void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out);
 // Same, reusing `scratch`'s buffers when many dumps are read in a row. `path`: tests read a
 // dump both ways (the reference path copies no repeated entries, so all are mapped in full).
 void parseFlightRecorderPickle(std::string_view bytes, model::ParsedSource& out,
-    PickleResult& scratch, PickleReaderPath path = PickleReaderPath::Fast);
+    FlightRecorderScratch& scratch, PickleReaderPath path = PickleReaderPath::Fast);
 void parseFlightRecorderJson(std::string_view bytes, model::ParsedSource& out);
 // Cheap content check on a JSON document: has "pg_config" or "entries", and "version".
 bool looksLikeFlightRecorderJson(std::string_view head);

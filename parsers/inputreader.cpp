@@ -423,7 +423,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     SourceBuilder builder(makeSource(task.displayPath, task.diskPath, {}, false), limits, control.hashContent);
     if (!piece.empty())
         builder.knownKind(kind);
-    builder.reusePickleBuffers(&readBuffer.pickle);
+    builder.reusePickleBuffers(&readBuffer.flightRecorder);
     if (piece.size() < bufferBytes) {
         // The whole file in one piece (most logs and every Flight Recorder dump).
         if (control.onBytes)

@@ -6,8 +6,8 @@
 
 #include "model/importissues.h"
 #include "model/parsedsource.h"
+#include "parsers/flightrecorderparser.h"
 #include "parsers/inputplan.h"
-#include "parsers/picklereader.h"
 
 #include <atomic>
 #include <cstdint>
@@ -38,7 +38,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
 // memory for every file would be zeroed by the kernel page by page.
 struct ReadBuffer {
     std::vector<char> bytes;
-    PickleResult pickle; // the decoded values of a Flight Recorder dump, reused the same way
+    FlightRecorderScratch flightRecorder; // a dump's decoded values and more, reused the same way
 };
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
     ReadBuffer& buffer);

@@ -5,9 +5,9 @@
 
 #include "model/parsedsource.h"
 #include "parsers/contentsniff.h"
+#include "parsers/flightrecorderparser.h"
 #include "parsers/inputplan.h"
 #include "parsers/logscanner.h"
-#include "parsers/picklereader.h"
 #include "parsers/sha256.h"
 #include "parsers/utf16decoder.h"
 
@@ -24,7 +24,7 @@ public:
 
     // Buffers a Flight Recorder dump is decoded into, kept by the caller across sources
     // (optional; must outlive finish()).
-    void reusePickleBuffers(PickleResult* scratch) { m_pickleScratch = scratch; }
+    void reusePickleBuffers(FlightRecorderScratch* scratch) { m_pickleScratch = scratch; }
 
     // `head` must be the first bytes of the content (at least the first chunk). Returns the
     // sniffed kind so an archive reader can divert nested archives before any feed().
@@ -53,7 +53,7 @@ private:
     std::unique_ptr<LogScanner> m_scanner;
     std::unique_ptr<Utf16Decoder> m_utf16;
     std::string m_whole; // JSON-like content that is parsed in one go
-    PickleResult* m_pickleScratch = nullptr;
+    FlightRecorderScratch* m_pickleScratch = nullptr;
     std::uint64_t m_bytes = 0;
     bool m_wholeTooBig = false;
 };

@@ -343,16 +343,17 @@ long peakRssKb()
 }
 
 // Reads + maps one dump into a fresh ParsedSource, as the bundle loader does per file.
-void readDump(std::string_view bytes, int rank, rankscope::parsers::PickleResult& scratch,
+void readDump(std::string_view bytes, int rank, rankscope::parsers::FlightRecorderScratch& scratch,
     Totals& t, bool readerOnly = false)
 {
     if (readerOnly) {
-        rankscope::parsers::readPickle(bytes, scratch);
+        rankscope::parsers::PickleResult& read = scratch.pickle;
+        rankscope::parsers::readPickle(bytes, read);
         t.dumps += 1;
-        t.entries += scratch.document.valueCount();
+        t.entries += read.document.valueCount();
         t.bytes += bytes.size();
-        t.issues += scratch.complete ? 0 : 1;
-        t.repeatedDicts += scratch.copies.size();
+        t.issues += read.complete ? 0 : 1;
+        t.repeatedDicts += read.copies.size();
         return;
     }
     rankscope::model::Source src;
@@ -361,7 +362,7 @@ void readDump(std::string_view bytes, int rank, rankscope::parsers::PickleResult
     src.pathIdentity.globalRank = rank;
     rankscope::model::ParsedSource out(std::move(src));
     rankscope::parsers::parseFlightRecorderPickle(bytes, out, scratch);
-    t.repeatedDicts += scratch.copies.size();
+    t.repeatedDicts += scratch.pickle.copies.size();
     t.dumps += 1;
     t.entries += out.frEntries.size();
     t.bytes += bytes.size();
@@ -396,7 +397,7 @@ int runInMemory(const Options& o)
     for (int w = 0; w < o.threads; ++w) {
         workers.emplace_back([&o, &totals, w] {
             PickleWriter writer;
-            rankscope::parsers::PickleResult scratch;
+            rankscope::parsers::FlightRecorderScratch scratch;
             Totals& t = totals[static_cast<std::size_t>(w)];
             for (int rank = w; rank < o.ranks; rank += o.threads) {
                 const std::string& bytes = makeDump(writer, rank, o.entries, o.ranks);
@@ -621,7 +622,7 @@ std::uint64_t digestOf(const rankscope::model::ParsedSource& p)
 // One line per file: entries, calls, stacks and the digest of the whole ParsedSource.
 int digestFiles(const std::vector<std::string>& paths)
 {
-    rankscope::parsers::PickleResult scratch;
+    rankscope::parsers::FlightRecorderScratch scratch;
     std::string bytes;
     for (const std::string& path : paths) {
         if (!readWhole(path, bytes)) {
@@ -653,7 +654,7 @@ int readFiles(const Options& o)
     std::vector<std::thread> workers;
     for (int w = 0; w < o.threads; ++w) {
         workers.emplace_back([&, w] {
-            rankscope::parsers::PickleResult scratch;
+            rankscope::parsers::FlightRecorderScratch scratch;
             std::string bytes;
             Totals& t = totals[static_cast<std::size_t>(w)];
             for (std::size_t i = next++; i < files.size(); i = next++) {

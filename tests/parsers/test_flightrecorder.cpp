@@ -548,6 +548,48 @@ TEST_CASE("a pg_config rank list keeps every number that fits a rank, whatever s
         == std::vector<std::int32_t> { 0, 7, 8, 9, 2147483647, 12, 13 });
 }
 
+TEST_CASE("rank lists read once per distinct text are the lists the text gives", "[parsers][fr]")
+{
+    // Groups of a 512-rank job as pg_config writes them: the world, 8 data-parallel groups
+    // (stride 8) and short tensor-parallel pairs, in the order consecutive dumps repeat them.
+    auto listText = [](const std::vector<std::int32_t>& ranks) {
+        std::string text = "[";
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+            text += (i ? ", " : "") + std::to_string(ranks[i]);
+        return text + "]";
+    };
+    std::vector<std::vector<std::int32_t>> groups;
+    groups.emplace_back();
+    for (std::int32_t r = 0; r < 512; ++r)
+        groups.back().push_back(r);
+    for (std::int32_t dp = 0; dp < 12; ++dp) { // more than the cache keeps
+        groups.emplace_back();
+        for (std::int32_t r = dp; r < 512; r += 12)
+            groups.back().push_back(r);
+    }
+    groups.push_back({ 6, 7 });
+    // The world with its last rank changed: same length, differs in the last digit only.
+    groups.push_back(groups.front());
+    groups.back().back() = 510;
+    parsers::RankTextCache cache;
+    for (int round = 0; round < 3; ++round) {
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            // Each dump lists the world, its own DP group and its pair.
+            for (const std::size_t which :
+                { std::size_t(0), g, groups.size() - 2, groups.size() - 1 }) {
+                const std::string text = listText(groups[which]);
+                INFO("round " << round << " group " << which << " text " << text.substr(0, 40));
+                CHECK(cache.ranks(text).toVector() == groups[which]);
+            }
+        }
+    }
+    // Separators and numbers beyond int32 are read as without the cache.
+    const std::string odd = "[0, 7,8;9 2147483648 " + std::string(200, ' ') + "12 x13]";
+    CHECK(cache.ranks(odd).toVector() == std::vector<std::int32_t> { 0, 7, 8, 9, 12, 13 });
+    CHECK(cache.ranks(odd).toVector() == std::vector<std::int32_t> { 0, 7, 8, 9, 12, 13 });
+    CHECK(cache.ranks("[]").empty());
+}
+
 TEST_CASE("input sizes of very many tensors are cut after about 1024 values, consistently",
     "[parsers][fr]")
 {
@@ -627,14 +669,14 @@ TEST_CASE("entries the reader copied map exactly as entries read opcode by opcod
                 = rankscope::testing::DumpWriter(static_cast<std::uint32_t>(31 + trap), protocol4)
                       .write(2500, traps);
             INFO("protocol " << (protocol4 ? 4 : 2) << ", trap " << trap);
-            parsers::PickleResult scratch;
+            parsers::FlightRecorderScratch scratch;
             auto fast = source("dump/nccl_trace_rank_3");
             parsers::parseFlightRecorderPickle(dump, fast, scratch);
-            REQUIRE(scratch.copies.size() > 300);
+            REQUIRE(scratch.pickle.copies.size() > 300);
             auto reference = source("dump/nccl_trace_rank_3");
             parsers::parseFlightRecorderPickle(
                 dump, reference, scratch, parsers::PickleReaderPath::Reference);
-            REQUIRE(scratch.copies.empty());
+            REQUIRE(scratch.pickle.copies.empty());
             REQUIRE(fast.frEntries.size() == 2500);
             CHECK(fast.frCalls.size() > 3);
             const std::string a = mapped(fast);
