@@ -28,13 +28,19 @@ bool maskedEqual(
 {
     std::size_t i = 0;
 #if defined(__SSE2__)
-    for (; i + 16 <= n; i += 16) {
-        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
-        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
-        const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(mask + i));
+    auto equal16 = [&](std::size_t at) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + at));
+        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + at));
+        const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(mask + at));
         const __m128i diff = _mm_and_si128(_mm_xor_si128(x, y), m);
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) != 0xffff)
-            return false;
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xffff;
+    };
+    if (n >= 16) {
+        for (; i + 16 <= n; i += 16)
+            if (!equal16(i))
+                return false;
+        // The last 16 bytes once more, overlapping what was compared: no byte-by-byte tail.
+        return i == n || equal16(n - 16);
     }
 #endif
     for (; i < n; ++i)

@@ -104,7 +104,7 @@ private:
         std::uint32_t numbersListed = 0; // where its number offsets start in m_offsetList
         std::uint32_t containersListed = 0; // and its containers' offsets
         std::uint32_t containerCount = 0;
-        std::vector<std::uint8_t> bytes; // padded to 16 with zero mask
+        std::vector<std::uint8_t> bytes; // the span as it was read
         std::vector<std::uint8_t> mask; // 0xff where bytes must match
         std::vector<PickleValue> values;
         std::vector<std::uint32_t> containers; // values whose items move
