@@ -84,11 +84,6 @@ void assignYears(Bundle& b)
 
 } // namespace
 
-BundleBuilder::BundleBuilder(Arrival arrival)
-    : m_arrival(arrival)
-{
-}
-
 void BundleBuilder::reserveFor(const std::vector<ParsedSource>& upcoming)
 {
     // Growing these by doubling copies them several times into fresh pages the kernel must
@@ -124,11 +119,10 @@ void BundleBuilder::makeRoomForFrEntries(std::size_t incoming)
     m_expectedFrEntries -= std::min(m_expectedFrEntries, incoming);
 }
 
-void BundleBuilder::add(ParsedSource&& source)
+void BundleBuilder::add(ParsedSource&& source, MergedMemory memory)
 {
     makeRoomForFrEntries(source.frEntries.size());
-    mergeSource(m_bundle, std::move(source),
-        m_arrival == Arrival::AllParsedFirst ? MergedMemory::GiveBack : MergedMemory::Reuse);
+    mergeSource(m_bundle, std::move(source), memory);
     // Its memory goes now, not when the caller drops it (and without allocating the empty
     // pool and tables a fresh ParsedSource would).
     ParsedSource done = std::move(source);
@@ -146,10 +140,10 @@ Bundle BundleBuilder::finish(ImportIssues loadIssues) &&
 
 Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues)
 {
-    BundleBuilder builder(BundleBuilder::Arrival::AllParsedFirst);
+    BundleBuilder builder;
     builder.reserveFor(parsed);
     for (ParsedSource& p : parsed)
-        builder.add(std::move(p));
+        builder.add(std::move(p), MergedMemory::GiveBack); // all of them are held until merged
     parsed.clear();
     return std::move(builder).finish(std::move(loadIssues));
 }

@@ -4,6 +4,7 @@
 // for every identity, the world, process groups and per-rank collective progress.
 
 #include "model/bundle.h"
+#include "model/bundlemerge.h"
 #include "model/importissues.h"
 #include "model/parsedsource.h"
 
@@ -19,11 +20,6 @@ Bundle buildBundle(std::vector<ParsedSource>&& parsed, ImportIssues loadIssues);
 // while its other threads are still parsing, instead of merging everything at the end.
 class BundleBuilder {
 public:
-    // Whether the sources still to be added are all held in memory already (buildBundle) or
-    // arrive a few at a time as they are parsed (the loader). See MergedMemory.
-    enum class Arrival { AllParsedFirst, WhileParsing };
-    explicit BundleBuilder(Arrival arrival = Arrival::WhileParsing);
-
     // Room for these sources' records on top of what is merged already. Flight Recorder
     // entries above all: a vector of 8 M entries grown by doubling is held twice at once.
     void reserveFor(const std::vector<ParsedSource>& upcoming);
@@ -33,7 +29,9 @@ public:
     // it at every doubling. A guess too high costs address space only (pages never written
     // are never backed); too low, the array grows again by at least half.
     void expectFrEntries(std::size_t entries) { m_expectedFrEntries = entries; }
-    void add(ParsedSource&& source);
+    // `memory`: GiveBack when the caller holds many parsed sources at once, Reuse when it
+    // adds each as soon as it is parsed (see MergedMemory).
+    void add(ParsedSource&& source, MergedMemory memory = MergedMemory::Reuse);
     std::size_t sourcesAdded() const { return m_bundle.sources.size(); }
     // What is merged so far; derived parts (ranks, progress) are filled in by finish().
     const Bundle& merged() const { return m_bundle; }
@@ -44,7 +42,6 @@ private:
     void makeRoomForFrEntries(std::size_t incoming);
 
     Bundle m_bundle;
-    Arrival m_arrival;
     std::size_t m_expectedFrEntries = 0;
 };
 

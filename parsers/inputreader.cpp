@@ -126,14 +126,25 @@ std::string hostileReason(archive_entry* entry)
     return {};
 }
 
+void deliver(TaskResult& result, const SourceSink* sink, model::ParsedSource&& source,
+    std::uint64_t diskBytesRead)
+{
+    if (sink && *sink)
+        (*sink)(std::move(source), diskBytesRead);
+    else
+        result.sources.push_back(std::move(source));
+}
+
 class ArchiveWalker {
 public:
     ArchiveWalker(const LoadLimits& limits, const ReadControl& control, TaskResult& result,
-        std::string containerPath)
+        std::string containerPath, SourceScratch& scratch, const SourceSink* sink = nullptr)
         : m_limits(limits)
         , m_control(control)
         , m_result(result)
         , m_container(std::move(containerPath))
+        , m_scratch(scratch)
+        , m_sink(sink)
     {
     }
 
@@ -141,6 +152,8 @@ public:
     // when the archive was refused (the reason is an import issue already).
     bool walk(archive* a, const std::string& display, int depth, const std::string& memberPrefix = {})
     {
+        if (depth == 0)
+            m_outer = a;
         archive_entry* entry = nullptr;
         std::uint64_t entries = 0;
         bool isRaw = false;
@@ -272,6 +285,7 @@ private:
         // log viewer can read the member again later.
         SourceBuilder builder(makeSource(memberDisplay, m_container, isRaw ? memberPrefix : memberPrefix + member, true), m_limits,
             m_control.hashContent);
+        builder.reuseBuffers(&m_scratch); // members are read one after another
         if (!first.empty())
             builder.knownKind(kind);
         bool ok = true;
@@ -299,7 +313,10 @@ private:
                 break;
             }
         }
-        m_result.sources.push_back(builder.finish());
+        // The outermost archive's position in the file on disk (nested ones are in memory).
+        const la_int64_t read = m_outer ? archive_filter_bytes(m_outer, -1) : 0;
+        deliver(
+            m_result, m_sink, builder.finish(), read > 0 ? static_cast<std::uint64_t>(read) : 0);
         return ok;
     }
 
@@ -356,10 +373,14 @@ private:
     const ReadControl& m_control;
     TaskResult& m_result;
     std::string m_container;
+    SourceScratch& m_scratch;
+    const SourceSink* m_sink; // null: sources go into the result
+    archive* m_outer = nullptr;
     std::uint64_t m_totalBytes = 0;
 };
 
-TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits, const ReadControl& control)
+TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits,
+    const ReadControl& control, SourceScratch& scratch, const SourceSink& sink)
 {
     TaskResult result;
     ArchivePtr a = newReader();
@@ -368,7 +389,7 @@ TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits, cons
         result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
         return result;
     }
-    ArchiveWalker walker(limits, control, result, task.diskPath);
+    ArchiveWalker walker(limits, control, result, task.diskPath, scratch, &sink);
     walker.walk(a.get(), task.displayPath, 0);
     return result;
 }
@@ -382,7 +403,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
 }
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
-    ReadBuffer& readBuffer)
+    ReadBuffer& readBuffer, const SourceSink& sink)
 {
     // Plain files are read with read() into one buffer, piece by piece, rather than mapped:
     // a log that is truncated or rotated while it is read (a live job) ends the read early
@@ -413,7 +434,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     }
     const ContentKind kind = sniffContent(piece.substr(0, 8192));
     if (isArchiveOrCompressed(kind))
-        return readArchiveFile(task, limits, control);
+        return readArchiveFile(task, limits, control, readBuffer.source, sink);
 
     if (size > limits.maxEntryBytes) {
         result.issues.add("file_too_large", task.displayPath + ": " + humanBytes(size)
@@ -423,12 +444,12 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     SourceBuilder builder(makeSource(task.displayPath, task.diskPath, {}, false), limits, control.hashContent);
     if (!piece.empty())
         builder.knownKind(kind);
-    builder.reusePickleBuffers(&readBuffer.flightRecorder);
+    builder.reuseBuffers(&readBuffer.source);
     if (piece.size() < bufferBytes) {
         // The whole file in one piece (most logs and every Flight Recorder dump).
         if (control.onBytes)
             control.onBytes(piece.size());
-        result.sources.push_back(builder.finishWhole(piece));
+        deliver(result, &sink, builder.finishWhole(piece), piece.size());
         return result;
     }
     // What the file held when it was opened: a log still being written is read as of then,
@@ -452,7 +473,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
             break;
         }
     }
-    result.sources.push_back(builder.finish());
+    deliver(result, &sink, builder.finish(), done);
     return result;
 }
 
@@ -472,7 +493,8 @@ TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
         result.issues.add("archive_unreadable", displayPath + ": " + (e ? e : "cannot open"));
         return result;
     }
-    ArchiveWalker walker(limits, control, result, displayPath);
+    SourceScratch scratch;
+    ArchiveWalker walker(limits, control, result, displayPath, scratch);
     walker.walk(a.get(), displayPath, 0);
     return result;
 }

@@ -6,8 +6,8 @@
 
 #include "model/importissues.h"
 #include "model/parsedsource.h"
-#include "parsers/flightrecorderparser.h"
 #include "parsers/inputplan.h"
+#include "parsers/sourcebuilder.h"
 
 #include <atomic>
 #include <cstdint>
@@ -38,10 +38,15 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
 // memory for every file would be zeroed by the kernel page by page.
 struct ReadBuffer {
     std::vector<char> bytes;
-    FlightRecorderScratch flightRecorder; // a dump's decoded values and more, reused the same way
+    SourceScratch source; // what parsing a source needs, reused the same way
 };
+// Receives each source of a task as soon as it is complete, in order (an archive's members
+// one by one), instead of TaskResult::sources, with the disk bytes of the task read so far
+// (compressed bytes for an archive). A loader merges them while the rest is still read.
+using SourceSink = std::function<void(model::ParsedSource&& source, std::uint64_t diskBytesRead)>;
+
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
-    ReadBuffer& buffer);
+    ReadBuffer& buffer, const SourceSink& sink = {});
 
 // For tests and tools: reads an archive or compressed stream held in memory.
 TaskResult readMemory(std::string_view bytes, const std::string& displayPath,

@@ -85,14 +85,21 @@ void SourceBuilder::feed(std::string_view chunk)
         return;
     }
     if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle) {
-        if (m_whole.size() + chunk.size() > m_limits.maxJsonBytes) {
+        if (m_whole->size() + chunk.size() > m_limits.maxJsonBytes) {
             m_wholeTooBig = true;
-            m_whole.clear();
-            m_whole.shrink_to_fit();
+            m_whole->clear();
+            m_whole->shrink_to_fit();
         } else if (!m_wholeTooBig) {
-            m_whole.append(chunk);
+            m_whole->append(chunk);
         }
     }
+}
+
+void SourceBuilder::reuseBuffers(SourceScratch* scratch)
+{
+    m_pickleScratch = scratch ? &scratch->flightRecorder : nullptr;
+    m_whole = scratch ? &scratch->whole : &m_ownWhole;
+    m_whole->clear();
 }
 
 void SourceBuilder::markTruncated(const std::string& reason)
@@ -157,7 +164,7 @@ model::ParsedSource SourceBuilder::finish()
     if (m_scanner)
         m_scanner->finish();
     else if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle)
-        routeWhole(m_whole);
+        routeWhole(*m_whole);
     return complete();
 }
 

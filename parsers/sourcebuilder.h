@@ -18,13 +18,19 @@
 
 namespace rankscope::parsers {
 
+// What a loader thread keeps across the sources it reads: fresh memory for every source
+// would be zeroed by the kernel page by page (4096 dumps in one archive: 0.37 M page faults).
+struct SourceScratch {
+    std::string whole; // a JSON or pickle document fed in pieces (archive members)
+    FlightRecorderScratch flightRecorder; // a dump's decoded values and rank lists
+};
+
 class SourceBuilder {
 public:
     SourceBuilder(model::Source meta, const LoadLimits& limits, bool hashContent = true);
 
-    // Buffers a Flight Recorder dump is decoded into, kept by the caller across sources
-    // (optional; must outlive finish()).
-    void reusePickleBuffers(FlightRecorderScratch* scratch) { m_pickleScratch = scratch; }
+    // Buffers kept by the caller across sources (optional; must outlive finish()).
+    void reuseBuffers(SourceScratch* scratch);
 
     // `head` must be the first bytes of the content (at least the first chunk). Returns the
     // sniffed kind so an archive reader can divert nested archives before any feed().
@@ -52,7 +58,8 @@ private:
     std::optional<ContentKind> m_kind;
     std::unique_ptr<LogScanner> m_scanner;
     std::unique_ptr<Utf16Decoder> m_utf16;
-    std::string m_whole; // JSON-like content that is parsed in one go
+    std::string m_ownWhole;
+    std::string* m_whole = &m_ownWhole; // JSON-like content that is parsed in one go
     FlightRecorderScratch* m_pickleScratch = nullptr;
     std::uint64_t m_bytes = 0;
     bool m_wholeTooBig = false;

@@ -1,6 +1,6 @@
 #include "app/core/bundleloader.h"
 
-#include "app/core/similarinputs.h"
+#include "app/core/orderedmerge.h"
 #include "model/bundlebuilder.h"
 #include "parsers/inputreader.h"
 
@@ -59,8 +59,7 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
         progress->filesTotal = static_cast<std::uint32_t>(tasks.size());
     }
 
-    std::vector<parsers::TaskResult> results(tasks.size());
-    const auto parsed = std::make_unique<std::atomic<bool>[]>(tasks.size());
+    std::vector<model::ImportIssues> taskIssues(tasks.size());
     std::atomic<std::size_t> next { 0 };
     parsers::ReadControl control;
     control.cancel = cancel;
@@ -68,50 +67,25 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     if (progress)
         control.onBytes = [progress](std::uint64_t n) { progress->bytesDone += n; };
 
-    // Sources are merged in path order while later ones are still parsed: by whichever
-    // thread finds the merge free (a parser never waits for it), up to the first result not
-    // parsed yet. The first Flight Recorder dump merged tells how many entries a byte of dump
-    // holds; the dumps named like it still to come are expected to hold as many, so the
-    // bundle's entry array is sized once (a guess too high costs address space, not memory).
+    // Each source is merged into the bundle as soon as it and everything before it in path
+    // order are read, by whichever thread finds the merge free (see OrderedMerge).
     model::BundleBuilder builder;
-    const SimilarInputs similar(tasks);
-    std::mutex mergeMutex;
-    std::size_t nextToMerge = 0; // guarded by mergeMutex
-    auto mergeParsed = [&]() {
-        for (; nextToMerge < results.size() && parsed[nextToMerge].load(std::memory_order_acquire);
-             ++nextToMerge) {
-            auto& sources = results[nextToMerge].sources;
-            std::size_t frEntries = 0;
-            for (const auto& s : sources)
-                frEntries += s.frEntries.size();
-            const std::uint64_t taskBytes = tasks[nextToMerge].diskBytes;
-            if (frEntries > 0 && taskBytes > 0) {
-                const double perByte
-                    = static_cast<double>(frEntries) / static_cast<double>(taskBytes);
-                const double later = static_cast<double>(similar.bytesAfter(nextToMerge)) * perByte;
-                // Entry indexes are 32-bit, so no bundle holds more (a corrupt size is no reason
-                // to ask for terabytes).
-                const double expected
-                    = std::min(static_cast<double>(frEntries) + later * 1.125, 4294967295.0);
-                builder.expectFrEntries(static_cast<std::size_t>(expected));
-            }
-            for (auto& s : sources)
-                builder.add(std::move(s));
-            std::vector<model::ParsedSource>().swap(sources);
-        }
-    };
+    OrderedMerge merge(tasks, builder);
     auto worker = [&]() {
         parsers::ReadBuffer buffer;
         for (;;) {
             const std::size_t i = next.fetch_add(1);
             if (i >= tasks.size() || control.cancelled())
                 return;
-            results[i] = parsers::readInput(tasks[i], request.limits, control, buffer);
-            parsed[i].store(true, std::memory_order_release);
+            const parsers::SourceSink sink
+                = [&merge, i](model::ParsedSource&& s, std::uint64_t read) {
+                      merge.add(i, std::move(s), read);
+                  };
+            taskIssues[i]
+                = parsers::readInput(tasks[i], request.limits, control, buffer, sink).issues;
+            merge.taskDone(i);
             if (progress)
                 ++progress->filesDone;
-            if (std::unique_lock lock(mergeMutex, std::try_to_lock); lock)
-                mergeParsed();
         }
     };
     unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -125,11 +99,11 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     if (cancel && cancel->load())
         return model::Error { "loading cancelled" };
 
-    mergeParsed(); // what the threads left: each merges only when it finds the merge free
+    merge.finish(); // what the threads left queued
 
     model::ImportIssues issues = std::move(plan->issues);
-    for (auto& r : results)
-        issues.merge(r.issues);
+    for (auto& i : taskIssues)
+        issues.merge(i);
     auto bundle = std::make_shared<model::Bundle>(std::move(builder).finish(std::move(issues)));
 
     std::uint64_t recognised = 0;

@@ -3,11 +3,20 @@
 // bundle must not depend on the number of threads or on which thread merged what.
 
 #include "app/core/bundleloader.h"
+#include "app/core/orderedmerge.h"
 #include "app/core/similarinputs.h"
+
+#include "../parsers/archivewriter.h"
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace rankscope;
@@ -36,6 +45,60 @@ std::vector<std::string> frEntriesOf(const model::Bundle& b)
             + std::to_string(static_cast<int>(e.state())));
     }
     return out;
+}
+
+namespace fs = std::filesystem;
+
+std::string fileText(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A fresh directory, removed with everything in it at the end of the test.
+struct TempDir {
+    fs::path path = fs::temp_directory_path()
+        / ("rankscope-loader-test-" + std::to_string(::getpid()) + "-"
+            + std::to_string(counter()++));
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() { fs::remove_all(path); }
+    static int& counter()
+    {
+        static int n = 0;
+        return n;
+    }
+};
+
+const std::string kScenario = std::string(RANKSCOPE_TEST_DATA) + "/scenarios/fr-only-straggler";
+
+app::BundlePtr load(const std::vector<std::string>& paths, unsigned threads)
+{
+    app::LoadRequest request;
+    request.paths = paths;
+    request.threads = threads;
+    auto loaded = app::loadBundle(request);
+    REQUIRE(loaded);
+    return loaded.value();
+}
+
+// One synthetic dump source of `entries` entries for the OrderedMerge tests.
+model::ParsedSource dumpSource(const std::string& path, std::uint32_t entries)
+{
+    model::Source src;
+    src.path = path;
+    model::ParsedSource p(std::move(src));
+    model::FrDump d;
+    d.entryCount = entries;
+    p.frDumps.push_back(d);
+    model::FrCall c;
+    p.frCalls.push_back(c);
+    for (std::uint32_t i = 0; i < entries; ++i) {
+        model::FrEntry e;
+        e.call = 0;
+        e.collectiveSeq = static_cast<std::int32_t>(i);
+        p.frEntries.push_back(e);
+    }
+    return p;
 }
 
 } // namespace
@@ -95,5 +158,82 @@ TEST_CASE("dumps merged while others are still read give the same bundle on any 
             first = entries;
         else
             CHECK(entries == first);
+    }
+}
+
+TEST_CASE("dumps inside archives are merged member by member into the same bundle", "[loader]")
+{
+    // The scenario's eight dumps, four per node archive (compressed and not), with a log
+    // between them, against the same dumps as plain files.
+    const fs::path dumps = fs::path(kScenario) / "flight_recorder";
+    TempDir dir;
+    std::vector<testing::ArchiveEntrySpec> node0, node1;
+    for (int r = 0; r < 8; ++r) {
+        const std::string name = "nccl_trace_rank_" + std::to_string(r);
+        (r < 4 ? node0 : node1).push_back({ name, fileText(dumps / name), {} });
+    }
+    node0.insert(node0.begin() + 2, { "nccl_trace_rank_1.txt", "[rank1]: NCCL INFO hello\n", {} });
+    std::ofstream(dir.path / "node0.tar.gz", std::ios::binary)
+        << testing::makeArchive(node0, "tar", "gzip");
+    std::ofstream(dir.path / "node1.tar", std::ios::binary)
+        << testing::makeArchive(node1, "tar", "");
+
+    const auto plain = frEntriesOf(*load({ dumps.string() }, 2));
+    REQUIRE(!plain.empty());
+    for (const unsigned threads : { 1u, 2u, 4u }) {
+        const app::BundlePtr loaded = load({ dir.path.string() }, threads);
+        const model::Bundle& b = *loaded;
+        CHECK(b.frDumps.size() == 8);
+        CHECK(frEntriesOf(b) == plain);
+        // Every member is its own source, in path order, the log among them.
+        REQUIRE(b.sources.size() == 9);
+        CHECK(b.sources[2].path.ends_with("/node0.tar.gz!nccl_trace_rank_1.txt"));
+        CHECK(b.sources[8].path.ends_with("/node1.tar!nccl_trace_rank_7"));
+    }
+}
+
+TEST_CASE("sources merged from several threads keep the path order whatever order they finish in",
+    "[loader]")
+{
+    // Six tasks of three sources each, delivered by two threads in a shuffled order with
+    // tasks finishing before earlier ones: the bundle lists them in task order.
+    std::vector<parsers::InputTask> tasks;
+    for (int t = 0; t < 6; ++t)
+        tasks.push_back(task("node" + std::to_string(t) + ".tar", 3000));
+    std::mt19937 random(7);
+    for (int round = 0; round < 20; ++round) {
+        model::BundleBuilder builder;
+        app::OrderedMerge merge(tasks, builder);
+        std::vector<int> order { 0, 1, 2, 3, 4, 5 };
+        std::shuffle(order.begin(), order.end(), random);
+        auto reader = [&](int parity) {
+            for (const int t : order) {
+                if (t % 2 != parity)
+                    continue;
+                for (int s = 0; s < 3; ++s)
+                    merge.add(static_cast<std::size_t>(t),
+                        dumpSource(
+                            "node" + std::to_string(t) + ".tar!rank" + std::to_string(s), 100),
+                        static_cast<std::uint64_t>(1000 * (s + 1)));
+                merge.taskDone(static_cast<std::size_t>(t));
+            }
+        };
+        std::thread other(reader, 1);
+        reader(0);
+        other.join();
+        merge.finish();
+        const model::Bundle& b = builder.merged();
+        REQUIRE(b.sources.size() == 18);
+        for (int t = 0; t < 6; ++t)
+            for (int s = 0; s < 3; ++s)
+                CHECK(b.sources[static_cast<std::size_t>(t * 3 + s)].path
+                    == "node" + std::to_string(t) + ".tar!rank" + std::to_string(s));
+        REQUIRE(b.frEntries.size() == 1800);
+        // The first dump's 100 entries per 1000 disk bytes, times the 17,000 bytes still to
+        // come (this archive's and the five named like it), plus an eighth: room for all.
+        CHECK(b.frEntries.capacity() >= 1800);
+        CHECK(b.frEntries.capacity() <= 1800 * 9 / 8 + 100);
+        for (std::size_t d = 0; d < b.frDumps.size(); ++d)
+            CHECK(b.frDumps[d].firstEntry == 100 * d);
     }
 }

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -405,4 +406,49 @@ TEST_CASE("a log with a stray NUL byte (PyTorch's raw CUDA device byte) is still
     REQUIRE(r.sources.size() == 1);
     CHECK(r.sources[0].source.kind == model::SourceKind::Log);
     CHECK(r.sources[0].source.lines == 41);
+}
+
+TEST_CASE("a sink receives each archive member as it is read, with the disk bytes read so far",
+    "[parsers][input]")
+{
+    const auto dir = scratchDir("sink");
+    std::vector<testing::ArchiveEntrySpec> members;
+    for (int r = 0; r < 6; ++r)
+        members.push_back(
+            { "rank" + std::to_string(r) + ".log", kLog + std::string(200000, 'x') + "\n", {} });
+    const std::string bytes = makeArchive(members, "tar", "gzip");
+    std::ofstream(dir / "node0.tar.gz", std::ios::binary) << bytes;
+    parsers::InputTask t;
+    t.diskPath = (dir / "node0.tar.gz").string();
+    t.displayPath = "node0.tar.gz";
+    t.diskBytes = bytes.size();
+
+    std::vector<std::string> paths;
+    std::vector<std::uint64_t> read;
+    parsers::ReadBuffer buffer;
+    const parsers::SourceSink sink = [&](model::ParsedSource&& s, std::uint64_t diskBytesRead) {
+        paths.push_back(s.source.path);
+        read.push_back(diskBytesRead);
+    };
+    const auto r = parsers::readInput(t, {}, {}, buffer, sink);
+    CHECK(r.sources.empty());
+    REQUIRE(paths.size() == 6);
+    for (int i = 0; i < 6; ++i)
+        CHECK(
+            paths[static_cast<std::size_t>(i)] == "node0.tar.gz!rank" + std::to_string(i) + ".log");
+    CHECK(std::is_sorted(read.begin(), read.end()));
+    CHECK(read.front() > 0);
+    CHECK(read.back() <= bytes.size());
+
+    // A plain file: one source, all of it read.
+    std::ofstream(dir / "rank9.log", std::ios::binary) << kLog;
+    t.diskPath = (dir / "rank9.log").string();
+    t.displayPath = "rank9.log";
+    t.diskBytes = kLog.size();
+    paths.clear();
+    read.clear();
+    CHECK(parsers::readInput(t, {}, {}, buffer, sink).sources.empty());
+    REQUIRE(paths == std::vector<std::string> { "rank9.log" });
+    CHECK(read.front() == kLog.size());
+    std::filesystem::remove_all(dir);
 }

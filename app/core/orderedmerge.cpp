@@ -1,0 +1,84 @@
+#include "app/core/orderedmerge.h"
+
+#include <algorithm>
+
+namespace rankscope::app {
+
+OrderedMerge::OrderedMerge(const std::vector<parsers::InputTask>& tasks, model::BundleBuilder& builder)
+    : m_tasks(tasks)
+    , m_builder(builder)
+    , m_similar(tasks)
+    , m_queues(tasks.size())
+{
+}
+
+void OrderedMerge::add(std::size_t task, model::ParsedSource&& source, std::uint64_t diskBytesRead)
+{
+    {
+        const std::lock_guard lock(m_queueMutex);
+        m_queues[task].sources.push_back(Queued { std::move(source), diskBytesRead });
+    }
+    if (std::unique_lock lock(m_mergeMutex, std::try_to_lock); lock)
+        mergeReady();
+}
+
+void OrderedMerge::taskDone(std::size_t task)
+{
+    {
+        const std::lock_guard lock(m_queueMutex);
+        m_queues[task].done = true;
+    }
+    if (std::unique_lock lock(m_mergeMutex, std::try_to_lock); lock)
+        mergeReady();
+}
+
+void OrderedMerge::finish()
+{
+    const std::lock_guard lock(m_mergeMutex);
+    mergeReady();
+}
+
+void OrderedMerge::mergeReady()
+{
+    while (m_next < m_queues.size()) {
+        std::vector<Queued> batch;
+        bool done = false;
+        {
+            const std::lock_guard lock(m_queueMutex);
+            batch.swap(m_queues[m_next].sources);
+            done = m_queues[m_next].done; // read with the batch: nothing comes after it
+        }
+        // A source merged as soon as it was read hands its buffers back to malloc for the
+        // next one its reader parses; several at once were all held together, so their pages
+        // go back to the system as they are copied.
+        const auto memory = batch.size() > 1 ? model::MergedMemory::GiveBack : model::MergedMemory::Reuse;
+        for (Queued& q : batch)
+            mergeOne(m_next, std::move(q), memory);
+        if (!done)
+            return;
+        ++m_next;
+    }
+}
+
+void OrderedMerge::mergeOne(std::size_t task, Queued&& queued, model::MergedMemory memory)
+{
+    const std::size_t entries = queued.source.frEntries.size();
+    TaskQueue& q = m_queues[task];
+    if (entries > 0) {
+        q.frEntries += entries;
+        const std::uint64_t taskBytes = m_tasks[task].diskBytes;
+        const std::uint64_t read = std::min(queued.diskBytesRead, taskBytes);
+        if (read > 0) {
+            const double perByte = static_cast<double>(q.frEntries) / static_cast<double>(read);
+            const double later
+                = static_cast<double>(taskBytes - read + m_similar.bytesAfter(task)) * perByte;
+            // Entry indexes are 32-bit, so no bundle holds more (a corrupt size is no reason
+            // to ask for terabytes).
+            const double expected = std::min(static_cast<double>(entries) + later * 1.125, 4294967295.0);
+            m_builder.expectFrEntries(static_cast<std::size_t>(expected));
+        }
+    }
+    m_builder.add(std::move(queued.source), memory);
+}
+
+} // namespace rankscope::app
