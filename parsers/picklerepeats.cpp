@@ -308,15 +308,14 @@ void RepeatedDicts::learn(const Recording& r, const DictSite& site, const DictAr
         if (j >= t.values.size() || t.values[j].kind != PickleKind::Str)
             return;
     t.items.assign(arrays.items + r.itemCount, arrays.items + site.itemCount);
-    t.itemsInside.clear();
-    for (std::uint32_t k = 0; k < t.items.size(); ++k)
-        if (t.items[k] >= firstValue && t.items[k] < valueEnd)
-            t.itemsInside.push_back(k);
+    auto insideMask = [&](PickleId id) -> PickleId {
+        return id >= firstValue && id < valueEnd ? ~PickleId(0) : 0;
+    };
+    t.itemsInside.resize(t.items.size());
+    std::transform(t.items.begin(), t.items.end(), t.itemsInside.begin(), insideMask);
     t.memo.assign(arrays.memo + r.memoSize, arrays.memo + site.memoSize);
-    t.memoInside.clear();
-    for (std::uint32_t k = 0; k < t.memo.size(); ++k)
-        if (t.memo[k] >= firstValue && t.memo[k] < valueEnd)
-            t.memoInside.push_back(k);
+    t.memoInside.resize(t.memo.size());
+    std::transform(t.memo.begin(), t.memo.end(), t.memoInside.begin(), insideMask);
 
     t.bytes.assign(start, end);
     t.mask.assign(span, 0xff);
@@ -407,14 +406,13 @@ void RepeatedDicts::copy(const Template& t, const DictSite& site, const DictArra
         }
     }
     const auto valueShift = static_cast<PickleId>(site.valueCount) - t.firstValue;
+    // Items and memo slots that are the dict's own values move with it; the others stay.
     PickleId* const items = arrays.items + site.itemCount;
-    std::copy(t.items.begin(), t.items.end(), items);
-    for (const std::uint32_t k : t.itemsInside)
-        items[k] += valueShift;
+    for (std::size_t k = 0; k < t.items.size(); ++k)
+        items[k] = t.items[k] + (t.itemsInside[k] & valueShift);
     PickleId* const memo = arrays.memo + site.memoSize;
-    std::copy(t.memo.begin(), t.memo.end(), memo);
-    for (const std::uint32_t k : t.memoInside)
-        memo[k] += valueShift;
+    for (std::size_t k = 0; k < t.memo.size(); ++k)
+        memo[k] = t.memo[k] + (t.memoInside[k] & valueShift);
 }
 
 } // namespace rankscope::parsers

@@ -110,9 +110,12 @@ private:
         std::vector<std::uint32_t> containers; // values whose items move
         std::vector<std::uint32_t> texts; // values whose text moves
         std::vector<PickleId> items;
-        std::vector<std::uint32_t> itemsInside; // items that are values of the dict
+        // Per item (and memo slot): all ones when it is one of the dict's own values, which
+        // move with the copy; zero when it was made before the dict. A mask, not a list of
+        // indexes, so that the copy is one vectorisable pass.
+        std::vector<PickleId> itemsInside;
         std::vector<PickleId> memo;
-        std::vector<std::uint32_t> memoInside;
+        std::vector<PickleId> memoInside;
         std::vector<Number> numbers;
         std::vector<MemoArg> memoArgs;
         std::vector<Outside> outside;
