@@ -140,8 +140,11 @@ RankState stateOf(const Bundle& b, const DiagnosisFacts& facts, std::int32_t ran
         return RankState::Completed;
     if (pos == Position::NeverEntered)
         return RankState::NeverEntered;
+    // With no hang found, a rank inside a collective when its Flight Recorder was dumped is a
+    // snapshot of a running job (every rank in the same collective), not a stuck one.
     if (pos == Position::Entered)
-        return RankState::StuckInCollective;
+        return d.status == DiagnosisStatus::NoHangFound ? RankState::Healthy
+                                                        : RankState::StuckInCollective;
     if (d.status == DiagnosisStatus::NoHangFound && rf.hasLogs)
         return RankState::Healthy;
     (void)b;

@@ -265,3 +265,20 @@ TEST_CASE("FR only: each rank's last enqueued and completed come from its dump's
         CHECK(r["last_completed"].get<int>() == stuck["seq"].get<int>() - 1);
     }
 }
+
+TEST_CASE("FR only: a job dumped while every rank was inside the same collective is no hang, and "
+          "no rank is called stuck",
+    "[app][fr]")
+{
+    // Four dumps written by `rankscope_bench_fr --write tests/data/fr/snapshot --ranks 4
+    // --entries 20`: every rank completed #1–#19 and had started #20 when it dumped, no
+    // timeout anywhere. That is a snapshot of a running job.
+    const auto d = diagnosisOf(dumpsOf("snapshot", { 0, 1, 2, 3 }));
+    CHECK(d["verdict"]["status"] == "no_hang_found");
+    REQUIRE(d["ranks"].size() == 4);
+    for (const auto& r : d["ranks"]) {
+        CHECK(r["state"] == "healthy");
+        CHECK(r["last_enqueued"] == 20);
+        CHECK(r["last_completed"] == 19);
+    }
+}
