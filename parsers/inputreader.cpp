@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace rankscope::parsers {
@@ -126,11 +127,11 @@ std::string hostileReason(archive_entry* entry)
     return {};
 }
 
-void deliver(TaskResult& result, const SourceSink* sink, model::ParsedSource&& source,
+void deliver(TaskResult& result, const SourceSinks* sinks, model::ParsedSource&& source,
     std::uint64_t diskBytesRead)
 {
-    if (sink && *sink)
-        (*sink)(std::move(source), diskBytesRead);
+    if (sinks && sinks->parsed)
+        sinks->parsed(result.delivered++, std::move(source), diskBytesRead);
     else
         result.sources.push_back(std::move(source));
 }
@@ -138,13 +139,13 @@ void deliver(TaskResult& result, const SourceSink* sink, model::ParsedSource&& s
 class ArchiveWalker {
 public:
     ArchiveWalker(const LoadLimits& limits, const ReadControl& control, TaskResult& result,
-        std::string containerPath, SourceScratch& scratch, const SourceSink* sink = nullptr)
+        std::string containerPath, SourceScratch& scratch, const SourceSinks* sinks = nullptr)
         : m_limits(limits)
         , m_control(control)
         , m_result(result)
         , m_container(std::move(containerPath))
         , m_scratch(scratch)
-        , m_sink(sink)
+        , m_sinks(sinks)
     {
     }
 
@@ -199,7 +200,9 @@ public:
                     return false;
                 }
             }
-            if (!readEntry(a, display, memberDisplay, member, depth, isRaw, memberPrefix))
+            const la_int64_t declared
+                = !isRaw && archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1;
+            if (!readEntry(a, display, memberDisplay, member, depth, isRaw, memberPrefix, declared))
                 return false;
         }
         return true;
@@ -262,7 +265,8 @@ private:
     }
 
     bool readEntry(archive* a, const std::string& display, const std::string& memberDisplay,
-        const std::string& member, int depth, bool isRaw, const std::string& memberPrefix)
+        const std::string& member, int depth, bool isRaw, const std::string& memberPrefix,
+        la_int64_t declaredSize)
     {
         const void* buf = nullptr;
         size_t size = 0;
@@ -283,22 +287,43 @@ private:
 
         // memberPath is the chain inside the file on disk ("node1.tgz!rank2.log"), so the
         // log viewer can read the member again later.
-        SourceBuilder builder(makeSource(memberDisplay, m_container, isRaw ? memberPrefix : memberPrefix + member, true), m_limits,
-            m_control.hashContent);
-        builder.reuseBuffers(&m_scratch); // members are read one after another
-        if (!first.empty())
-            builder.knownKind(kind);
+        model::Source meta = makeSource(
+            memberDisplay, m_container, isRaw ? memberPrefix : memberPrefix + member, true);
+        // A small member is read whole and handed over unparsed when the caller can parse it
+        // elsewhere (SourceSinks::unparsed); anything else, or anything that goes wrong while
+        // reading it, is parsed here as it is read.
+        bool unparsed = m_sinks && m_sinks->unparsed && declaredSize >= 0
+            && static_cast<std::uint64_t>(declaredSize) <= kUnparsedMemberBytes;
+        std::string whole;
+        if (unparsed)
+            whole.reserve(static_cast<std::size_t>(declaredSize));
+        std::optional<SourceBuilder> builder;
+        auto here = [&]() -> SourceBuilder& {
+            if (!builder) {
+                builder.emplace(meta, m_limits, m_control.hashContent);
+                builder->reuseBuffers(&m_scratch); // members are read one after another
+                if (!first.empty())
+                    builder->knownKind(kind);
+                if (!whole.empty())
+                    builder->feed(whole);
+                unparsed = false;
+            }
+            return *builder;
+        };
         bool ok = true;
         while (r != ARCHIVE_EOF) {
             std::string_view chunk(static_cast<const char*>(buf), size);
             entryBytes += chunk.size();
             m_totalBytes += chunk.size();
             if (!checkBudget(a, display, entryBytes, isRaw ? memberDisplay : member)) {
-                builder.markTruncated("reading stopped: archive refused");
+                here().markTruncated("reading stopped: archive refused");
                 ok = false;
                 break;
             }
-            builder.feed(chunk);
+            if (unparsed && whole.size() + chunk.size() <= kUnparsedMemberBytes)
+                whole.append(chunk);
+            else
+                here().feed(chunk); // bigger than it said: read here, as it streams
             reportProgress(a, lastFilterBytes);
             if (m_control.cancelled()) {
                 ok = false;
@@ -306,7 +331,7 @@ private:
             }
             r = archive_read_data_block(a, &buf, &size, &offset);
             if (r < ARCHIVE_WARN) {
-                builder.markTruncated("archive data ends early: " + errorText(a));
+                here().markTruncated("archive data ends early: " + errorText(a));
                 m_result.issues.add("archive_truncated", display + ": '" + member + "': " + errorText(a)
                         + " (the part read before this point is kept)");
                 ok = false;
@@ -314,9 +339,13 @@ private:
             }
         }
         // The outermost archive's position in the file on disk (nested ones are in memory).
-        const la_int64_t read = m_outer ? archive_filter_bytes(m_outer, -1) : 0;
-        deliver(
-            m_result, m_sink, builder.finish(), read > 0 ? static_cast<std::uint64_t>(read) : 0);
+        const la_int64_t at = m_outer ? archive_filter_bytes(m_outer, -1) : 0;
+        const std::uint64_t read = at > 0 ? static_cast<std::uint64_t>(at) : 0;
+        if (unparsed && ok)
+            m_sinks->unparsed(m_result.delivered++,
+                UnparsedMember { std::move(meta), kind, std::move(whole) }, read);
+        else
+            deliver(m_result, m_sinks, here().finish(), read);
         return ok;
     }
 
@@ -374,13 +403,13 @@ private:
     TaskResult& m_result;
     std::string m_container;
     SourceScratch& m_scratch;
-    const SourceSink* m_sink; // null: sources go into the result
+    const SourceSinks* m_sinks; // null: sources go into the result
     archive* m_outer = nullptr;
     std::uint64_t m_totalBytes = 0;
 };
 
 TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits,
-    const ReadControl& control, SourceScratch& scratch, const SourceSink& sink)
+    const ReadControl& control, SourceScratch& scratch, const SourceSinks* sinks)
 {
     TaskResult result;
     ArchivePtr a = newReader();
@@ -389,7 +418,7 @@ TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits,
         result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
         return result;
     }
-    ArchiveWalker walker(limits, control, result, task.diskPath, scratch, &sink);
+    ArchiveWalker walker(limits, control, result, task.diskPath, scratch, sinks);
     walker.walk(a.get(), task.displayPath, 0);
     return result;
 }
@@ -403,7 +432,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
 }
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
-    ReadBuffer& readBuffer, const SourceSink& sink)
+    ReadBuffer& readBuffer, const SourceSinks* sinks)
 {
     // Plain files are read with read() into one buffer, piece by piece, rather than mapped:
     // a log that is truncated or rotated while it is read (a live job) ends the read early
@@ -434,7 +463,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     }
     const ContentKind kind = sniffContent(piece.substr(0, 8192));
     if (isArchiveOrCompressed(kind))
-        return readArchiveFile(task, limits, control, readBuffer.source, sink);
+        return readArchiveFile(task, limits, control, readBuffer.source, sinks);
 
     if (size > limits.maxEntryBytes) {
         result.issues.add("file_too_large", task.displayPath + ": " + humanBytes(size)
@@ -449,7 +478,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
         // The whole file in one piece (most logs and every Flight Recorder dump).
         if (control.onBytes)
             control.onBytes(piece.size());
-        deliver(result, &sink, builder.finishWhole(piece), piece.size());
+        deliver(result, sinks, builder.finishWhole(piece), piece.size());
         return result;
     }
     // What the file held when it was opened: a log still being written is read as of then,
@@ -473,7 +502,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
             break;
         }
     }
-    deliver(result, &sink, builder.finish(), done);
+    deliver(result, sinks, builder.finish(), done);
     return result;
 }
 
@@ -497,6 +526,16 @@ TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
     ArchiveWalker walker(limits, control, result, displayPath, scratch);
     walker.walk(a.get(), displayPath, 0);
     return result;
+}
+
+model::ParsedSource parseMember(UnparsedMember&& member, const LoadLimits& limits,
+    const ReadControl& control, SourceScratch& scratch)
+{
+    SourceBuilder builder(std::move(member.meta), limits, control.hashContent);
+    builder.reuseBuffers(&scratch);
+    if (!member.bytes.empty())
+        builder.knownKind(member.kind);
+    return builder.finishWhole(member.bytes);
 }
 
 } // namespace rankscope::parsers

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace rankscope::parsers {
@@ -30,6 +31,14 @@ struct ReadControl {
 struct TaskResult {
     std::vector<model::ParsedSource> sources; // source ids are provisional (0)
     model::ImportIssues issues;               // archive-level issues
+    std::uint32_t delivered = 0; // sources handed to SourceSinks instead
+};
+
+// An archive member read whole but not parsed yet (see SourceSinks::unparsed).
+struct UnparsedMember {
+    model::Source meta;
+    ContentKind kind = ContentKind::Empty; // sniffed from its first bytes
+    std::string bytes;
 };
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control);
@@ -40,13 +49,26 @@ struct ReadBuffer {
     std::vector<char> bytes;
     SourceScratch source; // what parsing a source needs, reused the same way
 };
-// Receives each source of a task as soon as it is complete, in order (an archive's members
-// one by one), instead of TaskResult::sources, with the disk bytes of the task read so far
-// (compressed bytes for an archive). A loader merges them while the rest is still read.
-using SourceSink = std::function<void(model::ParsedSource&& source, std::uint64_t diskBytesRead)>;
+// Where a task's sources go, instead of TaskResult::sources, as soon as each is complete: a
+// loader merges them while the rest is still read. Each is numbered in task order (0, 1, …;
+// TaskResult::delivered says how many) and comes with the disk bytes of the task read so
+// far (compressed bytes for an archive).
+struct SourceSinks {
+    std::function<void(std::uint32_t seq, model::ParsedSource&&, std::uint64_t diskBytesRead)>
+        parsed;
+    // Optional. Archive members of at most kUnparsedMemberBytes that were read completely
+    // are handed over unparsed, for parseMember() on another thread: an archive of thousands
+    // of dumps is otherwise parsed on the one thread that decompresses it.
+    std::function<void(std::uint32_t seq, UnparsedMember&&, std::uint64_t diskBytesRead)> unparsed;
+};
+constexpr std::uint64_t kUnparsedMemberBytes = 8u << 20;
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
-    ReadBuffer& buffer, const SourceSink& sink = {});
+    ReadBuffer& buffer, const SourceSinks* sinks = nullptr);
+
+// The source of a member handed over unparsed: what reading it in place would have given.
+model::ParsedSource parseMember(UnparsedMember&& member, const LoadLimits& limits,
+    const ReadControl& control, SourceScratch& scratch);
 
 // For tests and tools: reads an archive or compressed stream held in memory.
 TaskResult readMemory(std::string_view bytes, const std::string& displayPath,

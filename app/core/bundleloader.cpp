@@ -1,5 +1,6 @@
 #include "app/core/bundleloader.h"
 
+#include "app/core/memberjobs.h"
 #include "app/core/orderedmerge.h"
 #include "model/bundlebuilder.h"
 #include "parsers/inputreader.h"
@@ -68,28 +69,56 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
         control.onBytes = [progress](std::uint64_t n) { progress->bytesDone += n; };
 
     // Each source is merged into the bundle as soon as it and everything before it in path
-    // order are read, by whichever thread finds the merge free (see OrderedMerge).
+    // order are read, by whichever thread finds the merge free (see OrderedMerge). Small
+    // archive members are handed out unparsed (MemberJobs): a thread with no file left to
+    // read parses them, so an archive of thousands of dumps is not parsed by one thread.
     model::BundleBuilder builder;
     OrderedMerge merge(tasks, builder);
+    MemberJobs jobs;
     auto worker = [&]() {
         parsers::ReadBuffer buffer;
-        for (;;) {
-            const std::size_t i = next.fetch_add(1);
-            if (i >= tasks.size() || control.cancelled())
+        auto parse = [&](MemberJob&& job) {
+            if (control.cancelled())
                 return;
-            const parsers::SourceSink sink
-                = [&merge, i](model::ParsedSource&& s, std::uint64_t read) {
-                      merge.add(i, std::move(s), read);
+            merge.add(job.task, job.seq,
+                parsers::parseMember(std::move(job.member), request.limits, control, buffer.source),
+                job.diskBytesRead);
+        };
+        for (;;) {
+            if (auto job = jobs.tryPop()) {
+                parse(std::move(*job));
+                continue;
+            }
+            jobs.producerStarted(); // before taking a task: idle threads must wait for its jobs
+            const std::size_t i = next.fetch_add(1);
+            if (i >= tasks.size() || control.cancelled()) {
+                jobs.producerFinished();
+                // No file left: parse what the threads still reading archives hand out.
+                while (auto job = jobs.waitPop())
+                    parse(std::move(*job));
+                return;
+            }
+            parsers::SourceSinks sinks;
+            sinks.parsed = [&merge, i](std::uint32_t seq, model::ParsedSource&& s,
+                               std::uint64_t read) { merge.add(i, seq, std::move(s), read); };
+            sinks.unparsed
+                = [&](std::uint32_t seq, parsers::UnparsedMember&& m, std::uint64_t read) {
+                      jobs.push(MemberJob { i, seq, std::move(m), read });
+                      // Reading runs ahead of parsing no further than the queue's byte budget.
+                      while (jobs.tooFull())
+                          if (auto job = jobs.tryPop())
+                              parse(std::move(*job));
                   };
-            taskIssues[i]
-                = parsers::readInput(tasks[i], request.limits, control, buffer, sink).issues;
-            merge.taskDone(i);
+            auto result = parsers::readInput(tasks[i], request.limits, control, buffer, &sinks);
+            taskIssues[i] = std::move(result.issues);
+            merge.taskDone(i, result.delivered);
+            jobs.producerFinished();
             if (progress)
                 ++progress->filesDone;
         }
     };
     unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, tasks.size())));
+    // Not capped by the number of files: one archive keeps every thread busy (MemberJobs).
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t)
         pool.emplace_back(worker);

@@ -12,21 +12,25 @@ OrderedMerge::OrderedMerge(const std::vector<parsers::InputTask>& tasks, model::
 {
 }
 
-void OrderedMerge::add(std::size_t task, model::ParsedSource&& source, std::uint64_t diskBytesRead)
+void OrderedMerge::add(
+    std::size_t task, std::uint32_t seq, model::ParsedSource&& source, std::uint64_t diskBytesRead)
 {
     {
         const std::lock_guard lock(m_queueMutex);
-        m_queues[task].sources.push_back(Queued { std::move(source), diskBytesRead });
+        auto& sources = m_queues[task].sources;
+        if (sources.size() <= seq)
+            sources.resize(std::size_t(seq) + 1);
+        sources[seq] = Queued { std::move(source), diskBytesRead };
     }
     if (std::unique_lock lock(m_mergeMutex, std::try_to_lock); lock)
         mergeReady();
 }
 
-void OrderedMerge::taskDone(std::size_t task)
+void OrderedMerge::taskDone(std::size_t task, std::uint32_t count)
 {
     {
         const std::lock_guard lock(m_queueMutex);
-        m_queues[task].done = true;
+        m_queues[task].count = count;
     }
     if (std::unique_lock lock(m_mergeMutex, std::try_to_lock); lock)
         mergeReady();
@@ -41,20 +45,28 @@ void OrderedMerge::finish()
 void OrderedMerge::mergeReady()
 {
     while (m_next < m_queues.size()) {
+        TaskQueue& q = m_queues[m_next];
+        // The sources ready in order from the first one not merged, taken out together.
         std::vector<Queued> batch;
-        bool done = false;
+        bool complete = false;
         {
             const std::lock_guard lock(m_queueMutex);
-            batch.swap(m_queues[m_next].sources);
-            done = m_queues[m_next].done; // read with the batch: nothing comes after it
+            for (std::uint32_t s = q.merged; s < q.sources.size() && q.sources[s]; ++s) {
+                batch.push_back(std::move(*q.sources[s]));
+                q.sources[s].reset();
+            }
+            complete = q.count && q.merged + batch.size() == *q.count;
+            if (complete)
+                std::vector<std::optional<Queued>>().swap(q.sources);
         }
         // A source merged as soon as it was read hands its buffers back to malloc for the
         // next one its reader parses; several at once were all held together, so their pages
         // go back to the system as they are copied.
         const auto memory = batch.size() > 1 ? model::MergedMemory::GiveBack : model::MergedMemory::Reuse;
-        for (Queued& q : batch)
-            mergeOne(m_next, std::move(q), memory);
-        if (!done)
+        for (Queued& s : batch)
+            mergeOne(m_next, std::move(s), memory);
+        q.merged += static_cast<std::uint32_t>(batch.size());
+        if (!complete)
             return;
         ++m_next;
     }

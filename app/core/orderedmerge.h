@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace rankscope::app {
@@ -23,10 +24,12 @@ class OrderedMerge {
 public:
     OrderedMerge(const std::vector<parsers::InputTask>& tasks, model::BundleBuilder& builder);
 
-    // A source of `task` is complete; sources of one task come in order, from one thread.
-    void add(std::size_t task, model::ParsedSource&& source, std::uint64_t diskBytesRead);
-    // `task` has no more sources.
-    void taskDone(std::size_t task);
+    // Source `seq` (0, 1, …) of `task` is complete. Sources of a task may come in any order
+    // and from any thread (archive members parsed by other threads).
+    void add(std::size_t task, std::uint32_t seq, model::ParsedSource&& source,
+        std::uint64_t diskBytesRead);
+    // `task` has `count` sources in all (some may still be added after this).
+    void taskDone(std::size_t task, std::uint32_t count);
     // Once every reader has stopped: merges what is still queued.
     void finish();
 
@@ -36,8 +39,9 @@ private:
         std::uint64_t diskBytesRead = 0;
     };
     struct TaskQueue {
-        std::vector<Queued> sources; // guarded by m_queueMutex
-        bool done = false;           // guarded by m_queueMutex
+        std::vector<std::optional<Queued>> sources; // by seq; guarded by m_queueMutex
+        std::optional<std::uint32_t> count; // known once done; guarded by m_queueMutex
+        std::uint32_t merged = 0; // sources merged; guarded by m_mergeMutex
         std::uint64_t frEntries = 0; // merged so far; guarded by m_mergeMutex
     };
 

@@ -12,8 +12,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
@@ -190,13 +193,24 @@ TEST_CASE("dumps inside archives are merged member by member into the same bundl
         CHECK(b.sources[2].path.ends_with("/node0.tar.gz!nccl_trace_rank_1.txt"));
         CHECK(b.sources[8].path.ends_with("/node1.tar!nccl_trace_rank_7"));
     }
+    // One archive alone: every thread still gets members to parse (threads are not capped
+    // by the number of files), and the order stays the archive's.
+    std::vector<std::string> lastFour; // the entries of ranks 4–7
+    std::copy_if(plain.begin(), plain.end(), std::back_inserter(lastFour),
+        [](const std::string& e) { return std::stoi(e) >= 4; });
+    REQUIRE(!lastFour.empty());
+    for (const unsigned threads : { 1u, 4u }) {
+        const app::BundlePtr loaded = load({ (dir.path / "node1.tar").string() }, threads);
+        CHECK(frEntriesOf(*loaded) == lastFour);
+    }
 }
 
 TEST_CASE("sources merged from several threads keep the path order whatever order they finish in",
     "[loader]")
 {
     // Six tasks of three sources each, delivered by two threads in a shuffled order with
-    // tasks finishing before earlier ones: the bundle lists them in task order.
+    // tasks finishing before earlier ones and sources of a task out of order: the bundle
+    // lists them in task order, each task's in its own order.
     std::vector<parsers::InputTask> tasks;
     for (int t = 0; t < 6; ++t)
         tasks.push_back(task("node" + std::to_string(t) + ".tar", 3000));
@@ -210,12 +224,21 @@ TEST_CASE("sources merged from several threads keep the path order whatever orde
             for (const int t : order) {
                 if (t % 2 != parity)
                     continue;
-                for (int s = 0; s < 3; ++s)
-                    merge.add(static_cast<std::size_t>(t),
+                // A task's sources in any order, some after the task said how many it has
+                // (archive members parsed by other threads).
+                std::array<std::uint32_t, 3> seqs { 0, 1, 2 };
+                std::shuffle(
+                    seqs.begin(), seqs.end(), std::mt19937(static_cast<unsigned>(round * 10 + t)));
+                auto deliver = [&](std::uint32_t s) {
+                    merge.add(static_cast<std::size_t>(t), s,
                         dumpSource(
                             "node" + std::to_string(t) + ".tar!rank" + std::to_string(s), 100),
-                        static_cast<std::uint64_t>(1000 * (s + 1)));
-                merge.taskDone(static_cast<std::size_t>(t));
+                        std::uint64_t(1000) * (s + 1));
+                };
+                deliver(seqs[0]);
+                merge.taskDone(static_cast<std::size_t>(t), 3);
+                deliver(seqs[1]);
+                deliver(seqs[2]);
             }
         };
         std::thread other(reader, 1);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sys/stat.h>
 
 using namespace rankscope;
@@ -408,7 +409,8 @@ TEST_CASE("a log with a stray NUL byte (PyTorch's raw CUDA device byte) is still
     CHECK(r.sources[0].source.lines == 41);
 }
 
-TEST_CASE("a sink receives each archive member as it is read, with the disk bytes read so far",
+TEST_CASE(
+    "sinks receive each archive member as it is read, numbered, with the disk bytes read so far",
     "[parsers][input]")
 {
     const auto dir = scratchDir("sink");
@@ -425,17 +427,22 @@ TEST_CASE("a sink receives each archive member as it is read, with the disk byte
 
     std::vector<std::string> paths;
     std::vector<std::uint64_t> read;
+    std::vector<std::uint32_t> seqs;
     parsers::ReadBuffer buffer;
-    const parsers::SourceSink sink = [&](model::ParsedSource&& s, std::uint64_t diskBytesRead) {
+    parsers::SourceSinks sinks;
+    sinks.parsed = [&](std::uint32_t seq, model::ParsedSource&& s, std::uint64_t diskBytesRead) {
+        seqs.push_back(seq);
         paths.push_back(s.source.path);
         read.push_back(diskBytesRead);
     };
-    const auto r = parsers::readInput(t, {}, {}, buffer, sink);
+    const auto r = parsers::readInput(t, {}, {}, buffer, &sinks);
     CHECK(r.sources.empty());
+    CHECK(r.delivered == 6);
     REQUIRE(paths.size() == 6);
-    for (int i = 0; i < 6; ++i)
-        CHECK(
-            paths[static_cast<std::size_t>(i)] == "node0.tar.gz!rank" + std::to_string(i) + ".log");
+    for (std::uint32_t i = 0; i < 6; ++i) {
+        CHECK(seqs[i] == i);
+        CHECK(paths[i] == "node0.tar.gz!rank" + std::to_string(i) + ".log");
+    }
     CHECK(std::is_sorted(read.begin(), read.end()));
     CHECK(read.front() > 0);
     CHECK(read.back() <= bytes.size());
@@ -447,8 +454,88 @@ TEST_CASE("a sink receives each archive member as it is read, with the disk byte
     t.diskBytes = kLog.size();
     paths.clear();
     read.clear();
-    CHECK(parsers::readInput(t, {}, {}, buffer, sink).sources.empty());
+    CHECK(parsers::readInput(t, {}, {}, buffer, &sinks).delivered == 1);
     REQUIRE(paths == std::vector<std::string> { "rank9.log" });
     CHECK(read.front() == kLog.size());
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// What a source says about itself, for comparing two ways of reading it.
+std::string describeSource(const model::ParsedSource& s)
+{
+    std::string out = s.source.path + " member=" + s.source.memberPath
+        + " kind=" + std::to_string(static_cast<int>(s.source.kind))
+        + " bytes=" + std::to_string(s.source.bytes) + " lines=" + std::to_string(s.source.lines)
+        + "/" + std::to_string(s.source.recognisedLines) + " sha=" + s.source.sha256
+        + " events=" + std::to_string(s.events.size()) + " fr=" + std::to_string(s.frEntries.size())
+        + " issues=" + std::to_string(s.issues.total());
+    for (const auto& e : s.events)
+        out += " " + std::to_string(static_cast<int>(e.kind)) + ":" + std::string(s.text(e.text));
+    for (const auto& i : s.issues.list())
+        out += " [" + i.kind + "]";
+    return out;
+}
+
+} // namespace
+
+TEST_CASE(
+    "members handed over unparsed parse to what reading them in place gives", "[parsers][input]")
+{
+    const auto dir = scratchDir("unparsed");
+    std::ifstream in(
+        std::string(RANKSCOPE_TEST_DATA) + "/fr/job4/nccl_trace_rank_1", std::ios::binary);
+    const std::string dump((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(!dump.empty());
+    std::vector<testing::ArchiveEntrySpec> members {
+        { "logs/rank0.log", kLog, {} },
+        { "fr/nccl_trace_rank_1", dump, {} },
+        { "empty.log", "", {} },
+        { "big.log", kLog + std::string(parsers::kUnparsedMemberBytes, 'y') + "\n",
+            {} }, // read in place
+        { "error.json",
+            R"({"message": {"message": "RuntimeError: boom", "extraInfo": {}}, "timestamp": "1700000000"})",
+            {} },
+        { "utf16.log", std::string("\xff\xfe") + "a\0b\0\n\0", {} },
+    };
+    const auto inner = makeArchive({ { "rank2.log", kLog, {} } }, "tar", "gzip");
+    members.push_back({ "node1.tgz", inner, {} });
+    for (const char* filter : { "gzip", "" }) {
+        INFO("filter " << filter);
+        const std::string bytes = makeArchive(members, "tar", filter);
+        std::ofstream(dir / "bundle.tar", std::ios::binary) << bytes;
+        parsers::InputTask t;
+        t.diskPath = (dir / "bundle.tar").string();
+        t.displayPath = "bundle.tar";
+        t.diskBytes = bytes.size();
+        parsers::ReadBuffer buffer;
+
+        std::vector<std::string> inPlace;
+        for (const auto& s : parsers::readInput(t, {}, {}, buffer).sources)
+            inPlace.push_back(describeSource(s));
+
+        std::map<std::uint32_t, std::string> handed;
+        std::uint32_t unparsedCount = 0;
+        parsers::SourceSinks sinks;
+        sinks.parsed = [&](std::uint32_t seq, model::ParsedSource&& s, std::uint64_t) {
+            handed[seq] = describeSource(s);
+        };
+        parsers::SourceScratch other; // another thread's buffers
+        sinks.unparsed = [&](std::uint32_t seq, parsers::UnparsedMember&& m, std::uint64_t) {
+            ++unparsedCount;
+            handed[seq] = describeSource(parsers::parseMember(std::move(m), {}, {}, other));
+        };
+        const auto r = parsers::readInput(t, {}, {}, buffer, &sinks);
+        CHECK(unparsedCount == 6); // all but the big log (the nested archive's one member too)
+        REQUIRE(r.delivered == inPlace.size());
+        REQUIRE(handed.size() == inPlace.size());
+        std::uint32_t seq = 0;
+        for (const auto& [k, text] : handed) {
+            CHECK(k == seq);
+            CHECK(text == inPlace[seq]);
+            ++seq;
+        }
+    }
     std::filesystem::remove_all(dir);
 }
