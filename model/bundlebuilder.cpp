@@ -8,6 +8,10 @@
 #include <map>
 #include <new>
 
+#if defined(__unix__)
+#include <unistd.h>
+#endif
+
 namespace rankscope::model {
 
 namespace {
@@ -82,6 +86,21 @@ void assignYears(Bundle& b)
         place(r.time);
 }
 
+// A guess is never allowed more than a quarter of the machine's memory: an absurd one (a
+// corrupt archive size) must not ask for more than could ever be held, and sanitizer
+// allocators abort on such a request instead of throwing bad_alloc.
+std::size_t maxGuessedFrEntries()
+{
+#if defined(__unix__) && defined(_SC_PHYS_PAGES)
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0)
+        return static_cast<std::size_t>(pages) / 4 * static_cast<std::size_t>(pageSize)
+            / sizeof(FrEntry);
+#endif
+    return std::size_t(1) << 26; // 2 GB of entries
+}
+
 } // namespace
 
 void BundleBuilder::reserveFor(const std::vector<ParsedSource>& upcoming)
@@ -110,8 +129,10 @@ void BundleBuilder::makeRoomForFrEntries(std::size_t incoming)
     const std::size_t needed = entries.size() + incoming;
     if (needed > entries.capacity()) {
         const std::size_t grown = std::max(needed, entries.capacity() + entries.capacity() / 2);
+        const std::size_t guessed
+            = entries.size() + std::min(m_expectedFrEntries, maxGuessedFrEntries());
         try {
-            entries.reserve(std::max(grown, entries.size() + m_expectedFrEntries));
+            entries.reserve(std::max(grown, guessed));
         } catch (const std::bad_alloc&) {
             entries.reserve(grown); // the guess asked for more address space than there is
         }
