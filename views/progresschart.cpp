@@ -35,7 +35,10 @@ int ProgressChart::labelStepForWidth() const
     const int plot = width() - fontMetrics().height() * 6;
     const QString widest = QString::number(m_buckets.back().firstRank);
     const int fit = charts::labelsThatFit(plot, fontMetrics(), widest);
-    return static_cast<int>(charts::niceStep(static_cast<double>(m_buckets.size()) / fit));
+    // At least 1: with room for more labels than bars the nice step is a fraction, which as
+    // an int was 0 — equal to the initial step, so no label was ever set (small jobs).
+    return std::max(
+        1, static_cast<int>(charts::niceStep(static_cast<double>(m_buckets.size()) / fit)));
 }
 
 void ProgressChart::updateRankAxis()

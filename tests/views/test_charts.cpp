@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QCoreApplication>
 #include <QDir>
@@ -117,6 +118,25 @@ TEST_CASE("progress chart draws the initiating rank's bar in the initiating colo
         QPointF(chart.barOfRank(0), chart.barValue(0) - 0.5), chart.series());
     CHECK(image.pixelColor(chart.mapFromScene(otherScene)).name()
         == views::theme::colors(pal).collateral.name());
+}
+
+TEST_CASE("progress chart labels every bar of a small job however wide it is", "[charts]")
+{
+    auto doc = straggler();
+    views::SelectionState selection;
+    views::ProgressChart chart(&selection);
+    selection.setDocument(doc);
+    for (const int width : { 420, 900, 1800 }) {
+        chart.resize(width, 420);
+        chart.show();
+        QCoreApplication::processEvents();
+        const auto axes = chart.chart()->axes(Qt::Horizontal);
+        REQUIRE(axes.size() == 1);
+        auto* ranks = qobject_cast<QCategoryAxis*>(axes.front());
+        REQUIRE(ranks);
+        INFO("width " << width);
+        CHECK(ranks->categoriesLabels().size() == 8);
+    }
 }
 
 TEST_CASE("progress chart buckets 4096 ranks and keeps the initiating rank visible", "[charts]")
