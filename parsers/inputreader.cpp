@@ -338,9 +338,12 @@ private:
                 break;
             }
         }
-        // The outermost archive's position in the file on disk (nested ones are in memory).
+        // How far into the file on disk the sources so far reach, at least: the outermost
+        // archive's position (nested ones are in memory) less the block libarchive may have
+        // read ahead; 0 until that is known.
         const la_int64_t at = m_outer ? archive_filter_bytes(m_outer, -1) : 0;
-        const std::uint64_t read = at > 0 ? static_cast<std::uint64_t>(at) : 0;
+        const la_int64_t ahead = static_cast<la_int64_t>(kReadBlock);
+        const std::uint64_t read = at > ahead ? static_cast<std::uint64_t>(at - ahead) : 0;
         if (unparsed && ok)
             m_sinks->unparsed(m_result.delivered++,
                 UnparsedMember { std::move(meta), kind, std::move(whole) }, read);

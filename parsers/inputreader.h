@@ -51,8 +51,10 @@ struct ReadBuffer {
 };
 // Where a task's sources go, instead of TaskResult::sources, as soon as each is complete: a
 // loader merges them while the rest is still read. Each is numbered in task order (0, 1, …;
-// TaskResult::delivered says how many) and comes with the disk bytes of the task read so
-// far (compressed bytes for an archive).
+// TaskResult::delivered says how many) and comes with how far into the task's file on disk
+// the sources so far reach, at least: exact for a plain file; for an archive its read
+// position less the block read ahead, 0 until the first block is behind (a loader uses it
+// to guess how many records the rest of the file holds).
 struct SourceSinks {
     std::function<void(std::uint32_t seq, model::ParsedSource&&, std::uint64_t diskBytesRead)>
         parsed;
