@@ -2,8 +2,8 @@
 // Inputs named alike: the same display path once every run of digits is set aside, so
 // "node3/nccl_trace_rank_17" and "node12/nccl_trace_rank_5" (or "node0.tar.gz" and
 // "node7.tar.gz") are alike. Such files are nearly always the same kind of output from other
-// ranks or hosts. The loader uses this to guess, from the first Flight Recorder dump it
-// merges, how many entries the dumps still being read will bring (BundleBuilder::expectFrEntries).
+// ranks or hosts. The loader uses this to guess, from the Flight Recorder dumps merged so
+// far, how many entries the dumps still being read will bring (see OrderedMerge).
 
 #include "parsers/inputplan.h"
 
