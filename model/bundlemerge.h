@@ -17,7 +17,7 @@ enum class MergedMemory {
     Reuse,
 };
 
-void mergeSource(
-    Bundle& bundle, ParsedSource&& parsed, MergedMemory memory = MergedMemory::GiveBack);
+// The caller says which (BundleBuilder::add; buildBundle gives every source back).
+void mergeSource(Bundle& bundle, ParsedSource&& parsed, MergedMemory memory);
 
 } // namespace rankscope::model
