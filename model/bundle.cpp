@@ -110,6 +110,14 @@ std::uint64_t Bundle::totalBytes() const
     return n;
 }
 
+bool Bundle::recognisedAnything() const
+{
+    for (const auto& s : sources)
+        if (s.recognisedLines > 0)
+            return true;
+    return !events.empty() || !tracebacks.empty() || !frDumps.empty();
+}
+
 std::string Bundle::describeRank(std::int32_t rank) const
 {
     std::string out = "rank " + std::to_string(rank);

@@ -145,6 +145,9 @@ public:
     // Events attributed to one rank, in source/line order.
     std::vector<std::uint32_t> eventsOfRank(std::int32_t rank) const;
     std::uint64_t totalBytes() const;
+    // Whether any line or dump was understood. A paste of an unknown format still loads (it
+    // is diagnosed as inconclusive, saying what was read), so this is asked, not assumed.
+    bool recognisedAnything() const;
     // "rank 3 (node-01, GPU 3)" for explanations.
     std::string describeRank(std::int32_t rank) const;
 };

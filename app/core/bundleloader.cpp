@@ -135,12 +135,10 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
         issues.merge(i);
     auto bundle = std::make_shared<model::Bundle>(std::move(builder).finish(std::move(issues)));
 
-    std::uint64_t recognised = 0;
-    for (const auto& s : bundle->sources)
-        recognised += s.recognisedLines;
-    if (recognised == 0 && bundle->events.empty() && bundle->tracebacks.empty())
-        return model::Error { "no recognisable log lines in the input: " + describeWhatWasSeen(*bundle)
-            + ". Rankscope reads PyTorch, NCCL_DEBUG, torchrun, Python traceback, dmesg and py-spy output." };
+    // Text of a format no parser reads still loads: the diagnosis says it is inconclusive and
+    // what was read, instead of refusing the input (a pasted excerpt is the commonest input).
+    if (!bundle->recognisedAnything())
+        bundle->issues.add("nothing_recognised", describeWhatWasSeen(*bundle));
     return BundlePtr(std::move(bundle));
 }
 

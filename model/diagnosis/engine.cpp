@@ -194,6 +194,17 @@ std::string confidenceText(double c)
 Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned threads)
 {
     const DiagnosisFacts facts = collectFacts(bundle, threads);
+    if (!bundle.recognisedAnything()) {
+        // Text no parser understood is an answer too: say so and what to collect, never guess.
+        Diagnosis d;
+        d.status = DiagnosisStatus::Inconclusive;
+        d.rootCause = RootCauseClass::Unknown;
+        d.confidence = 0.0;
+        d.summary = "Nothing in the input was recognised as PyTorch, NCCL, launcher, traceback, kernel or "
+                    "stack-dump output, so nothing can be said about a hang. The import issues say what was read.";
+        d.missingEvidence = missingEvidence(bundle, facts, knowledge);
+        return d;
+    }
     const RuleContext ctx { bundle, facts, knowledge };
     RuleOutput out;
     ruleFingerprintMismatch(ctx, out);
