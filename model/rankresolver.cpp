@@ -699,11 +699,33 @@ private:
         return agentSources.size() == 1 ? maxLocal : -1;
     }
 
+    // The rank a PyTorch line states about its own writer ("[Rank 3] Watchdog caught …",
+    // "[PG 0 Rank 3] …"), for a line whose writer nothing else identifies: a pasted excerpt
+    // of several ranks' ≤2.1 output shares one unprefixed stream. ProcessGroupNCCL prints the
+    // rank within the line's process group; ≤2.1 lines name no group and almost always come
+    // from the default one, where that is the global rank. Lines of another group stay
+    // without a rank.
+    std::int32_t statedRankOf(const Event& e) const
+    {
+        if (e.pgRank < 0 || e.kind < EventKind::TorchWatchdogTimeout || e.kind > EventKind::TorchWorkUpdate)
+            return -1;
+        if (e.pg != kNoStr && !isDefaultPg(m_b, e.pg, kNoStr))
+            return -1;
+        // A claimed rank beyond any plausible job (or the stated world) is not believed.
+        if (e.pgRank >= kMaxStatedRank || (m_worldSize && e.pgRank >= *m_worldSize))
+            return -1;
+        return e.pgRank;
+    }
+    static constexpr std::int32_t kMaxStatedRank = 1 << 20;
+
     void fillRanks()
     {
         std::int32_t maxRank = -1;
         for (std::int32_t r : m_b.identityRank)
             maxRank = std::max(maxRank, r);
+        for (const auto& e : m_b.events)
+            if (m_b.rankOfIdentity(e.identity) < 0)
+                maxRank = std::max(maxRank, statedRankOf(e));
         if (maxRank < 0) {
             const std::int32_t local = singleAgentMaxLocalRank();
             if (local >= 0) {
@@ -756,6 +778,13 @@ private:
         for (auto& e : m_b.events) {
             e.rank = m_b.rankOfIdentity(e.identity);
             mark(e.identity, e.evidence.source);
+            if (e.rank < 0 && (e.rank = statedRankOf(e)) >= 0) {
+                m_b.ranks[e.rank].seen = true;
+                if (lastSource[e.rank] != e.evidence.source) {
+                    lastSource[e.rank] = e.evidence.source;
+                    sources.emplace_back(e.rank, e.evidence.source);
+                }
+            }
         }
         for (const auto& c : m_b.commInits) {
             mark(c.identity, c.evidence.source);

@@ -1486,8 +1486,11 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
         emit(line, out, EventKind::NcclCudaFailure, Severity::Error, msg);
         return;
     }
+    // src/include/shm.h (≤2.12) and src/misc/shmutils.cc: "Call to posix_fallocate failed :
+    // No space left on device" when /dev/shm cannot hold the segment.
     if (has("/dev/shm") || has("failed to extend") || has("shared memory segment")
-        || has("unable to allocate shared memory") || contains(file, "shmutils")) {
+        || has("unable to allocate shared memory") || has("posix_fallocate")
+        || contains(file, "shmutils") || contains(file, "/shm.")) {
         emit(line, out, EventKind::NcclShmError, Severity::Error, msg);
         return;
     }
