@@ -135,6 +135,8 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     }
     if (!recognised)
         recognised = m_activity.parseLine(ctx, body, m_out);
+    if (!recognised)
+        recognised = m_ncclTests.parseLine(ctx, body, m_out);
     if (recognised)
         ++m_recognised;
     m_blockOpen = m_pytorch.inBlock() || m_python.inBlock() || m_launcher.inBlock()

@@ -15,6 +15,7 @@
 #include "parsers/linecontext.h"
 #include "parsers/linesplitter.h"
 #include "parsers/ncclparser.h"
+#include "parsers/nccltestsparser.h"
 #include "parsers/pythonerrorparser.h"
 #include "parsers/pytorchparser.h"
 #include "parsers/rasparser.h"
@@ -53,6 +54,7 @@ private:
     StackDumpParser m_stacks;
     GpuTelemetryParser m_gpu;
     ActivityParser m_activity;
+    NcclTestsParser m_ncclTests;
     RasTextParser m_ras;
 
     // Latest timestamp per prefix identity: lines without a time of their own inherit it.

@@ -999,9 +999,26 @@ bool PytorchParser::parseLine(
     // wording) or "NCCL" (its ProcessGroupNCCL.cpp envelope or its own words). Other lines
     // cost two memchr scans for rare capitals.
     const bool rankSeen = containsRare(body, "Rank ");
-    if (!rankSeen && !containsRare(body, "NCCL"))
+    if ((rankSeen || containsRare(body, "NCCL")) && parseMessage(ctx, body, out, rankSeen))
+        return true;
+    return isC10NoticeEnvelope(body);
+}
+
+// "[W712 17:30:52.153232081 ProcessGroupNCCL.cpp:4715] …", "[W ProcessGroupNCCL.cpp:1117] …",
+// "[I socket.cpp:480] …": a warning or notice from PyTorch's C++ logger whose message no
+// grammar reads (device-unknown warnings, "process group has NOT been destroyed" at exit).
+// It is PyTorch's output, so the input is not of an unknown format; it yields no event, as
+// a notice is no evidence of a hang.
+bool PytorchParser::isC10NoticeEnvelope(std::string_view body)
+{
+    if (body.size() < 12 || body[0] != '[' || (body[1] != 'W' && body[1] != 'I'))
         return false;
-    return parseMessage(ctx, body, out, rankSeen);
+    const std::size_t close = body.find(']');
+    if (close == std::string_view::npos || close > 64)
+        return false;
+    const std::string_view envelope = body.substr(0, close);
+    const std::size_t cpp = envelope.rfind(".cpp:");
+    return cpp != std::string_view::npos && cpp + 5 < envelope.size() && isDigit(envelope[cpp + 5]);
 }
 
 void PytorchParser::finish(model::ParsedSource& out)

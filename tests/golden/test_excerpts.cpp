@@ -95,6 +95,27 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "node7:2143:2561 [1] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device\n"
                 "node7:2143:2561 [1] NCCL INFO include/shm.h:41 -> 2\n" } },
             "hang_diagnosed", "resource_exhaustion", {} },
+        // nccl-tests' own table and data check: a benchmark that finished is a healthy run.
+        { "nccl-tests-table",
+            { { "paste.log",
+                "   131072008      32768002     float     sum      -1   2604.6   50.32   96.45      0   2630.6   49.83   95.50      0\n"
+                "   132120584      33030146     float     sum      -1   2644.1   49.97   95.77      0   2619.1   50.45   96.69      0\n"
+                "# Out of bounds values : 0 OK\n"
+                "# Avg bus bandwidth    : 84.8558\n" } },
+            "no_hang_found", "none", {} },
+        // A C++ logger warning that says a hang is *possible* is not a hang.
+        { "device-unknown-warning",
+            { { "paste.log",
+                "[rank1]:[W712 17:30:52.153232081 ProcessGroupNCCL.cpp:4715] [PG ID 0 PG GUID 0 Rank 1]  using GPU 1 as "
+                "device used by this process is currently unknown. This can potentially cause a hang if this rank to GPU "
+                "mapping is incorrect.\n"
+                "[rank0]:[W515 07:06:42.829549331 ProcessGroupNCCL.cpp:1117] WARNING: process group has NOT been "
+                "destroyed before it is being destructed.\n" } },
+            "no_hang_found", "none", {} },
+        { "nccl-tests-wrong-results",
+            { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
+                              "# Out of bounds values : 24 FAILED\n" } },
+            "inconclusive", "unknown", {} },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)

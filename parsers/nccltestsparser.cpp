@@ -1,0 +1,102 @@
+#include "parsers/nccltestsparser.h"
+
+#include "parsers/textscan.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace rankscope::parsers {
+
+namespace {
+
+// The comment lines common.cu prints around the result table.
+constexpr std::array kCommentStarts = {
+    std::string_view("# nThread "),
+    std::string_view("# Using devices"),
+    std::string_view("#  Rank "),
+    std::string_view("#   Rank "),
+    std::string_view("# Avg bus bandwidth"),
+    std::string_view("# Out of bounds values"),
+};
+
+// The element types and reduction ops common.cu prints in a result row.
+constexpr std::array kTypes = { std::string_view("float"), std::string_view("half"), std::string_view("bfloat16"),
+    std::string_view("double"), std::string_view("int8"), std::string_view("uint8"), std::string_view("int32"),
+    std::string_view("uint32"), std::string_view("int64"), std::string_view("uint64"), std::string_view("fp8_e4m3"),
+    std::string_view("fp8_e5m2") };
+
+std::size_t skipBlanks(std::string_view s, std::size_t i)
+{
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+        ++i;
+    return i;
+}
+
+std::string_view tokenFrom(std::string_view s, std::size_t i)
+{
+    std::size_t end = i;
+    while (end < s.size() && s[end] != ' ' && s[end] != '\t')
+        ++end;
+    return s.substr(i, end - i);
+}
+
+bool isNumberToken(std::string_view t)
+{
+    if (t.empty())
+        return false;
+    bool digit = false;
+    for (char c : t) {
+        if (isDigit(c))
+            digit = true;
+        else if (c != '.' && c != '-' && c != 'e' && c != '+')
+            return false;
+    }
+    return digit;
+}
+
+// "   131072008      32768002     float     sum      -1   2604.6   50.32   96.45      0 …":
+// size and count, then a type, then at least five numbers (or "N/A" for an unchecked error).
+bool isResultRow(std::string_view body)
+{
+    std::size_t i = skipBlanks(body, 0);
+    if (i == 0 || i >= body.size() || !isDigit(body[i]))
+        return false;
+    int numbers = 0;
+    bool typed = false;
+    while (i < body.size()) {
+        const std::string_view token = tokenFrom(body, i);
+        if (token.empty())
+            break;
+        i += token.size();
+        i = skipBlanks(body, i);
+        if (isNumberToken(token) || token == "N/A")
+            ++numbers;
+        else if (!typed && numbers == 2)
+            typed = std::find(kTypes.begin(), kTypes.end(), token) != kTypes.end();
+        else if (!typed || token.size() > 8)
+            return false;
+    }
+    return typed && numbers >= 7;
+}
+
+} // namespace
+
+bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    if (body.empty())
+        return false;
+    if (body[0] != '#')
+        return isResultRow(body);
+    for (std::string_view start : kCommentStarts) {
+        if (!body.starts_with(start))
+            continue;
+        if (start == "# Out of bounds values" && contains(body, "FAILED"))
+            addEvent(out, ctx, model::EventKind::NcclWarn, model::Severity::Error,
+                "nccl-tests found wrong results: " + std::string(trim(body.substr(2))));
+        return true;
+    }
+    return false;
+}
+
+} // namespace rankscope::parsers
