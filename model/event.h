@@ -19,7 +19,8 @@ enum class Severity : std::uint8_t { Debug, Info, Warning, Error, Fatal };
 enum class EventKind : std::uint16_t {
     Unknown,
     // PyTorch ProcessGroupNCCL (log-formats §1.4)
-    TorchWatchdogTimeout,     // (a) seq, op, numel, timeoutMs, durationMs = "ran for"
+    TorchWatchdogTimeout,     // (a) seq, op, numel, timeoutMs, durationMs = "ran for"; code 1: seen
+                              // only from a WorkNCCL::checkTimeout backtrace (no seq)
     TorchWatchdogStatus,      // (b) pg, seq, lastEnqueued/lastStarted/lastCompleted; detail = PG desc
     TorchFailedCollectiveStack, // (c) frames follow in text; "not found" sets code=0
     TorchTeardown,            // (d)
@@ -39,7 +40,8 @@ enum class EventKind : std::uint16_t {
     TorchPgOptions,           // (n) initialization options (see ProcessGroupInfo)
     TorchPgEnvironment,       // (n) environments line
     TorchCommCreated,         // (n) detail = ncclComm pointer, code = CUDA device
-    TorchStoreError,          // (n) store->get error during unique-id exchange; peerRank = rank asked
+    TorchStoreError,          // (n) store->get error during unique-id exchange; peerRank = rank asked;
+                              // also a TCPStore wait that timed out (durationMs), Warning
     TorchUniqueIdBroadcast,   // (n) "broadcast unique ID through store took N ms": durationMs
     TorchWorkUpdate,          // (n) periodic last enqueued / completed
     // NCCL debug output (§3)
@@ -67,7 +69,8 @@ enum class EventKind : std::uint16_t {
     LauncherErrorFile,    // error.json
     LauncherExit,         // DeepSpeed / MPI exit lines: code = exit code (-signal), pid, detail = "deepspeed" | "mpi";
                           // peerRank = local rank (DeepSpeed --local_rank=N) or world rank (MPI)
-    LauncherRendezvousError, // rendezvous / store failures: detail = exception class, peer = address,
+    LauncherRendezvousError, // rendezvous / store failures: detail = exception class ("store_based_barrier"
+                             // for that barrier, peerRank = the rank waiting in it), peer = address,
                              // code = clients joined, seq = clients expected, durationMs = timeout
     // Python and CUDA (§8, §9)
     PythonException,      // detail = exception type, text = message

@@ -3,6 +3,7 @@
 #include "parsers/textscan.h"
 
 #include <array>
+#include <string>
 
 namespace rankscope::parsers {
 
@@ -60,6 +61,84 @@ ActivityParser::ActivityParser()
 {
 }
 
+namespace {
+
+// What a bar's description says the process is busy with. Scripts name their long
+// non-collective steps in words like these (datasets.map's "Running tokenizer on dataset",
+// "Map (num_proc=8)", Lightning's "Validation DataLoader 0", "Saving checkpoint shards").
+struct DescriptionWord {
+    std::string_view word; // lower case
+    StackActivity activity;
+};
+constexpr std::array kDescriptionWords = {
+    DescriptionWord { "tokeniz", StackActivity::DataLoading },
+    DescriptionWord { "map", StackActivity::DataLoading },
+    DescriptionWord { "preprocess", StackActivity::DataLoading },
+    DescriptionWord { "preparing", StackActivity::DataLoading },
+    DescriptionWord { "dataset", StackActivity::DataLoading },
+    DescriptionWord { "download", StackActivity::DataLoading },
+    DescriptionWord { "filter", StackActivity::DataLoading },
+    DescriptionWord { "shard", StackActivity::DataLoading },
+    DescriptionWord { "sav", StackActivity::CheckpointIo },
+    DescriptionWord { "checkpoint", StackActivity::CheckpointIo },
+    DescriptionWord { "predict", StackActivity::Other },
+    DescriptionWord { "eval", StackActivity::Other },
+    DescriptionWord { "valid", StackActivity::Other },
+    DescriptionWord { "test", StackActivity::Other },
+    DescriptionWord { "infer", StackActivity::Other },
+    DescriptionWord { "generat", StackActivity::Other },
+};
+
+std::string lowerCase(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+// "rank=0", "rank 0", "rank: 0", "Rank 0" in a bar's description.
+std::int32_t rankNamedIn(const std::string& lower)
+{
+    for (std::size_t at = lower.find("rank"); at != std::string::npos; at = lower.find("rank", at + 4)) {
+        std::size_t i = at + 4;
+        while (i < lower.size() && (lower[i] == ' ' || lower[i] == '=' || lower[i] == ':'))
+            ++i;
+        const std::size_t start = i;
+        std::int64_t v = 0;
+        while (i < lower.size() && isDigit(lower[i]) && i - start < 7)
+            v = v * 10 + (lower[i++] - '0');
+        if (i > start && (i == lower.size() || !isDigit(lower[i])))
+            return static_cast<std::int32_t>(v);
+    }
+    return -1;
+}
+
+// "29:58" or "4:48:08" right before '<' (or ']' when the bar is done): milliseconds.
+std::int64_t elapsedBefore(std::string_view s, std::size_t end)
+{
+    std::size_t start = end;
+    while (start > 0 && (isDigit(s[start - 1]) || s[start - 1] == ':'))
+        --start;
+    std::int64_t total = 0, field = 0;
+    int colons = 0;
+    for (std::size_t i = start; i < end; ++i) {
+        if (s[i] == ':') {
+            total = total * 60 + field;
+            field = 0;
+            ++colons;
+        } else {
+            field = field * 10 + (s[i] - '0');
+        }
+    }
+    if (colons < 1 || colons > 2)
+        return -1;
+    return (total * 60 + field) * 1000;
+}
+
+} // namespace
+
 bool ActivityParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     const std::uint64_t found = m_keywords.find(body);
@@ -90,7 +169,53 @@ bool ActivityParser::parseLine(const LineContext& ctx, std::string_view body, mo
     model::Event& e = addEvent(out, ctx, model::EventKind::TrainingProgress, model::Severity::Info, trim(body));
     e.code = static_cast<std::int32_t>(activity);
     e.seq = step;
+    e.peerRank = rankNamedIn(lowerCase(body.substr(0, 64)));
     return true;
+}
+
+
+std::size_t ActivityParser::parseProgressBar(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    const std::size_t bar = body.find("%|");
+    if (bar == std::string_view::npos || bar == 0)
+        return 0;
+    // The percentage, then the description before it.
+    std::size_t pct = bar;
+    while (pct > 0 && isDigit(body[pct - 1]))
+        --pct;
+    if (pct == bar)
+        return 0;
+    const std::size_t barEnd = body.find('|', bar + 2);
+    if (barEnd == std::string_view::npos)
+        return 0;
+    const std::size_t open = body.find('[', barEnd);
+    if (open == std::string_view::npos || open > barEnd + 40)
+        return 0;
+    std::size_t lt = open + 1;
+    while (lt < body.size() && (isDigit(body[lt]) || body[lt] == ':'))
+        ++lt;
+    if (lt >= body.size() || (body[lt] != '<' && body[lt] != ',' && body[lt] != ']'))
+        return 0;
+    const std::int64_t elapsed = elapsedBefore(body, lt);
+    if (elapsed < 0)
+        return 0;
+    std::string_view description = trim(body.substr(0, pct));
+    while (!description.empty() && (description.back() == ':' || description.back() == ' '))
+        description.remove_suffix(1);
+    const std::string lower = lowerCase(description);
+    StackActivity activity = StackActivity::Unknown;
+    for (const auto& w : kDescriptionWords)
+        if (lower.find(w.word) != std::string::npos) {
+            activity = w.activity;
+            break;
+        }
+    const std::size_t close = body.find(']', lt);
+    const std::string_view text = body.substr(0, close == std::string_view::npos ? lt : close + 1);
+    model::Event& e = addEvent(out, ctx, model::EventKind::TrainingProgress, model::Severity::Info, trim(text));
+    e.code = static_cast<std::int32_t>(activity);
+    e.durationMs = elapsed;
+    e.peerRank = rankNamedIn(lower);
+    return text.size();
 }
 
 } // namespace rankscope::parsers

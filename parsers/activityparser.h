@@ -7,7 +7,9 @@
 //   "[rank 53] fetching next shard train-01340-of-01024.arrow" → TrainingProgress, code = DataLoading
 //   "waiting for lock /mnt/shared/.lock …, retrying in 30s"    → TrainingProgress, code = Sleeping
 //   " iteration      940/   10000 | consumed samples: …"       → TrainingProgress, seq = 940
-// Event::code holds a model::StackActivity value (Unknown for plain progress).
+//   tqdm bars: see parseProgressBar
+// Event::code holds a model::StackActivity value (Unknown for plain progress); Event::peerRank
+// a rank the line names about itself ("[rank 53] fetching …"), -1 otherwise.
 
 #include "model/parsedsource.h"
 #include "parsers/keywordset.h"
@@ -22,6 +24,14 @@ public:
     ActivityParser();
 
     bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
+    // A tqdm progress bar anywhere in the line (other output is often glued after it):
+    //   "Running tokenizer on dataset:  47%|████▊   | 3169000/6811963 [30:11<38:27, 1578.58 examples/s]"
+    //   → TrainingProgress, code = activity read from the description, durationMs = the bar's
+    //     elapsed time, peerRank = a rank the description names ("… on rank=0:"), -1 otherwise.
+    // Offered every line that is not NCCL output, whether or not another parser took it.
+    // Returns where the bar ends in `body` (0 without a bar): what is glued after it is
+    // another message.
+    std::size_t parseProgressBar(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool inBlock() const { return false; }
     void finish(model::ParsedSource&) { }
 

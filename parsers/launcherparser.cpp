@@ -47,6 +47,7 @@ enum Keyword : unsigned {
     kwSrunError,
     kwSlurmStep,
     kwUnableShutdown,
+    kwStoreBarrier,
     kwCount
 };
 
@@ -80,6 +81,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "srun: error: ",
     "slurmstepd: error: *** ",
     "Unable to shutdown process ",
+    " in store based barrier ",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -94,7 +96,7 @@ constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
     | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
 constexpr std::uint64_t kRendezvousErrorBits = kExceptionBits | bit(kwWaitingClients)
     | bit(kwListenFailed) | bit(kwClientTimedOut) | bit(kwClientFailed) | bit(kwConnectTimedOut)
-    | bit(kwConnRefused) | bit(kwSocketTimeout);
+    | bit(kwConnRefused) | bit(kwSocketTimeout) | bit(kwStoreBarrier);
 constexpr std::uint64_t kBlockStartBits
     = bit(kwRdzvComplete) | bit(kwFailures) | bit(kwRootCause) | bit(kwChildFailed);
 
@@ -886,6 +888,41 @@ bool LauncherParser::parseRendezvousError(
                 exceptionClass = kKeywords[k];
                 break;
             }
+        }
+    }
+    if (found & bit(kwStoreBarrier)) {
+        // distributed_c10d.py _store_based_barrier (PyTorch ≤1.13), every ~10 s while ranks
+        // are missing, then the timeout:
+        //   "Waiting in store based barrier to initialize process group for rank: 0, key:
+        //    store_based_barrier_key:1 (world_size=8, worker_count=7, timeout=0:30:00)"
+        //   "Timed out initializing process group in store based barrier on rank: 3, for key:
+        //    … (world_size=4, worker_count=12, timeout=0:01:00)"  (later: num_workers_joined=)
+        // → code = workers joined, seq = world size, peerRank = the rank that says it waits.
+        const std::size_t waiting = find(text, "Waiting in store based barrier");
+        const std::size_t timedOut = find(text, "Timed out initializing process group in store based barrier");
+        const std::size_t pos = timedOut != std::string_view::npos ? timedOut : waiting;
+        if (pos != std::string_view::npos) {
+            auto numberAfter = [&](std::string_view key) -> std::int64_t {
+                std::size_t i = find(text, key);
+                if (i == std::string_view::npos || i < pos)
+                    return -1;
+                i += key.size();
+                const auto v = readCount(text, i);
+                return v ? static_cast<std::int64_t>(*v) : -1;
+            };
+            const std::int64_t rank = numberAfter("rank: ");
+            const std::int64_t world = numberAfter("world_size=");
+            std::int64_t joined = numberAfter("worker_count=");
+            if (joined < 0)
+                joined = numberAfter("num_workers_joined=");
+            model::Event& e = addEvent(out, ctx, EventKind::LauncherRendezvousError,
+                timedOut != std::string_view::npos ? Severity::Error : Severity::Warning,
+                trim(text.substr(pos)));
+            e.detail = out.intern("store_based_barrier");
+            e.code = joined >= 0 && joined < (1 << 30) ? static_cast<std::int32_t>(joined) : -1;
+            e.seq = world;
+            e.peerRank = rank >= 0 && rank < (1 << 30) ? static_cast<std::int32_t>(rank) : -1;
+            return true;
         }
     }
     if (found & bit(kwWaitingClients)) {

@@ -989,6 +989,7 @@ PytorchParser::Continuation PytorchParser::continueBlock(
 bool PytorchParser::parseLine(
     const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
+    noteCheckTimeoutFrame(ctx, body, out);
     if (!m_blocks.empty() && continueBlock(ctx, body, out) == Continuation::Consumed)
         return true;
     bool handled = false;
@@ -1001,7 +1002,43 @@ bool PytorchParser::parseLine(
     const bool rankSeen = containsRare(body, "Rank ");
     if ((rankSeen || containsRare(body, "NCCL")) && parseMessage(ctx, body, out, rankSeen))
         return true;
-    return isC10NoticeEnvelope(body);
+    if (!isC10NoticeEnvelope(body))
+        return false;
+    // TCPStore (torch/csrc/distributed/c10d/socket.cpp) gives up a client's wait:
+    // "[c10d] waitForInput: socket SocketImpl(…) timed out after 1800000ms". The process waited
+    // for a store key another rank never wrote.
+    const std::size_t wait = findLiteral(body, "[c10d] waitForInput: ");
+    if (wait != kNoPos && findLiteral(body, " timed out after ", wait) != kNoPos) {
+        model::Event& e = addEvent(out, ctx, EventKind::TorchStoreError, Severity::Warning, trim(body.substr(wait)));
+        std::size_t i = findLiteral(body, " timed out after ", wait) + 17;
+        if (const auto ms = readUnsigned(body, i); ms && *ms < (std::uint64_t { 1 } << 40))
+            e.durationMs = static_cast<std::int64_t>(*ms);
+    }
+    return true;
+}
+
+// WorkNCCL::checkTimeout throws only when a collective ran past its timeout, so its frame in
+// a c10 backtrace ("Exception raised from checkTimeout at …ProcessGroupNCCL.cpp:609", "frame
+// #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(…)") is a watchdog timeout even when
+// the excerpt lost the "Watchdog caught collective operation timeout" line itself. One event
+// per backtrace, and none when a timeout event was read just before.
+void PytorchParser::noteCheckTimeoutFrame(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    const bool header = body.starts_with("Exception raised from checkTimeout");
+    if (!header && !(body.starts_with("frame #") && findLiteral(body, "WorkNCCL::checkTimeout") != kNoPos))
+        return;
+    // The backtrace follows its message (on the writer's prefixed line or in a what() block,
+    // whose continuation lines carry no prefix): any recent timeout event is its message.
+    for (std::size_t n = 0, i = out.events.size(); i > 0 && n < 64; --i, ++n) {
+        const model::Event& e = out.events[i - 1];
+        if (e.kind == EventKind::TorchWatchdogTimeout
+            || (e.kind == EventKind::TorchWatchdogException && contains(out.text(e.text), "timeout")))
+            return;
+    }
+    model::Event& e = addEvent(out, ctx, EventKind::TorchWatchdogTimeout, Severity::Error,
+        "a collective timed out (the watchdog's message is not in the input; its backtrace shows "
+        "WorkNCCL::checkTimeout)");
+    e.code = 1;
 }
 
 // "[W712 17:30:52.153232081 ProcessGroupNCCL.cpp:4715] …", "[W ProcessGroupNCCL.cpp:1117] …",

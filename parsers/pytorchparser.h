@@ -173,6 +173,7 @@ private:
     class AnchorSearch; // finds the leftmost anchor of a line in one pass, built once
     static const AnchorSearch& anchorSearch();
 
+    void noteCheckTimeoutFrame(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     static bool isC10NoticeEnvelope(std::string_view body);
     bool parseStartAnchored(
         const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool& handled);

@@ -233,6 +233,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleFrozenJob(ctx, out);
     ruleSilentRank(ctx, out);
     ruleAllEntered(ctx, out);
+    ruleBusyWhileOthersWaited(ctx, out);
 
     Diagnosis d;
     int priority = -1;

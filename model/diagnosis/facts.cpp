@@ -34,6 +34,14 @@ bool containsAny(std::string_view text, std::initializer_list<std::string_view> 
     return false;
 }
 
+// c10d store waits (ProcessGroupNCCL::broadcastUniqueNCCLID, TCPStore, the store-based
+// barrier): the process waited for another that never came.
+bool isStoreWait(std::string_view message)
+{
+    return containsAny(message, { "store->get(", "waitForInput", "Socket Timeout", "Wait timeout",
+        "Timed out initializing process group in store based barrier" });
+}
+
 // A Python exception that is only the echo of a collective failure elsewhere (log-formats
 // §1.4 d–h, §5): the watchdog's own exception, an aborted communicator, a remote error.
 bool isConsequence(std::string_view type, std::string_view message)
@@ -42,6 +50,7 @@ bool isConsequence(std::string_view type, std::string_view message)
                "Some NCCL operations have failed", "remote process exited", "ncclRemoteError",
                "Connection closed by", "Connection reset by peer", "watchdog thread terminated",
                "timed out in blocking wait", "got signal: 15", "got signal: 1" })
+        || isStoreWait(message)
         || containsAny(type, { "ChildFailedError", "SignalException", "KeyboardInterrupt" });
 }
 
@@ -194,6 +203,10 @@ private:
             if (e.severity >= Severity::Error)
                 m_f.anyFailure = true;
             if (e.rank < 0) {
+                if (e.kind == EventKind::TorchWatchdogTimeout || e.kind == EventKind::TorchBlockingWaitTimeout) {
+                    m_f.anyTimeout = true;
+                    ++m_f.unrankedTimeouts;
+                }
                 hostLevelEvent(i, e);
                 continue;
             }
@@ -208,6 +221,7 @@ private:
             case EventKind::TorchBlockingWaitTimeout:
                 m_f.anyTimeout = true;
                 rf.anyTimeout = true;
+                rf.waited = true;
                 if (rf.firstTimeoutEvent == kNoIndex || earlierThan(e.time, rf.firstTimeoutTime)) {
                     rf.firstTimeoutEvent = i;
                     rf.firstTimeoutTime = e.time;
@@ -218,8 +232,10 @@ private:
             case EventKind::PythonException:
                 if (!isConsequence(detail, text))
                     primary(rf, i, isResourceText(text) || isResourceText(detail));
-                else
+                else {
                     m_consequence.insert(e.rank);
+                    rf.waited = rf.waited || isStoreWait(text);
+                }
                 break;
             case EventKind::CudaOutOfMemory:
                 primary(rf, i, true);
@@ -292,6 +308,7 @@ private:
                 break;
             case EventKind::TorchStoreError:
                 rf.storeErrors.push_back(i);
+                rf.waited = true;
                 break;
             case EventKind::NcclInitStart:
             case EventKind::NcclInitComplete:

@@ -69,6 +69,10 @@ struct RankFacts {
     // return on one rank) while the others kept going (§11 E, "early clean exit").
     std::uint32_t commTeardown = kNoIndex;
 
+    // It waited for another process and gave up: a watchdog timeout, a blocking wait, a c10d
+    // store wait (unique-id exchange, store barrier, socket wait) that raised.
+    bool waited = false;
+
     // Progress.
     bool anyTimeout = false;
     TimePoint firstTimeoutTime;
@@ -154,6 +158,8 @@ struct DiagnosisFacts {
     // Launcher lines about workers no rank could be tied to (SIGTERM sent, watchdog aborts):
     // they still show that other processes went down with the job.
     std::size_t unmappedTeardowns = 0;
+    // Timeouts no rank could be tied to (an unprefixed paste, a backtrace without its message).
+    std::size_t unrankedTimeouts = 0;
     // Flight Recorder dumps matched across ranks (model/frmatch.h); empty without dumps.
     FrMatchResult flightRecorder;
 };

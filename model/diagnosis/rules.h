@@ -74,6 +74,7 @@ EvidenceLine evidenceOf(const Bundle& b, const EvidenceRef& ref, std::string tex
 void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out);      // rules_progress.cpp
 void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out);         // rules_progress.cpp
 void ruleAllEntered(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
+void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out); // rules_busy.cpp
 void ruleSilentRank(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
 void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mismatch.cpp
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp

@@ -335,10 +335,25 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
         if (e.kind == EventKind::LauncherRendezvousError && e.code >= 0 && e.seq > e.code)
             waitingForClients = &e;
     }
+    // The store-based barrier names each waiting rank: when as many distinct ranks say they
+    // wait as the barrier counts joined, the ranks of the world that never said so are the
+    // ones that never arrived.
+    std::set<std::int32_t> barrierWaiters;
+    for (std::uint32_t i : bootstrapErrors) {
+        const Event& e = b.events[i];
+        if (e.kind == EventKind::LauncherRendezvousError && b.text(e.detail) == "store_based_barrier" && e.peerRank >= 0)
+            barrierWaiters.insert(e.peerRank);
+    }
     if (waitingForClients) {
         const std::int64_t expected = waitingForClients->seq;
         const std::int64_t joined = waitingForClients->code;
-        if (expected == 2 && joined == 1) {
+        const bool barrier = b.text(waitingForClients->detail) == "store_based_barrier";
+        if (barrier) {
+            if (static_cast<std::int64_t>(barrierWaiters.size()) == joined && *barrierWaiters.rbegin() < expected)
+                for (std::int32_t r = 0; r < expected && notJoined.size() < 64; ++r)
+                    if (!barrierWaiters.count(r))
+                        notJoined.push_back(r);
+        } else if (expected == 2 && joined == 1) {
             notJoined = { 1 };
         } else if (b.world.worldSize && *b.world.worldSize == expected
             && static_cast<std::int64_t>(b.world.ranksSeen.size()) == joined) {

@@ -85,7 +85,10 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
     for (const auto& [sig, ranks] : sorted)
         observed += ranks.size();
     const std::size_t unobserved = pg->members.size() > observed ? pg->members.size() - observed : 0;
-    const bool evenSplit = sorted[0].second.size() <= minority.size() + unobserved || minority.size() * 3 > observed;
+    // Without the group's membership the unseen ranks could be any number, all on either side:
+    // an excerpt of three ranks out of four does not show the odd one out.
+    const bool evenSplit = !pg->membersKnown || sorted[0].second.size() <= minority.size() + unobserved
+        || minority.size() * 3 > observed;
     const bool opDiffers = sorted[0].first.family != sorted[1].first.family;
 
     Placeholders values = ctx.placeholdersFor(evenSplit ? sorted[0].second.front() : minority.front());
@@ -130,7 +133,11 @@ void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     // "Rank a is running collective X, but Rank b is running Y" — reported by the checker a
     // about b. The rank named most often is the one that differs.
-    std::map<std::int32_t, int> named;
+    // ProcessGroupWrapper's check makes every rank compare its own fingerprint with everyone
+    // else's and name the first that differs: with one deviating rank, every other rank names
+    // it, and it names someone else. One report only says two ranks differ, not which one is
+    // wrong, so a culprit needs two reporters that agree.
+    std::map<std::int32_t, std::set<std::int32_t>> namedBy; // named rank -> reporters
     std::vector<std::uint32_t> events;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
@@ -138,10 +145,11 @@ void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
             continue;
         events.push_back(i);
         if (e.peerRank >= 0)
-            ++named[e.peerRank];
-        if (e.pgRank >= 0)
-            named[e.pgRank] += 0; // present, not blamed
+            namedBy[e.peerRank].insert(e.pgRank);
     }
+    std::map<std::int32_t, int> named;
+    for (const auto& [rank, reporters] : namedBy)
+        named[rank] = reporters.size() >= 2 ? static_cast<int>(reporters.size()) : 0;
     if (events.empty())
         return;
     std::int32_t culprit = -1;

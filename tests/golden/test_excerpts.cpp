@@ -112,6 +112,70 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank0]:[W515 07:06:42.829549331 ProcessGroupNCCL.cpp:1117] WARNING: process group has NOT been "
                 "destroyed before it is being destructed.\n" } },
             "no_hang_found", "none", {} },
+        // main_process_first(): rank 0 maps the dataset while the others wait in barrier()
+        // (a 1-element ALLREDUCE) until their watchdog fires; rank 0's bar is unprefixed.
+        { "busy-main-process-barrier",
+            { { "paste.log",
+                "Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]"
+                "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
+                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 milliseconds before timing out.\n"
+                "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
+                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds before timing out.\n" } },
+            "hang_diagnosed", "straggler_stall", { 0 } },
+        // The same wait seen through the c10d store: rank 1 asks for rank 0's unique id.
+        { "busy-main-process-store-wait",
+            { { "paste.log",
+                "Map (num_proc=16):  80%|########  | 800/1000 [31:02<07:45, 0.43 examples/s]\n"
+                "RuntimeError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d "
+                "key-value store by key '0', but store->get('0') got error: Socket Timeout\n" } },
+            "hang_diagnosed", "straggler_stall", { 0 } },
+        // Bars from two ranks: nothing singles one out.
+        { "busy-two-ranks",
+            { { "paste.log",
+                "[rank0]:Evaluating:  50%|#####     | 5/10 [25:00<25:00, 300.0s/it]\n"
+                "[rank3]:Evaluating:  40%|####      | 4/10 [25:00<37:30, 375.0s/it]\n"
+                "[rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds "
+                "before timing out.\n" } },
+            "inconclusive", "unknown", {} },
+        // A bar and no one waiting: a job that is running.
+        { "busy-nobody-waits",
+            { { "paste.log", "Running tokenizer on dataset:  47%|####7     | 47/100 [30:11<38:27, 1578.58 examples/s]\n" } },
+            "no_hang_found", "none", {} },
+        // _store_based_barrier names each waiting rank; 3 of 4 joined and ranks 0, 1, 3 say so.
+        { "store-barrier-one-missing",
+            { { "paste.log",
+                "INFO:root:Waiting in store based barrier to initialize process group for rank: 0, key: "
+                "store_based_barrier_key:1 (world_size=4, worker_count=3, timeout=0:30:00)\n"
+                "INFO:root:Waiting in store based barrier to initialize process group for rank: 3, key: "
+                "store_based_barrier_key:1 (world_size=4, worker_count=3, timeout=0:30:00)\n"
+                "INFO:root:Waiting in store based barrier to initialize process group for rank: 1, key: "
+                "store_based_barrier_key:1 (world_size=4, worker_count=3, timeout=0:30:00)\n" } },
+            "hang_diagnosed", "init_bootstrap", { 2 } },
+        // One waiter of 2048 seen: the 256 missing ranks cannot be named.
+        { "store-barrier-many-missing",
+            { { "paste.log",
+                "RuntimeError: Timed out initializing process group in store based barrier on rank: 17, for key: "
+                "store_based_barrier_key:1 (world_size=2048, worker_count=1792, timeout=0:30:00)\n" } },
+            "hang_diagnosed", "init_bootstrap", {} },
+        // One fingerprint report only says two ranks differ, not which one is wrong.
+        { "fingerprint-single-report",
+            { { "paste.log",
+                "RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running collective: "
+                "CollectiveFingerPrint(SequenceNumber=0, OpType=_ALLGATHER_BASE, TensorShape=[359, 1, 1435, 16], "
+                "TensorDtypes=BFloat16), but Rank 2 is running collective: CollectiveFingerPrint(SequenceNumber=0, "
+                "OpType=_ALLGATHER_BASE, TensorShape=[359, 1, 1436, 16], TensorDtypes=BFloat16).\n" } },
+            "hang_diagnosed", "collective_mismatch", {} },
+        // Two ops at one SeqNum, three ranks of an unknown world seen: the odd one is unproven.
+        { "op-mismatch-partial-group",
+            { { "paste.log",
+                "[rank2]:[E ProcessGroupNCCL.cpp:563] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=84, OpType=ALLREDUCE, NumelIn=48, NumelOut=48, Timeout(ms)=600000) ran for 600077 milliseconds before timing out.\n"
+                "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=84, OpType=ALLREDUCE, NumelIn=48, NumelOut=48, Timeout(ms)=600000) ran for 600095 milliseconds before timing out.\n"
+                "[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=84, OpType=BROADCAST, NumelIn=5662, NumelOut=5662, Timeout(ms)=600000) ran for 600059 milliseconds before timing out.\n" } },
+            "hang_diagnosed", "collective_mismatch", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },

@@ -1,0 +1,130 @@
+// A rank busy with non-collective work while the others gave up waiting for it (log-formats
+// §11 F): the pattern behind most "NCCL timeout" reports from data-preparation and
+// evaluation code. The mechanism: `main_process_first()`, `barrier()` or the first collective
+// of a step blocks every rank until the slowest reaches it; a rank still tokenizing a
+// dataset, saving a checkpoint or running rank-0-only evaluation keeps the others waiting
+// until their watchdog (ProcessGroupNCCL's checkTimeout) or their c10d store wait
+// (TCPStore waitForInput, broadcastUniqueNCCLID's store->get) raises. The waiters print the
+// error; the busy rank prints only its own progress.
+
+#include "model/diagnosis/rules.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rankscope::model {
+
+namespace {
+
+struct BusyEvidence {
+    std::uint32_t event = kNoIndex;
+    StackActivity activity = StackActivity::Unknown;
+    std::int64_t elapsedMs = -1;
+    bool byConvention = false; // an unprefixed line taken as the main process's
+};
+
+bool identityHasWriter(const Bundle& b, std::uint32_t identity)
+{
+    if (identity >= b.identities.size())
+        return false;
+    const RawIdentity& id = b.identities[identity];
+    return id.globalRank >= 0 || id.localRank >= 0 || id.srunTask >= 0 || id.mpiRank >= 0 || id.pid >= 0
+        || id.host != kNoStr;
+}
+
+// The longest a waiter waited (its timeout), 0 when no line says.
+std::int64_t waitersTimeoutMs(const Bundle& b)
+{
+    std::int64_t timeout = 0;
+    for (const Event& e : b.events)
+        if (e.kind == EventKind::TorchWatchdogTimeout || e.kind == EventKind::TorchBlockingWaitTimeout)
+            timeout = std::max(timeout, e.timeoutMs);
+    return timeout;
+}
+
+} // namespace
+
+void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const DiagnosisFacts& facts = ctx.facts;
+    std::set<std::int32_t> waiters;
+    std::uint32_t waitEvidence = kNoIndex;
+    for (const RankFacts& rf : facts.ranks)
+        if (rf.waited) {
+            waiters.insert(rf.rank);
+            if (waitEvidence == kNoIndex)
+                waitEvidence = rf.firstTimeoutEvent != kNoIndex ? rf.firstTimeoutEvent
+                                                                 : (rf.storeErrors.empty() ? rf.primaryFailure : rf.storeErrors.front());
+        }
+    if (waiters.empty() && facts.unrankedTimeouts == 0)
+        return;
+
+    // Who is busy: a progress bar or an announced long step, by a rank that did not wait and
+    // did not fail on its own. Scripts print progress from the main process only (tqdm is
+    // disabled elsewhere, loggers are rank-zero-only), so an unprefixed line among prefixed
+    // or self-naming waiters is rank 0's.
+    std::map<std::int32_t, BusyEvidence> busy;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind != EventKind::TrainingProgress)
+            continue;
+        const auto activity = static_cast<StackActivity>(e.code);
+        const bool bar = e.durationMs >= 0;
+        if (activity == StackActivity::Unknown && !bar)
+            continue; // an iteration line says the rank trained, not that it was elsewhere
+        BusyEvidence ev { i, activity, e.durationMs, false };
+        // A bar with neither a prefix nor a rank in its file name has no writer of its own,
+        // whatever rank another message in the same stream stated: a pasted terminal mixes
+        // the output of every local rank, and tqdm redraws with no prefix.
+        const bool ownWriter = identityHasWriter(b, e.identity)
+            || b.sources[e.evidence.source].pathIdentity.globalRank >= 0;
+        std::int32_t r = e.peerRank >= 0 ? e.peerRank : ((ownWriter || !bar) ? e.rank : -1);
+        if (r < 0) {
+            if (ownWriter)
+                continue;
+            r = 0;
+            ev.byConvention = true;
+        }
+        if (waiters.count(r) || (static_cast<std::size_t>(r) < facts.ranks.size() && facts.ranks[r].primaryFailure != kNoIndex))
+            continue;
+        BusyEvidence& kept = busy[r];
+        // Keep the latest line with a known activity, else the latest bar.
+        if (kept.event == kNoIndex || activity != StackActivity::Unknown || kept.activity == StackActivity::Unknown)
+            kept = ev;
+    }
+    if (busy.size() != 1)
+        return; // nobody busy, or several: the logs do not single one out
+    const auto& [rank, ev] = *busy.begin();
+    const std::int64_t timeout = waitersTimeoutMs(b);
+    const bool ranAsLong = ev.elapsedMs >= 0 && timeout > 0 && ev.elapsedMs * 4 >= timeout * 3;
+    const bool knownStep = ev.activity != StackActivity::Unknown;
+    if (!ranAsLong && !knownStep)
+        return; // an unlabelled bar alone does not say the rank was elsewhere for long
+
+    double confidence = 0.6 + (ranAsLong ? 0.15 : 0.0) + (knownStep ? 0.05 : 0.0) - (ev.byConvention ? 0.05 : 0.0);
+    Placeholders values = ctx.placeholdersFor(rank);
+    Finding& f = out.add(ctx, "straggler.busy_while_others_waited", RootCauseClass::StragglerStall, values);
+    f.ranks = { rank };
+    f.confidence = confidence;
+    const std::string who = ctx.rankLabel(rank);
+    const std::size_t nWaiters = waiters.size();
+    if (f.title.empty())
+        f.title = who + " was busy with its own work while the others waited for it";
+    f.evidence.push_back(evidenceOf(b, ev.event));
+    if (waitEvidence != kNoIndex)
+        f.evidence.push_back(evidenceOf(b, waitEvidence));
+    f.explanation = who + " was still " + (knownStep ? "in a long non-collective step" : "running a long loop")
+        + " (\"" + std::string(b.text(b.events[ev.event].text)).substr(0, 160) + "\")"
+        + (ranAsLong ? ", about as long as the others' timeout," : "") + " while "
+        + (nWaiters ? std::to_string(nWaiters) + " other rank(s)" : std::string("other ranks"))
+        + " waited for it in a collective or a store wait and gave up. They are collateral; the fix is on "
+        + who + "'s side: make the step faster, run it before the distributed setup, or raise the timeout."
+        + (ev.byConvention ? " The progress lines carry no rank; scripts print them from the main process, rank 0." : "");
+    out.propose(RootCauseClass::StragglerStall, { rank }, confidence, 72,
+        who + " was busy (" + std::string(b.text(b.events[ev.event].text)).substr(0, 100)
+            + ") while the other ranks waited for it until they timed out.");
+}
+
+} // namespace rankscope::model
