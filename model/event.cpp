@@ -71,6 +71,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "ras_dead_process",
     "ras_missing_rank",
     "ras_count_mismatch",
+    "horovod_stalled_tensor",
+    "gpu_inaccessible",
 };
 } // namespace
 

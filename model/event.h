@@ -94,6 +94,12 @@ enum class EventKind : std::uint16_t {
     RasDeadProcess,
     RasMissingRank,
     RasCountMismatch,
+    // Horovod (horovod/common/stall_inspector.cc)
+    HorovodStalledTensor, // one rank of a stalled tensor: text = tensor name, peerRank = rank,
+                          // code 1 = the rank submitted it ("ready ranks"), 0 = it did not
+    // nvidia-smi
+    GpuInaccessible,      // "Unable to determine the device handle for GPU0000:03:00.0: Unknown
+                          // Error": the driver lost the GPU; detail = PCI busId
     KindCount
 };
 

@@ -53,6 +53,26 @@ bool stripMpiTag(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "[3]<stderr>:" — horovodrun's Gloo launcher tags each worker's output with its rank.
+bool stripHorovodTag(std::string_view& s, LinePrefix& p)
+{
+    if (s.size() < 11 || s[0] != '[')
+        return false;
+    std::size_t i = 1;
+    const auto rank = readUnsigned(s, i);
+    if (!rank || i == 1 || i > 8)
+        return false;
+    const std::string_view rest = s.substr(i);
+    std::size_t len = 0;
+    if (rest.starts_with("]<stdout>:") || rest.starts_with("]<stderr>:"))
+        len = 10;
+    else
+        return false;
+    p.mpiRank = static_cast<std::int32_t>(*rank);
+    s.remove_prefix(i + len);
+    return true;
+}
+
 // Open MPI --timestamp-output: "Fri Aug 11 12:31:45 2023" directly followed by the tag.
 bool stripMpiTimestamp(std::string_view& s)
 {
@@ -238,7 +258,7 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
         const char c = line.front();
         bool stripped = false;
         if (c == '[') {
-            stripped = stripTorchRank(line, prefix) || stripMpiTag(line, prefix)
+            stripped = stripTorchRank(line, prefix) || stripMpiTag(line, prefix) || stripHorovodTag(line, prefix)
                 || stripTorchrunTee(line, prefix) || stripLineNumber(line);
         } else if (c == '(') {
             stripped = stripRay(line, prefix);

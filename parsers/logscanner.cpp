@@ -122,6 +122,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     offer(m_kernel);
     offer(m_stacks);
     offer(m_gpu);
+    offer(m_horovod);
     // NCCL prints RAS's own verdicts as INFO lines ("NCCL INFO RAS declaring peer … as
     // DEAD; rasDeadPeersHash …"); the NCCL parser claims them as NCCL output, so they are
     // offered here too. Only lines whose message starts with "RAS " (or torn lines, where an
@@ -141,7 +142,8 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     if (recognised)
         ++m_recognised;
     m_blockOpen = m_pytorch.inBlock() || m_python.inBlock() || m_launcher.inBlock()
-        || m_kernel.inBlock() || m_stacks.inBlock() || m_gpu.inBlock() || m_ras.inBlock();
+        || m_kernel.inBlock() || m_stacks.inBlock() || m_gpu.inBlock() || m_ras.inBlock()
+        || m_horovod.inBlock();
 }
 
 void LogScanner::finish()
@@ -155,6 +157,7 @@ void LogScanner::finish()
     m_stacks.finish(m_out);
     m_gpu.finish(m_out);
     m_ras.finish(m_out);
+    m_horovod.finish(m_out);
 
     m_out.source.lines = m_splitter.lines();
     m_out.source.recognisedLines = m_recognised;

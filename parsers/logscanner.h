@@ -10,6 +10,7 @@
 #include "model/secretmasker.h"
 #include "parsers/activityparser.h"
 #include "parsers/gputelemetryparser.h"
+#include "parsers/horovodparser.h"
 #include "parsers/kernelparser.h"
 #include "parsers/launcherparser.h"
 #include "parsers/linecontext.h"
@@ -55,6 +56,7 @@ private:
     GpuTelemetryParser m_gpu;
     ActivityParser m_activity;
     NcclTestsParser m_ncclTests;
+    HorovodParser m_horovod;
     RasTextParser m_ras;
 
     // Latest timestamp per prefix identity: lines without a time of their own inherit it.

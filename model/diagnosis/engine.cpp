@@ -234,6 +234,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleSilentRank(ctx, out);
     ruleAllEntered(ctx, out);
     ruleBusyWhileOthersWaited(ctx, out);
+    ruleHorovodStall(ctx, out);
 
     Diagnosis d;
     int priority = -1;

@@ -75,6 +75,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out);      // rules_pr
 void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out);         // rules_progress.cpp
 void ruleAllEntered(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
 void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out); // rules_busy.cpp
+void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out);      // rules_horovod.cpp
 void ruleSilentRank(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
 void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mismatch.cpp
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp

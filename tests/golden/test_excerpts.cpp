@@ -176,6 +176,25 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL("
                 "SeqNum=84, OpType=BROADCAST, NumelIn=5662, NumelOut=5662, Timeout(ms)=600000) ran for 600059 milliseconds before timing out.\n" } },
             "hang_diagnosed", "collective_mismatch", {} },
+        // stall_inspector.cc ≤0.19: ranks 0, 1, 3 submitted; rank 2 (below the highest named,
+        // so it exists) submitted nothing.
+        { "horovod-ready-ranks-straggler",
+            { { "paste.log",
+                "Stalled ops: HorovodBroadcast_conv1_weights_0 [ready ranks: 3, 1, 0], HorovodBroadcast_conv1_bias_0 "
+                "[ready ranks: 3, 1, 0]\n" } },
+            "hang_diagnosed", "straggler_stall", { 2 } },
+        // Two camps: rank 3 alone submitted the loss allreduce, ranks 0-2 the gradients.
+        { "horovod-two-camps",
+            { { "paste.log",
+                "HorovodAllreduce_loss_0 [ready ranks: 3], HorovodAllreduce_grad_w_0 [ready ranks: 2, 0, 1], "
+                "HorovodAllreduce_grad_b_0 [ready ranks: 0, 2, 1]\n" } },
+            "hang_diagnosed", "collective_mismatch", { 3 } },
+        // ≥0.20 block; the last entry was cut before its "]" and must not make rank 3 look odd.
+        { "horovod-missing-block-cut",
+            { { "paste.log",
+                "[0]<stderr>:Missing ranks:\n[0]<stderr>:0: [allreduce.noname.7]\n[0]<stderr>:1: [allreduce.noname.7]\n"
+                "[0]<stderr>:2: [allreduce.noname.7]\n[0]<stderr>:3: [allreduce.no" } },
+            "hang_diagnosed", "collective_mismatch", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },

@@ -1,0 +1,111 @@
+// Horovod's stall inspector (horovod/common/stall_inspector.cc) lists, for each tensor some
+// ranks submitted to a collective 60 s ago, the ranks that did (ready) or did not (missing).
+// Horovod itself says what it means: "different ranks are trying to submit different
+// tensors or only a subset of ranks is submitting tensors, which will cause deadlock".
+// Which of the two tells the class: a rank missing from some tensors that submitted others
+// took another code path (collective mismatch); a rank that submitted nothing at all is not
+// there yet (straggler, or dead when its own lines say so).
+
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rankscope::model {
+
+void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::map<StrId, std::set<std::int32_t>> readyOf;   // tensor -> ranks that submitted it
+    std::map<std::int32_t, std::set<StrId>> missingOf; // rank -> tensors it did not submit
+    std::set<std::int32_t> everReady;
+    std::set<std::int32_t> world(b.world.ranksSeen.begin(), b.world.ranksSeen.end());
+    std::vector<std::uint32_t> evidence;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind != EventKind::HorovodStalledTensor || e.peerRank < 0)
+            continue;
+        if (evidence.size() < 4)
+            evidence.push_back(i);
+        world.insert(e.peerRank);
+        if (e.code == 1) {
+            readyOf[e.text].insert(e.peerRank);
+            everReady.insert(e.peerRank);
+        } else {
+            missingOf[e.peerRank].insert(e.text);
+        }
+    }
+    if (evidence.empty())
+        return;
+    // Horovod numbers ranks 0..size-1: a rank below the highest one named exists even when no
+    // line names it (the one that never submitted anything is the one never listed).
+    std::int32_t size = *world.rbegin() + 1;
+    if (b.world.worldSize)
+        size = std::max(size, *b.world.worldSize);
+    if (size > (1 << 20))
+        return;
+    for (std::int32_t r = 0; r < size; ++r)
+        world.insert(r);
+    for (const auto& [tensor, ready] : readyOf)
+        for (std::int32_t r : world)
+            if (!ready.count(r))
+                missingOf[r].insert(tensor);
+
+    std::vector<std::int32_t> culprits;
+    RootCauseClass cls = RootCauseClass::CollectiveMismatch;
+    std::string why;
+    if (missingOf.size() == world.size()) {
+        // Every rank misses something: camps that submitted different tensors. The smaller of
+        // exactly two camps is the odd one out when it is clearly smaller.
+        std::map<std::set<StrId>, std::vector<std::int32_t>> camps;
+        for (const auto& [r, tensors] : missingOf)
+            camps[tensors].push_back(r);
+        if (camps.size() == 2) {
+            const auto& a = camps.begin()->second;
+            const auto& c = std::next(camps.begin())->second;
+            const auto& small = a.size() < c.size() ? a : c;
+            const auto& large = a.size() < c.size() ? c : a;
+            if (small.size() * 2 <= large.size())
+                culprits = small;
+        }
+        why = "The ranks submitted different tensors: " + std::to_string(camps.size())
+            + " groups of ranks each wait for tensors the others never submit.";
+    } else {
+        for (const auto& [r, tensors] : missingOf)
+            culprits.push_back(r);
+        if (culprits.size() * 2 >= world.size()) {
+            culprits.clear();
+            why = "Ranks are missing from tensors the others submitted, too many to single one out.";
+        } else {
+            const bool submittedOthers = std::any_of(culprits.begin(), culprits.end(), [&](std::int32_t r) { return everReady.count(r) > 0; });
+            if (!culprits.empty() && !submittedOthers && !everReady.empty())
+                cls = RootCauseClass::StragglerStall;
+            why = "Rank(s) " + formatRanks(culprits) + (cls == RootCauseClass::StragglerStall
+                    ? " submitted none of the tensors every other rank is waiting on: they never reached this step."
+                    : " did not submit tensors the others are waiting on" + std::string(submittedOthers ? " and submitted others instead." : "."));
+        }
+    }
+    if (culprits.size() > 64)
+        culprits.clear();
+    Placeholders values = culprits.empty() ? Placeholders {} : ctx.placeholdersFor(culprits.front());
+    values["ranks"] = formatRanks(culprits);
+    Finding& f = out.add(ctx, "horovod.stall_inspector", cls, values);
+    f.ranks = culprits;
+    f.confidence = culprits.empty() ? 0.6 : 0.75;
+    for (std::uint32_t i : evidence)
+        f.evidence.push_back(evidenceOf(b, i));
+    if (f.title.empty())
+        f.title = culprits.empty() ? std::string("Horovod's stall inspector: ranks wait on tensors others never submit")
+                                   : "Horovod's stall inspector: rank(s) " + formatRanks(culprits) + " hold up the others";
+    f.explanation = "Horovod reported collectives that only some ranks submitted for more than 60 s. " + why;
+    out.propose(cls, culprits, f.confidence, cls == RootCauseClass::StragglerStall ? 62 : 74,
+        culprits.empty() ? "Horovod's stall inspector shows ranks waiting on tensors the others never submit: a "
+                           "collective mismatch between code paths."
+                         : "Horovod's stall inspector: rank(s) " + formatRanks(culprits) + " "
+                + (cls == RootCauseClass::StragglerStall ? "never submitted the tensors everyone else waits on."
+                                                          : "submitted different tensors than the other ranks."));
+}
+
+} // namespace rankscope::model
