@@ -1,6 +1,7 @@
 #include "model/rankresolver.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -200,6 +201,11 @@ private:
     std::vector<Claim> m_claims;
 };
 
+// The rank table has a row for every rank up to the highest one, so the highest plus one
+// must still be a rank count: 2147483647 is no rank ("[rank2147483647]:" in a hostile or
+// corrupt file), or sizing the table overflows.
+constexpr std::int32_t kNoRoomRank = std::numeric_limits<std::int32_t>::max();
+
 class Resolver {
 public:
     explicit Resolver(Bundle& bundle)
@@ -242,6 +248,12 @@ private:
     {
         if (rank < 0 || identity >= m_b.identities.size())
             return;
+        if (rank == kNoRoomRank) {
+            m_b.issues.add("rank_out_of_range",
+                sampleFor(ev) + what + " names rank " + std::to_string(rank)
+                    + ", too high to size a rank table by (it would need 2^31 rows)");
+            return;
+        }
         if (m_worldSize && rank >= *m_worldSize) {
             m_b.issues.add("rank_out_of_range",
                 sampleFor(ev) + what + " names rank " + std::to_string(rank) + " but the world size is "
@@ -706,7 +718,7 @@ private:
             maxRank = std::max(maxRank, r);
         if (maxRank < 0) {
             const std::int32_t local = singleAgentMaxLocalRank();
-            if (local >= 0) {
+            if (local >= 0 && local != kNoRoomRank) {
                 m_b.localRanksAreGlobal = true;
                 maxRank = local;
             }

@@ -129,3 +129,23 @@ TEST_CASE("repeated statements count once and disagreements are named", "[model]
     CHECK_THAT(conflicts, Catch::Contains("rank2.log: rank 3 from a [rankN] prefix disagrees with rank 2 from the file name; kept rank 3"));
     CHECK(s.b.issues.count("rank_conflict") == 2);
 }
+
+TEST_CASE("a rank of 2147483647 with no world size is refused, not given a table row", "[model][ranks]")
+{
+    BundleSketch s;
+    // rank2147483647.log holding one "[rank2147483647]:" watchdog line: the highest rank plus
+    // one does not fit the rank type, so no rank table can be sized by it.
+    PathIdentity named;
+    named.globalRank = 2147483647;
+    const SourceId file = s.source("rank2147483647.log", named);
+    s.identity(file);
+    const auto id = s.identity(file, { .globalRank = 2147483647 });
+    s.statusLine(id, 2147483647, 1);
+
+    resolveRanks(s.b);
+
+    CHECK(s.b.rankOfIdentity(id) == -1);
+    CHECK(s.b.ranks.empty());
+    CHECK(s.b.world.ranksSeen.empty());
+    CHECK_THAT(issueSamples(s.b, "rank_out_of_range"), Catch::Contains("rank 2147483647"));
+}
