@@ -10,6 +10,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <thread>
 
 namespace rankscope::app {
@@ -46,9 +48,13 @@ std::string describeWhatWasSeen(const model::Bundle& b)
     return out;
 }
 
-} // namespace
+// Allocation failures are errors, not aborts: a bundle too big for this machine, or a claim
+// the model did not bound. Caught on every loader thread (an exception leaving a std::thread
+// terminates the process) and once more around the whole load.
+constexpr const char* kOutOfMemory
+    = "out of memory while loading the inputs; load fewer of them at once, or on a machine with more memory";
 
-model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* progress,
+model::Result<BundlePtr> load(const LoadRequest& request, LoadProgress* progress,
     const std::atomic<bool>* cancel)
 {
     auto plan = parsers::planInputs(request.paths);
@@ -75,10 +81,24 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     model::BundleBuilder builder;
     OrderedMerge merge(tasks, builder);
     MemberJobs jobs;
-    auto worker = [&]() {
+    std::atomic<bool> outOfMemory { false };
+    // Ends a thread's turn as a producer even when reading throws, or the threads waiting for
+    // its member jobs would wait forever.
+    struct ProducerTurn {
+        MemberJobs& jobs;
+        explicit ProducerTurn(MemberJobs& j)
+            : jobs(j)
+        {
+            jobs.producerStarted();
+        }
+        ~ProducerTurn() { jobs.producerFinished(); }
+        ProducerTurn(const ProducerTurn&) = delete;
+        ProducerTurn& operator=(const ProducerTurn&) = delete;
+    };
+    auto work = [&]() {
         parsers::ReadBuffer buffer;
         auto parse = [&](MemberJob&& job) {
-            if (control.cancelled())
+            if (control.cancelled() || outOfMemory)
                 return;
             merge.add(job.task, job.seq,
                 parsers::parseMember(std::move(job.member), request.limits, control, buffer.source),
@@ -89,10 +109,11 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
                 parse(std::move(*job));
                 continue;
             }
-            jobs.producerStarted(); // before taking a task: idle threads must wait for its jobs
+            std::optional<ProducerTurn> turn(std::in_place, jobs); // before taking a task:
+                                                                // idle threads must wait for its jobs
             const std::size_t i = next.fetch_add(1);
-            if (i >= tasks.size() || control.cancelled()) {
-                jobs.producerFinished();
+            if (i >= tasks.size() || control.cancelled() || outOfMemory) {
+                turn.reset();
                 // No file left: parse what the threads still reading archives hand out.
                 while (auto job = jobs.waitPop())
                     parse(std::move(*job));
@@ -112,9 +133,16 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
             auto result = parsers::readInput(tasks[i], request.limits, control, buffer, &sinks);
             taskIssues[i] = std::move(result.issues);
             merge.taskDone(i, result.delivered);
-            jobs.producerFinished();
+            turn.reset();
             if (progress)
                 ++progress->filesDone;
+        }
+    };
+    auto worker = [&]() {
+        try {
+            work();
+        } catch (const std::bad_alloc&) {
+            outOfMemory = true;
         }
     };
     unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -125,6 +153,8 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     worker();
     for (auto& t : pool)
         t.join();
+    if (outOfMemory)
+        return model::Error { kOutOfMemory };
     if (cancel && cancel->load())
         return model::Error { "loading cancelled" };
 
@@ -142,6 +172,18 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
         return model::Error { "no recognisable log lines in the input: " + describeWhatWasSeen(*bundle)
             + ". Rankscope reads PyTorch, NCCL_DEBUG, torchrun, Python traceback, dmesg and py-spy output." };
     return BundlePtr(std::move(bundle));
+}
+
+} // namespace
+
+model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* progress,
+    const std::atomic<bool>* cancel)
+{
+    try {
+        return load(request, progress, cancel);
+    } catch (const std::bad_alloc&) {
+        return model::Error { kOutOfMemory };
+    }
 }
 
 } // namespace rankscope::app
