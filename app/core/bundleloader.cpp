@@ -3,6 +3,7 @@
 #include "app/core/memberjobs.h"
 #include "app/core/orderedmerge.h"
 #include "model/bundlebuilder.h"
+#include "model/helperthreads.h"
 #include "parsers/inputreader.h"
 
 #include <algorithm>
@@ -147,12 +148,9 @@ model::Result<BundlePtr> load(const LoadRequest& request, LoadProgress* progress
     };
     unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
     // Not capped by the number of files: one archive keeps every thread busy (MemberJobs).
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
+    model::HelperThreads helpers(threads - 1, [&worker](unsigned) { worker(); });
     worker();
-    for (auto& t : pool)
-        t.join();
+    helpers.join();
     if (outOfMemory)
         return model::Error { kOutOfMemory };
     if (cancel && cancel->load())

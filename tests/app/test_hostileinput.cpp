@@ -9,8 +9,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -37,6 +42,32 @@ std::string watchdogLine(const std::string& rank)
         + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, "
           "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600005 milliseconds before timing out.\n";
 }
+
+// The process's address space in bytes (VmSize), 0 when unknown.
+std::uint64_t addressSpaceBytes()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.starts_with("VmSize:")) {
+            std::istringstream fields(line.substr(7));
+            std::uint64_t kib = 0;
+            fields >> kib;
+            return kib << 10;
+        }
+    return 0;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
 
 } // namespace
 
@@ -81,4 +112,41 @@ TEST_CASE("claimed world sizes and ranks far beyond the bundle load and diagnose
         CHECK(app::dumpJson(app::diagnosisJson(b, diagnosis.value())).size() < 16 * 1024);
         std::filesystem::remove_all(dir);
     }
+}
+
+TEST_CASE("1024 threads asked for where the system gives a few load and diagnose on those",
+    "[app][hostile]")
+{
+    // An address space limit leaves room for a few thread stacks only, so creating the 1024
+    // threads fails part way (std::system_error), as under ulimit -u or a container's
+    // pids.max; that used to abort the program. ASan reserves terabytes of address space.
+    if (kAddressSanitizer) {
+        WARN("skipped: the address space limit cannot be set under AddressSanitizer");
+        return;
+    }
+    const std::string scenario = std::string(RANKSCOPE_TEST_DATA) + "/scenarios/fr-logs-ib-pair-json";
+    const std::uint64_t used = addressSpaceBytes();
+    REQUIRE(used > 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        const rlimit limit { used + (256u << 20), used + (256u << 20) };
+        if (setrlimit(RLIMIT_AS, &limit) != 0)
+            _exit(10);
+        app::LoadRequest request;
+        request.paths = { scenario };
+        request.threads = 1024;
+        auto loaded = app::loadBundle(request);
+        if (!loaded)
+            _exit(11);
+        if (loaded.value()->frDumps.empty())
+            _exit(12); // the diagnosis would not start the matcher's threads
+        auto diagnosis = app::diagnoseBundle(*loaded.value(), 1024);
+        _exit(diagnosis ? 0 : 13);
+    }
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    INFO("child status " << status);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }
