@@ -6,6 +6,18 @@ namespace rankscope::app {
 
 namespace {
 
+// A whole argument as a number: "3abc" or "3 " is no number (std::from_chars alone stops at
+// the first non-digit and says nothing).
+std::optional<unsigned> parseCount(const std::string& text)
+{
+    unsigned value = 0;
+    const char* last = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), last, value);
+    if (ec != std::errc() || ptr != last || text.empty())
+        return std::nullopt;
+    return value;
+}
+
 // "512M", "2G", "100000" → bytes.
 std::optional<std::uint64_t> parseSize(const std::string& text)
 {
@@ -56,6 +68,7 @@ Options:
   --max-ratio N                refuse archives compressing better than N:1 (default 1000)
   -h, --help                   this text
   --version                    print the version
+  --                           end of options: every argument after it is a PATH
 
 Exit status: 0 on success, 2 on usage or input errors (with a one-line reason).
 )";
@@ -86,8 +99,17 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
         (void)opt;
         return args[++i];
     };
+    bool optionsEnded = false;
     for (; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        if (optionsEnded) {
+            a.paths.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            optionsEnded = true; // a log folder named "-o" or "--threads" can still be read
+            continue;
+        }
         if (arg == "-h" || arg == "--help") {
             a.command = "help";
             return { a, {} };
@@ -106,10 +128,10 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             a.anonymize = true;
         } else if (arg == "--threads") {
             auto v = needValue(arg);
-            unsigned n = 0;
-            if (!v || std::from_chars(v->data(), v->data() + v->size(), n).ec != std::errc() || n == 0 || n > 1024)
+            auto n = v ? parseCount(*v) : std::nullopt;
+            if (!n || *n == 0 || *n > 1024)
                 return { std::nullopt, "--threads needs a number between 1 and 1024" };
-            a.threads = n;
+            a.threads = *n;
         } else if (arg == "--max-entry-size" || arg == "--max-archive-size") {
             auto v = needValue(arg);
             auto size = v ? parseSize(*v) : std::nullopt;
@@ -118,10 +140,10 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             (arg == "--max-entry-size" ? a.limits.maxEntryBytes : a.limits.maxArchiveBytes) = *size;
         } else if (arg == "--max-ratio") {
             auto v = needValue(arg);
-            unsigned n = 0;
-            if (!v || std::from_chars(v->data(), v->data() + v->size(), n).ec != std::errc() || n < 2)
+            auto n = v ? parseCount(*v) : std::nullopt;
+            if (!n || *n < 2)
                 return { std::nullopt, "--max-ratio needs a number of at least 2" };
-            a.limits.maxCompressionRatio = n;
+            a.limits.maxCompressionRatio = *n;
         } else if (arg.size() > 1 && arg[0] == '-' ) {
             return { std::nullopt, "unknown option '" + arg + "'; see --help" };
         } else {
