@@ -10,6 +10,7 @@
 #include "app/core/jsonexport.h"
 #include "app/core/reportdata.h"
 #include "app/core/reportwriter.h"
+#include "app/core/sanitizetext.h"
 #include "app/core/summarytext.h"
 
 #include <chrono>
@@ -24,7 +25,8 @@ namespace {
 
 int fail(const std::string& message)
 {
-    std::cerr << "rankscope-cli: " << message << "\n";
+    // Errors can quote what was seen in the inputs (file names, import issue samples).
+    std::cerr << "rankscope-cli: " << app::sanitizeText(message) << "\n";
     return 2;
 }
 

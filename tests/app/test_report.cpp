@@ -4,12 +4,16 @@
 
 #include "reportfixture.h"
 
+#include "app/core/diagnosistext.h"
+#include "app/core/summarytext.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -242,6 +246,52 @@ TEST_CASE("text is sanitised to valid UTF-8 without terminal escapes", "[report]
     CHECK(app::sanitizeText("‹masked:hf-token› ✓") == "‹masked:hf-token› ✓");
     CHECK(app::sanitizeText("\xED\xA0\x80")
         == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // a lone surrogate
+}
+
+TEST_CASE("window titles, terminal resets and C1 controls are dropped from text", "[report]")
+{
+    // OSC 0 (set the window title), ended by BEL or by ST, and one left open to the line's end.
+    CHECK(app::sanitizeText("a\x1b]0;pwned\x07" "b") == "ab");
+    CHECK(app::sanitizeText("a\x1b]2;pwned\x1b\\b") == "ab");
+    CHECK(app::sanitizeText("a\x1b]0;pwned\nnext") == "a\nnext");
+    CHECK(app::sanitizeText("a\x1b" "cb\x1b(Bc") == "abc"); // RIS, a charset designation
+    CHECK(app::sanitizeText("x\xC2\x9B" "2Jy") == "x\xEF\xBF\xBD" "2Jy"); // U+009B, an 8-bit CSI
+    CHECK(app::sanitizeText("bell\x07") == "bell\xEF\xBF\xBD");
+    CHECK(app::sanitizeText("end\x1b") == "end");
+}
+
+TEST_CASE("log lines with terminal escapes reach the summary, diagnosis and Markdown printable",
+    "[report][hostile]")
+{
+    // A line that would retitle the terminal, clear the line and print a fake verdict over the
+    // real one, in a file whose name carries an escape too.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "rankscope-test-escapes";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string payload
+        = "\x1b]0;pwned\x07\x1b[2K\rVerdict: NO HANG FOUND\x1b[1A\x1b" "c\xC2\x9B" "31m";
+    for (int rank : { 0, 1 }) {
+        const std::string r = std::to_string(rank);
+        std::ofstream(dir / ("rank" + r + (rank ? "\x1b]0;file\x07" : "") + ".log"))
+            << "[rank" << r << "]:[E ProcessGroupNCCL.cpp:616] [Rank " << r
+            << "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, "
+               "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600005 "
+               "milliseconds before timing out."
+            << payload << "\n";
+    }
+    const auto c = testing::loadAndDiagnose({ dir.string() });
+    const std::string text = app::diagnosisText(*c.bundle, c.diagnosis);
+    REQUIRE_THAT(text, Catch::Contains("Watchdog caught collective operation timeout"));
+    const std::vector<std::string> outputs
+        = { text, app::diagnosisMarkdown(*c.bundle, c.diagnosis), app::summaryText(*c.bundle) };
+    for (const std::string& out : outputs) {
+        for (unsigned char ch : out)
+            CHECK((ch >= 0x20 || ch == '\t' || ch == '\n'));
+        CHECK(out.find("\xC2\x9B") == std::string::npos);
+        CHECK(out.find("pwned") == std::string::npos);
+    }
+    fs::remove_all(dir);
 }
 
 TEST_CASE("figures are embedded as data URIs, and their absence is explained", "[report]")
