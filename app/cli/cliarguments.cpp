@@ -1,6 +1,7 @@
 #include "app/cli/cliarguments.h"
 
 #include <charconv>
+#include <filesystem>
 
 namespace rankscope::app {
 
@@ -44,6 +45,16 @@ std::optional<std::uint64_t> parseSize(const std::string& text)
     return value * mult;
 }
 
+// Whether two arguments name the same file: the same inode (through links, "./" or ".."),
+// or the same words once normalised when neither exists yet.
+bool sameFile(const std::string& x, const std::string& y)
+{
+    std::error_code ec;
+    if (std::filesystem::equivalent(x, y, ec))
+        return true;
+    return std::filesystem::path(x).lexically_normal() == std::filesystem::path(y).lexically_normal();
+}
+
 } // namespace
 
 std::string cliUsage()
@@ -60,7 +71,7 @@ PATH is a log folder (read recursively), log files, archives (.tar, .tar.gz, .tg
 
 Options:
   --format text|json|md|html   output format (summary, diagnose: text or json; diagnose: md too)
-  -o, --output FILE            write to FILE instead of standard output
+  -o, --output FILE            write to FILE (replaced whole, never an input) instead of stdout
   --anonymize                  replace hosts, IPs, users and job ids with stable pseudonyms
   --threads N                  parsing and matching threads (default: one per core)
   --max-entry-size SIZE        refuse archive members / files larger than SIZE (default 32G)
@@ -161,6 +172,10 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
     }
     if (isReport && a.output.empty())
         return { std::nullopt, "report needs -o FILE (.html, .md or .json)" };
+    // `report x.tar.gz -o x.tar.gz` would replace the logs with the report.
+    for (const auto& path : a.paths)
+        if (!a.output.empty() && sameFile(a.output, path))
+            return { std::nullopt, "-o '" + a.output + "' is one of the inputs; write the output elsewhere" };
     return { a, {} };
 }
 

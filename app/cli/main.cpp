@@ -2,6 +2,7 @@
 // runs without Qt.
 
 #include "app/cli/cliarguments.h"
+#include "app/cli/outputfile.h"
 #include "app/core/anonymizer.h"
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
@@ -15,7 +16,6 @@
 
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -37,18 +37,8 @@ bool writeOutput(const app::CliArguments& args, const std::string& text, std::st
         std::cout.flush();
         return true;
     }
-    std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        error = "cannot write '" + args.output + "'";
-        return false;
-    }
-    out << text;
-    out.close();
-    if (!out) {
-        error = "writing '" + args.output + "' failed";
-        return false;
-    }
-    return true;
+    error = app::writeFileAtomically(args.output, text);
+    return error.empty();
 }
 
 // The report format: --format when given, else the output file's extension.
