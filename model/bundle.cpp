@@ -30,9 +30,8 @@ const ProcessGroup* Bundle::processGroup(StrId key) const
     if (processGroupsByKey.size() == processGroups.size()) {
         auto it = std::lower_bound(processGroupsByKey.begin(), processGroupsByKey.end(), key,
             [this](std::uint32_t i, StrId k) { return processGroups[i].key < k; });
-        return it != processGroupsByKey.end() && processGroups[*it].key == key
-            ? &processGroups[*it]
-            : nullptr;
+        return it != processGroupsByKey.end() && processGroups[*it].key == key ? &processGroups[*it]
+                                                                               : nullptr;
     }
     for (const auto& g : processGroups)
         if (g.key == key)
@@ -45,7 +44,9 @@ void Bundle::indexProcessGroups()
     processGroupsByKey.resize(processGroups.size());
     std::iota(processGroupsByKey.begin(), processGroupsByKey.end(), 0u);
     std::stable_sort(processGroupsByKey.begin(), processGroupsByKey.end(),
-        [this](std::uint32_t a, std::uint32_t b) { return processGroups[a].key < processGroups[b].key; });
+        [this](std::uint32_t a, std::uint32_t b) {
+            return processGroups[a].key < processGroups[b].key;
+        });
 }
 
 void Bundle::indexProgress()

@@ -166,7 +166,8 @@ void buildProgress(Bundle& b)
         if (it == factsOf.end())
             continue;
         GroupFacts& f = it->second;
-        if (f.statusDesc == kNoStr && e.kind == EventKind::TorchWatchdogStatus && e.detail != kNoStr)
+        if (f.statusDesc == kNoStr && e.kind == EventKind::TorchWatchdogStatus
+            && e.detail != kNoStr)
             f.statusDesc = e.detail;
         if (f.lineTimeoutMs < 0 && e.timeoutMs > 0)
             f.lineTimeoutMs = e.timeoutMs;

@@ -214,8 +214,9 @@ std::int32_t credibleRanks(std::size_t writers)
 {
     const std::int64_t shown = static_cast<std::int64_t>(
         std::min<std::size_t>(writers, std::numeric_limits<std::int32_t>::max()));
-    return static_cast<std::int32_t>(std::min<std::int64_t>(
-        std::max(kAlwaysCredibleRanks, shown * kRanksPerWriter), std::numeric_limits<std::int32_t>::max()));
+    return static_cast<std::int32_t>(
+        std::min<std::int64_t>(std::max(kAlwaysCredibleRanks, shown * kRanksPerWriter),
+            std::numeric_limits<std::int32_t>::max()));
 }
 
 class Resolver {
@@ -269,8 +270,8 @@ private:
         }
         if (rank >= m_credibleRanks) {
             m_b.issues.add("rank_out_of_range",
-                sampleFor(ev) + what + " names rank " + std::to_string(rank) + ", not believed: "
-                    + credibilityReason());
+                sampleFor(ev) + what + " names rank " + std::to_string(rank)
+                    + ", not believed: " + credibilityReason());
             return;
         }
         // Every line of a process repeats its rank ("[PG 0 Rank 3]"): one claim per run of
@@ -304,8 +305,8 @@ private:
         if (size <= m_credibleRanks)
             return true;
         m_b.issues.add("world_size_not_believed",
-            sampleFor(ev) + what + " gives a world size of " + std::to_string(size) + ", not believed: "
-                + credibilityReason());
+            sampleFor(ev) + what + " gives a world size of " + std::to_string(size)
+                + ", not believed: " + credibilityReason());
         return false;
     }
 
@@ -321,7 +322,8 @@ private:
                 && credibleWorldSize(e.code, e.evidence, "a GLOBAL_RANK line"))
                 ++explicitClaims[e.code];
         for (const auto& g : m_b.workerGroups)
-            if (g.worldSize > 0 && credibleWorldSize(g.worldSize, g.evidence, "torchrun's worker layout"))
+            if (g.worldSize > 0
+                && credibleWorldSize(g.worldSize, g.evidence, "torchrun's worker layout"))
                 ++explicitClaims[g.worldSize];
         // A Flight Recorder dump lists the default group's members in pg_config: the world.
         for (const auto& d : m_b.frDumps)
@@ -332,7 +334,8 @@ private:
                     ++explicitClaims[static_cast<std::int32_t>(pg.ranks.size())];
         std::int32_t ncclMax = -1;
         for (const auto& c : m_b.commInits)
-            if (c.nranks > ncclMax && credibleWorldSize(c.nranks, c.evidence, "an NCCL communicator"))
+            if (c.nranks > ncclMax
+                && credibleWorldSize(c.nranks, c.evidence, "an NCCL communicator"))
                 ncclMax = c.nranks;
         if (!explicitClaims.empty()) {
             auto best = std::max_element(explicitClaims.begin(), explicitClaims.end(),
@@ -759,7 +762,8 @@ private:
             if (local >= m_credibleRanks) {
                 m_b.issues.add("rank_out_of_range",
                     "torchrun names local rank " + std::to_string(local)
-                        + " on a single node, not believed as a global rank: " + credibilityReason());
+                        + " on a single node, not believed as a global rank: "
+                        + credibilityReason());
             } else if (local >= 0) {
                 m_b.localRanksAreGlobal = true;
                 maxRank = local;

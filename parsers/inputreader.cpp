@@ -206,7 +206,8 @@ public:
                               "trusted, raise --max-entry-size.");
                     m_totalBytes += declared;
                     if (m_totalBytes > m_limits.maxArchiveBytes) {
-                        refuse(display, "it expands to more than " + humanBytes(m_limits.maxArchiveBytes));
+                        refuse(display,
+                            "it expands to more than " + humanBytes(m_limits.maxArchiveBytes));
                         return false;
                     }
                     continue;

@@ -52,7 +52,8 @@ bool sameFile(const std::string& x, const std::string& y)
     std::error_code ec;
     if (std::filesystem::equivalent(x, y, ec))
         return true;
-    return std::filesystem::path(x).lexically_normal() == std::filesystem::path(y).lexically_normal();
+    return std::filesystem::path(x).lexically_normal()
+        == std::filesystem::path(y).lexically_normal();
 }
 
 } // namespace
@@ -175,7 +176,8 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
     // `report x.tar.gz -o x.tar.gz` would replace the logs with the report.
     for (const auto& path : a.paths)
         if (!a.output.empty() && sameFile(a.output, path))
-            return { std::nullopt, "-o '" + a.output + "' is one of the inputs; write the output elsewhere" };
+            return { std::nullopt,
+                "-o '" + a.output + "' is one of the inputs; write the output elsewhere" };
     return { a, {} };
 }
 

@@ -74,7 +74,7 @@ std::string writeFileAtomically(const std::string& path, std::string_view bytes)
     const int fd = ::mkstemp(temp.data());
     if (fd < 0)
         return reason("cannot write '" + path + "'", errno);
-    struct stat existing {};
+    struct stat existing { };
     const mode_t mode
         = ::stat(target.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : newFileMode();
     bool ok = ::fchmod(fd, mode) == 0 && writeAll(fd, bytes) && ::fsync(fd) == 0;

@@ -52,11 +52,11 @@ std::string describeWhatWasSeen(const model::Bundle& b)
 // Allocation failures are errors, not aborts: a bundle too big for this machine, or a claim
 // the model did not bound. Caught on every loader thread (an exception leaving a std::thread
 // terminates the process) and once more around the whole load.
-constexpr const char* kOutOfMemory
-    = "out of memory while loading the inputs; load fewer of them at once, or on a machine with more memory";
+constexpr const char* kOutOfMemory = "out of memory while loading the inputs; load fewer of them "
+                                     "at once, or on a machine with more memory";
 
-model::Result<BundlePtr> load(const LoadRequest& request, LoadProgress* progress,
-    const std::atomic<bool>* cancel)
+model::Result<BundlePtr> load(
+    const LoadRequest& request, LoadProgress* progress, const std::atomic<bool>* cancel)
 {
     auto plan = parsers::planInputs(request.paths);
     if (!plan)
@@ -110,8 +110,8 @@ model::Result<BundlePtr> load(const LoadRequest& request, LoadProgress* progress
                 parse(std::move(*job));
                 continue;
             }
-            std::optional<ProducerTurn> turn(std::in_place, jobs); // before taking a task:
-                                                                // idle threads must wait for its jobs
+            // Before taking a task: idle threads must wait for its jobs.
+            std::optional<ProducerTurn> turn(std::in_place, jobs);
             const std::size_t i = next.fetch_add(1);
             if (i >= tasks.size() || control.cancelled() || outOfMemory) {
                 turn.reset();
@@ -174,8 +174,8 @@ model::Result<BundlePtr> load(const LoadRequest& request, LoadProgress* progress
 
 } // namespace
 
-model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* progress,
-    const std::atomic<bool>* cancel)
+model::Result<BundlePtr> loadBundle(
+    const LoadRequest& request, LoadProgress* progress, const std::atomic<bool>* cancel)
 {
     try {
         return load(request, progress, cancel);

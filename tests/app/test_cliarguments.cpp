@@ -56,7 +56,8 @@ TEST_CASE("a number option followed by anything but digits is a usage error", "[
 
 TEST_CASE("arguments after -- are paths even when they look like options", "[cli]")
 {
-    const auto r = parse({ "diagnose", "--format", "json", "--", "-odd-name.log", "--threads", "--" });
+    const auto r
+        = parse({ "diagnose", "--format", "json", "--", "-odd-name.log", "--threads", "--" });
     REQUIRE(r.arguments);
     CHECK(r.arguments->format == "json");
     CHECK(r.arguments->threads == 0);
@@ -92,7 +93,7 @@ TEST_CASE("the output file is replaced whole, keeping its mode, with no temporar
     CHECK(app::writeFileAtomically(report.string(), "new report\n").empty());
 
     CHECK(readFile(report) == "new report\n");
-    struct stat st {};
+    struct stat st { };
     REQUIRE(stat(report.c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0640);
     CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 1);

@@ -40,7 +40,8 @@ std::string watchdogLine(const std::string& rank)
 {
     return "[rank" + rank + "]:[E ProcessGroupNCCL.cpp:616] [Rank " + rank
         + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, "
-          "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600005 milliseconds before timing out.\n";
+          "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600005 milliseconds before "
+          "timing out.\n";
 }
 
 // The process's address space in bytes (VmSize), 0 when unknown.
@@ -85,9 +86,10 @@ TEST_CASE("claimed world sizes and ranks far beyond the bundle load and diagnose
                 + watchdogLine("3") },
         { "rank-prefix-999999999", watchdogLine("999999999") },
         { "pg-size-999999999",
-            "[rank2]:[I0319 05:29:20.544000181 ProcessGroupNCCL.cpp:852] [PG 0 (default_pg) Rank 2] "
-            "ProcessGroupNCCL initialization options: size: 999999999, global rank: 2, TIMEOUT(ms): "
-            "1800000, USE_HIGH_PRIORITY_STREAM: 0, SPLIT_FROM: 0, SPLIT_COLOR: 0, PG Name: 0\n"
+            "[rank2]:[I0319 05:29:20.544000181 ProcessGroupNCCL.cpp:852] [PG 0 (default_pg) "
+            "Rank 2] ProcessGroupNCCL initialization options: size: 999999999, global rank: 2, "
+            "TIMEOUT(ms): 1800000, USE_HIGH_PRIORITY_STREAM: 0, SPLIT_FROM: 0, SPLIT_COLOR: 0, "
+            "PG Name: 0\n"
                 + watchdogLine("2") },
         { "torchrun-local-rank-999999999",
             "E0205 05:18:46.196000 155 site-packages/torch/distributed/elastic/multiprocessing/"
@@ -124,7 +126,8 @@ TEST_CASE("1024 threads asked for where the system gives a few load and diagnose
         WARN("skipped: the address space limit cannot be set under AddressSanitizer");
         return;
     }
-    const std::string scenario = std::string(RANKSCOPE_TEST_DATA) + "/scenarios/fr-logs-ib-pair-json";
+    const std::string scenario
+        = std::string(RANKSCOPE_TEST_DATA) + "/scenarios/fr-logs-ib-pair-json";
     const std::uint64_t used = addressSpaceBytes();
     REQUIRE(used > 0);
     const pid_t child = fork();

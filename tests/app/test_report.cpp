@@ -250,14 +250,15 @@ TEST_CASE("text is sanitised to valid UTF-8 without terminal escapes", "[report]
 
 TEST_CASE("window titles, terminal resets and C1 controls are dropped from text", "[report]")
 {
-    // OSC 0 (set the window title), ended by BEL or by ST, and one left open to the line's end.
-    CHECK(app::sanitizeText("a\x1b]0;pwned\x07" "b") == "ab");
-    CHECK(app::sanitizeText("a\x1b]2;pwned\x1b\\b") == "ab");
-    CHECK(app::sanitizeText("a\x1b]0;pwned\nnext") == "a\nnext");
-    CHECK(app::sanitizeText("a\x1b" "cb\x1b(Bc") == "abc"); // RIS, a charset designation
-    CHECK(app::sanitizeText("x\xC2\x9B" "2Jy") == "x\xEF\xBF\xBD" "2Jy"); // U+009B, an 8-bit CSI
-    CHECK(app::sanitizeText("bell\x07") == "bell\xEF\xBF\xBD");
-    CHECK(app::sanitizeText("end\x1b") == "end");
+    // Octal escapes: a hex one would swallow the letters after it. OSC 0 (set the window
+    // title), ended by BEL or by ST, and one left open to the line's end.
+    CHECK(app::sanitizeText("a\033]0;pwned\007b") == "ab");
+    CHECK(app::sanitizeText("a\033]2;pwned\033\\b") == "ab");
+    CHECK(app::sanitizeText("a\033]0;pwned\nnext") == "a\nnext");
+    CHECK(app::sanitizeText("a\033cb\033(Bc") == "abc"); // RIS, a charset designation
+    CHECK(app::sanitizeText("x\302\2332Jy") == "x\357\277\2752Jy"); // U+009B, an 8-bit CSI
+    CHECK(app::sanitizeText("bell\007") == "bell\357\277\275");
+    CHECK(app::sanitizeText("end\033") == "end");
 }
 
 TEST_CASE("log lines with terminal escapes reach the summary, diagnosis and Markdown printable",
@@ -270,10 +271,10 @@ TEST_CASE("log lines with terminal escapes reach the summary, diagnosis and Mark
     fs::remove_all(dir);
     fs::create_directories(dir);
     const std::string payload
-        = "\x1b]0;pwned\x07\x1b[2K\rVerdict: NO HANG FOUND\x1b[1A\x1b" "c\xC2\x9B" "31m";
+        = "\033]0;pwned\007\033[2K\rVerdict: NO HANG FOUND\033[1A\033c\302\23331m";
     for (int rank : { 0, 1 }) {
         const std::string r = std::to_string(rank);
-        std::ofstream(dir / ("rank" + r + (rank ? "\x1b]0;file\x07" : "") + ".log"))
+        std::ofstream(dir / ("rank" + r + (rank ? "\033]0;file\007" : "") + ".log"))
             << "[rank" << r << "]:[E ProcessGroupNCCL.cpp:616] [Rank " << r
             << "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, "
                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600005 "

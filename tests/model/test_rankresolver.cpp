@@ -131,7 +131,8 @@ TEST_CASE("repeated statements count once and disagreements are named", "[model]
     CHECK(s.b.issues.count("rank_conflict") == 2);
 }
 
-TEST_CASE("a rank of 2147483647 with no world size is refused, not given a table row", "[model][ranks]")
+TEST_CASE(
+    "a rank of 2147483647 with no world size is refused, not given a table row", "[model][ranks]")
 {
     BundleSketch s;
     // rank2147483647.log holding one "[rank2147483647]:" watchdog line: the highest rank plus
@@ -151,7 +152,8 @@ TEST_CASE("a rank of 2147483647 with no world size is refused, not given a table
     CHECK_THAT(issueSamples(s.b, "rank_out_of_range"), Catch::Contains("rank 2147483647"));
 }
 
-TEST_CASE("world sizes and ranks far beyond the writers a bundle shows are not believed", "[model][ranks]")
+TEST_CASE("world sizes and ranks far beyond the writers a bundle shows are not believed",
+    "[model][ranks]")
 {
     BundleSketch s;
     // Two processes' lines, claiming 10^7 ranks in an NCCL init line and 999999999 in their
@@ -184,9 +186,14 @@ TEST_CASE("world sizes and ranks far beyond the writers a bundle shows are not b
     CHECK(s.b.rankOfIdentity(a) == 3);
     CHECK(s.b.rankOfIdentity(b) == -1);
     const std::string sizes = issueSamples(s.b, "world_size_not_believed");
-    CHECK_THAT(sizes, Catch::Contains("train.out:1: an NCCL communicator gives a world size of 10000000, not believed"));
-    CHECK_THAT(sizes, Catch::Contains("train.out:2: the default group's options line gives a world size of 999999999"));
-    CHECK_THAT(issueSamples(s.b, "rank_out_of_range"), Catch::Contains("rank 999999999, not believed"));
+    CHECK_THAT(sizes,
+        Catch::Contains(
+            "train.out:1: an NCCL communicator gives a world size of 10000000, not believed"));
+    CHECK_THAT(sizes,
+        Catch::Contains(
+            "train.out:2: the default group's options line gives a world size of 999999999"));
+    CHECK_THAT(
+        issueSamples(s.b, "rank_out_of_range"), Catch::Contains("rank 999999999, not believed"));
 }
 
 TEST_CASE("a 16k-rank world stated by the logs of two of its ranks is believed", "[model][ranks]")

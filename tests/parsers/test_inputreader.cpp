@@ -135,9 +135,9 @@ TEST_CASE("a member over the size limit is skipped with the limit named, the oth
     "[parsers][input][hostile]")
 {
     for (const char* filter : { "", "gzip" }) {
-        const auto bytes = makeArchive({ { "rank0.log", kLog, {} },
-                                           { "core.bin.log", std::string(3 << 20, 'a'), {} },
-                                           { "rank1.log", kLog, {} } },
+        const auto bytes = makeArchive(
+            { { "rank0.log", kLog, {} }, { "core.bin.log", std::string(3 << 20, 'a'), {} },
+                { "rank1.log", kLog, {} } },
             "tar", filter);
         parsers::LoadLimits limits;
         limits.maxEntryBytes = 1 << 20;
@@ -156,17 +156,18 @@ TEST_CASE("a member over the size limit is skipped with the limit named, the oth
 TEST_CASE("members skipped for their size still count towards the archive's expansion",
     "[parsers][input][hostile]")
 {
-    const auto bytes = makeArchive({ { "a.log", std::string(3 << 20, 'a'), {} },
-                                       { "b.log", std::string(3 << 20, 'b'), {} },
-                                       { "rank0.log", kLog, {} } },
-        "tar", "");
+    const auto bytes
+        = makeArchive({ { "a.log", std::string(3 << 20, 'a'), {} },
+                          { "b.log", std::string(3 << 20, 'b'), {} }, { "rank0.log", kLog, {} } },
+            "tar", "");
     parsers::LoadLimits limits;
     limits.maxEntryBytes = 1 << 20;
     limits.maxArchiveBytes = 5 << 20;
     auto r = readBytes(bytes, "job.tar", limits);
     CHECK(r.sources.empty());
     CHECK(r.issues.count("archive_entry_too_large") == 2);
-    CHECK_THAT(firstSample(r.issues, "archive_refused"), Catch::Contains("expands to more than 5.0 MiB"));
+    CHECK_THAT(
+        firstSample(r.issues, "archive_refused"), Catch::Contains("expands to more than 5.0 MiB"));
 }
 
 TEST_CASE("a truncated archive keeps what was read and says so", "[parsers][input]")
