@@ -27,10 +27,26 @@ std::string_view rankEvidenceName(RankEvidence evidence)
 
 const ProcessGroup* Bundle::processGroup(StrId key) const
 {
+    if (processGroupsByKey.size() == processGroups.size()) {
+        auto it = std::lower_bound(processGroupsByKey.begin(), processGroupsByKey.end(), key,
+            [this](std::uint32_t i, StrId k) { return processGroups[i].key < k; });
+        return it != processGroupsByKey.end() && processGroups[*it].key == key ? &processGroups[*it]
+                                                                               : nullptr;
+    }
     for (const auto& g : processGroups)
         if (g.key == key)
             return &g;
     return nullptr;
+}
+
+void Bundle::indexProcessGroups()
+{
+    processGroupsByKey.resize(processGroups.size());
+    std::iota(processGroupsByKey.begin(), processGroupsByKey.end(), 0u);
+    std::stable_sort(processGroupsByKey.begin(), processGroupsByKey.end(),
+        [this](std::uint32_t a, std::uint32_t b) {
+            return processGroups[a].key < processGroups[b].key;
+        });
 }
 
 void Bundle::indexProgress()

@@ -1,5 +1,7 @@
 #include "model/frmatch.h"
 
+#include "model/helperthreads.h"
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -137,13 +139,9 @@ template <typename Work> void runOnThreads(std::size_t count, unsigned threads, 
         for (std::size_t i = next++; i < count; i = next++)
             work(worker, i);
     };
-    std::vector<std::thread> helpers;
-    helpers.reserve(used - 1);
-    for (unsigned w = 1; w < used; ++w)
-        helpers.emplace_back(drain, w);
+    HelperThreads helpers(static_cast<unsigned>(used - 1), drain);
     drain(0);
-    for (std::thread& h : helpers)
-        h.join();
+    helpers.join();
 }
 
 // The members of one PG as the matcher walks them, parallel to FrPgMatch::members.

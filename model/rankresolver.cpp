@@ -1,6 +1,7 @@
 #include "model/rankresolver.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -200,6 +201,24 @@ private:
     std::vector<Claim> m_claims;
 };
 
+// A world size or a rank sizes tables: a row per rank in the rank table, in the diagnosis'
+// facts, the timeline and every per-rank output (10^7 ranks claimed by one NCCL init line took
+// 9.7 GB). A claim is believed up to kAlwaysCredibleRanks, so the logs of a few nodes of a 16k-
+// or 64k-rank job still show its whole world; beyond that only while the bundle shows a
+// writer (an identity: a process's lines) for every kRanksPerWriter ranks. What is believed
+// stays below 2^31 - 1, so the highest rank plus one is still a rank count.
+constexpr std::int64_t kAlwaysCredibleRanks = std::int64_t(1) << 16;
+constexpr std::int64_t kRanksPerWriter = 4;
+
+std::int32_t credibleRanks(std::size_t writers)
+{
+    const std::int64_t shown = static_cast<std::int64_t>(
+        std::min<std::size_t>(writers, std::numeric_limits<std::int32_t>::max()));
+    return static_cast<std::int32_t>(
+        std::min<std::int64_t>(std::max(kAlwaysCredibleRanks, shown * kRanksPerWriter),
+            std::numeric_limits<std::int32_t>::max()));
+}
+
 class Resolver {
 public:
     explicit Resolver(Bundle& bundle)
@@ -208,6 +227,7 @@ public:
         , m_claims(bundle.identities.size())
         , m_lastClaim(bundle.identities.size())
         , m_groups(bundle.identities.size())
+        , m_credibleRanks(credibleRanks(bundle.identities.size()))
     {
     }
 
@@ -248,6 +268,12 @@ private:
                     + std::to_string(*m_worldSize));
             return;
         }
+        if (rank >= m_credibleRanks) {
+            m_b.issues.add("rank_out_of_range",
+                sampleFor(ev) + what + " names rank " + std::to_string(rank)
+                    + ", not believed: " + credibilityReason());
+            return;
+        }
         // Every line of a process repeats its rank ("[PG 0 Rank 3]"): one claim per run of
         // equal statements is enough, the decision only weighs rank, strength and origin.
         Claim& last = m_lastClaim[identity];
@@ -264,26 +290,53 @@ private:
         return m_b.sources[ev.source].path + ":" + std::to_string(ev.line) + ": ";
     }
 
+    // Why a claim above m_credibleRanks is not believed, for the import issue.
+    std::string credibilityReason() const
+    {
+        return "the bundle shows " + std::to_string(m_b.identities.size())
+            + " writer(s), and more than " + std::to_string(kAlwaysCredibleRanks)
+            + " ranks are believed only with a writer per " + std::to_string(kRanksPerWriter)
+            + " ranks (at most " + std::to_string(m_credibleRanks) + " ranks here)";
+    }
+
+    // A world size claim sizes tables: one the bundle cannot back is reported and left out.
+    bool credibleWorldSize(std::int64_t size, const EvidenceRef& ev, const char* what)
+    {
+        if (size <= m_credibleRanks)
+            return true;
+        m_b.issues.add("world_size_not_believed",
+            sampleFor(ev) + what + " gives a world size of " + std::to_string(size)
+                + ", not believed: " + credibilityReason());
+        return false;
+    }
+
     void decideWorldSize()
     {
         std::map<std::int32_t, int> explicitClaims;
         for (const auto& o : m_b.pgOptions)
-            if (o.size > 0 && isDefaultPg(m_b, o.pg, o.pgDesc))
+            if (o.size > 0 && isDefaultPg(m_b, o.pg, o.pgDesc)
+                && credibleWorldSize(o.size, o.evidence, "the default group's options line"))
                 ++explicitClaims[o.size];
         for (const auto& e : m_b.events)
-            if (e.kind == EventKind::FrameworkInfo && e.code > 0)
+            if (e.kind == EventKind::FrameworkInfo && e.code > 0
+                && credibleWorldSize(e.code, e.evidence, "a GLOBAL_RANK line"))
                 ++explicitClaims[e.code];
         for (const auto& g : m_b.workerGroups)
-            if (g.worldSize > 0)
+            if (g.worldSize > 0
+                && credibleWorldSize(g.worldSize, g.evidence, "torchrun's worker layout"))
                 ++explicitClaims[g.worldSize];
         // A Flight Recorder dump lists the default group's members in pg_config: the world.
         for (const auto& d : m_b.frDumps)
             for (const auto& pg : d.pgConfig)
-                if (!pg.ranks.empty() && isDefaultPg(m_b, pg.name, pg.desc))
+                if (!pg.ranks.empty() && isDefaultPg(m_b, pg.name, pg.desc)
+                    && credibleWorldSize(static_cast<std::int64_t>(pg.ranks.size()), d.evidence,
+                        "a Flight Recorder dump's pg_config"))
                     ++explicitClaims[static_cast<std::int32_t>(pg.ranks.size())];
         std::int32_t ncclMax = -1;
         for (const auto& c : m_b.commInits)
-            ncclMax = std::max(ncclMax, c.nranks);
+            if (c.nranks > ncclMax
+                && credibleWorldSize(c.nranks, c.evidence, "an NCCL communicator"))
+                ncclMax = c.nranks;
         if (!explicitClaims.empty()) {
             auto best = std::max_element(explicitClaims.begin(), explicitClaims.end(),
                 [](const auto& a, const auto& b) { return a.second < b.second || (a.second == b.second && a.first < b.first); });
@@ -728,7 +781,12 @@ private:
                 maxRank = std::max(maxRank, statedRankOf(e));
         if (maxRank < 0) {
             const std::int32_t local = singleAgentMaxLocalRank();
-            if (local >= 0) {
+            if (local >= m_credibleRanks) {
+                m_b.issues.add("rank_out_of_range",
+                    "torchrun names local rank " + std::to_string(local)
+                        + " on a single node, not believed as a global rank: "
+                        + credibilityReason());
+            } else if (local >= 0) {
                 m_b.localRanksAreGlobal = true;
                 maxRank = local;
             }
@@ -873,6 +931,7 @@ private:
     UnionFind m_groups;
     std::vector<RankEvidence> m_evidence;
     std::optional<std::int32_t> m_worldSize;
+    const std::int32_t m_credibleRanks; // claims of more ranks are not believed
     StrId m_worldComm = kNoStr;
     ClaimTable<std::uint64_t> m_processRank; // by (host, pid)
     ClaimTable<std::uint64_t> m_localRank; // by (host, local rank)

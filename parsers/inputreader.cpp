@@ -195,9 +195,22 @@ public:
                     continue;
                 if (archive_entry_size_is_set(entry)
                     && static_cast<std::uint64_t>(archive_entry_size(entry)) > m_limits.maxEntryBytes) {
-                    refuse(display, "entry '" + member + "' declares " + humanBytes(archive_entry_size(entry))
-                            + ", over the " + humanBytes(m_limits.maxEntryBytes) + " limit per file");
-                    return false;
+                    // One big member (a core dump, a checkpoint) says nothing about the others:
+                    // it is skipped and they are read. Its size still counts towards the
+                    // archive's expansion, as libarchive decompresses through it to skip it.
+                    const auto declared = static_cast<std::uint64_t>(archive_entry_size(entry));
+                    m_result.issues.add("archive_entry_too_large",
+                        display + ": entry '" + member + "' declares " + humanBytes(declared)
+                            + ", over the " + humanBytes(m_limits.maxEntryBytes)
+                            + " limit per file; skipped, the other entries are read. If it is "
+                              "trusted, raise --max-entry-size.");
+                    m_totalBytes += declared;
+                    if (m_totalBytes > m_limits.maxArchiveBytes) {
+                        refuse(display,
+                            "it expands to more than " + humanBytes(m_limits.maxArchiveBytes));
+                        return false;
+                    }
+                    continue;
                 }
             }
             const la_int64_t declared

@@ -1,10 +1,23 @@
 #include "app/cli/cliarguments.h"
 
 #include <charconv>
+#include <filesystem>
 
 namespace rankscope::app {
 
 namespace {
+
+// A whole argument as a number: "3abc" or "3 " is no number (std::from_chars alone stops at
+// the first non-digit and says nothing).
+std::optional<unsigned> parseCount(const std::string& text)
+{
+    unsigned value = 0;
+    const char* last = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), last, value);
+    if (ec != std::errc() || ptr != last || text.empty())
+        return std::nullopt;
+    return value;
+}
 
 // "512M", "2G", "100000" → bytes.
 std::optional<std::uint64_t> parseSize(const std::string& text)
@@ -32,6 +45,17 @@ std::optional<std::uint64_t> parseSize(const std::string& text)
     return value * mult;
 }
 
+// Whether two arguments name the same file: the same inode (through links, "./" or ".."),
+// or the same words once normalised when neither exists yet.
+bool sameFile(const std::string& x, const std::string& y)
+{
+    std::error_code ec;
+    if (std::filesystem::equivalent(x, y, ec))
+        return true;
+    return std::filesystem::path(x).lexically_normal()
+        == std::filesystem::path(y).lexically_normal();
+}
+
 } // namespace
 
 std::string cliUsage()
@@ -48,7 +72,7 @@ PATH is a log folder (read recursively), log files, archives (.tar, .tar.gz, .tg
 
 Options:
   --format text|json|md|html   output format (summary, diagnose: text or json; diagnose: md too)
-  -o, --output FILE            write to FILE instead of standard output
+  -o, --output FILE            write to FILE (replaced whole, never an input) instead of stdout
   --anonymize                  replace hosts, IPs, users and job ids with stable pseudonyms
   --threads N                  parsing and matching threads (default: one per core)
   --max-entry-size SIZE        refuse archive members / files larger than SIZE (default 32G)
@@ -56,6 +80,7 @@ Options:
   --max-ratio N                refuse archives compressing better than N:1 (default 1000)
   -h, --help                   this text
   --version                    print the version
+  --                           end of options: every argument after it is a PATH
 
 Exit status: 0 on success, 2 on usage or input errors (with a one-line reason).
 )";
@@ -86,8 +111,17 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
         (void)opt;
         return args[++i];
     };
+    bool optionsEnded = false;
     for (; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        if (optionsEnded) {
+            a.paths.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            optionsEnded = true; // a log folder named "-o" or "--threads" can still be read
+            continue;
+        }
         if (arg == "-h" || arg == "--help") {
             a.command = "help";
             return { a, {} };
@@ -106,10 +140,10 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             a.anonymize = true;
         } else if (arg == "--threads") {
             auto v = needValue(arg);
-            unsigned n = 0;
-            if (!v || std::from_chars(v->data(), v->data() + v->size(), n).ec != std::errc() || n == 0 || n > 1024)
+            auto n = v ? parseCount(*v) : std::nullopt;
+            if (!n || *n == 0 || *n > 1024)
                 return { std::nullopt, "--threads needs a number between 1 and 1024" };
-            a.threads = n;
+            a.threads = *n;
         } else if (arg == "--max-entry-size" || arg == "--max-archive-size") {
             auto v = needValue(arg);
             auto size = v ? parseSize(*v) : std::nullopt;
@@ -118,10 +152,10 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             (arg == "--max-entry-size" ? a.limits.maxEntryBytes : a.limits.maxArchiveBytes) = *size;
         } else if (arg == "--max-ratio") {
             auto v = needValue(arg);
-            unsigned n = 0;
-            if (!v || std::from_chars(v->data(), v->data() + v->size(), n).ec != std::errc() || n < 2)
+            auto n = v ? parseCount(*v) : std::nullopt;
+            if (!n || *n < 2)
                 return { std::nullopt, "--max-ratio needs a number of at least 2" };
-            a.limits.maxCompressionRatio = n;
+            a.limits.maxCompressionRatio = *n;
         } else if (arg.size() > 1 && arg[0] == '-' ) {
             return { std::nullopt, "unknown option '" + arg + "'; see --help" };
         } else {
@@ -139,6 +173,11 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
     }
     if (isReport && a.output.empty())
         return { std::nullopt, "report needs -o FILE (.html, .md or .json)" };
+    // `report x.tar.gz -o x.tar.gz` would replace the logs with the report.
+    for (const auto& path : a.paths)
+        if (!a.output.empty() && sameFile(a.output, path))
+            return { std::nullopt,
+                "-o '" + a.output + "' is one of the inputs; write the output elsewhere" };
     return { a, {} };
 }
 

@@ -2,6 +2,7 @@
 // runs without Qt.
 
 #include "app/cli/cliarguments.h"
+#include "app/cli/outputfile.h"
 #include "app/core/anonymizer.h"
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
@@ -10,11 +11,11 @@
 #include "app/core/jsonexport.h"
 #include "app/core/reportdata.h"
 #include "app/core/reportwriter.h"
+#include "app/core/sanitizetext.h"
 #include "app/core/summarytext.h"
 
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -24,7 +25,8 @@ namespace {
 
 int fail(const std::string& message)
 {
-    std::cerr << "rankscope-cli: " << message << "\n";
+    // Errors can quote what was seen in the inputs (file names, import issue samples).
+    std::cerr << "rankscope-cli: " << app::sanitizeText(message) << "\n";
     return 2;
 }
 
@@ -35,18 +37,8 @@ bool writeOutput(const app::CliArguments& args, const std::string& text, std::st
         std::cout.flush();
         return true;
     }
-    std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        error = "cannot write '" + args.output + "'";
-        return false;
-    }
-    out << text;
-    out.close();
-    if (!out) {
-        error = "writing '" + args.output + "' failed";
-        return false;
-    }
-    return true;
+    error = app::writeFileAtomically(args.output, text);
+    return error.empty();
 }
 
 // The report format: --format when given, else the output file's extension.

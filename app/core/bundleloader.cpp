@@ -3,6 +3,7 @@
 #include "app/core/memberjobs.h"
 #include "app/core/orderedmerge.h"
 #include "model/bundlebuilder.h"
+#include "model/helperthreads.h"
 #include "parsers/inputreader.h"
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <thread>
 
 namespace rankscope::app {
@@ -46,10 +49,14 @@ std::string describeWhatWasSeen(const model::Bundle& b)
     return out;
 }
 
-} // namespace
+// Allocation failures are errors, not aborts: a bundle too big for this machine, or a claim
+// the model did not bound. Caught on every loader thread (an exception leaving a std::thread
+// terminates the process) and once more around the whole load.
+constexpr const char* kOutOfMemory = "out of memory while loading the inputs; load fewer of them "
+                                     "at once, or on a machine with more memory";
 
-model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* progress,
-    const std::atomic<bool>* cancel)
+model::Result<BundlePtr> load(
+    const LoadRequest& request, LoadProgress* progress, const std::atomic<bool>* cancel)
 {
     auto plan = parsers::planInputs(request.paths);
     if (!plan)
@@ -75,10 +82,24 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     model::BundleBuilder builder;
     OrderedMerge merge(tasks, builder);
     MemberJobs jobs;
-    auto worker = [&]() {
+    std::atomic<bool> outOfMemory { false };
+    // Ends a thread's turn as a producer even when reading throws, or the threads waiting for
+    // its member jobs would wait forever.
+    struct ProducerTurn {
+        MemberJobs& jobs;
+        explicit ProducerTurn(MemberJobs& j)
+            : jobs(j)
+        {
+            jobs.producerStarted();
+        }
+        ~ProducerTurn() { jobs.producerFinished(); }
+        ProducerTurn(const ProducerTurn&) = delete;
+        ProducerTurn& operator=(const ProducerTurn&) = delete;
+    };
+    auto work = [&]() {
         parsers::ReadBuffer buffer;
         auto parse = [&](MemberJob&& job) {
-            if (control.cancelled())
+            if (control.cancelled() || outOfMemory)
                 return;
             merge.add(job.task, job.seq,
                 parsers::parseMember(std::move(job.member), request.limits, control, buffer.source),
@@ -89,10 +110,11 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
                 parse(std::move(*job));
                 continue;
             }
-            jobs.producerStarted(); // before taking a task: idle threads must wait for its jobs
+            // Before taking a task: idle threads must wait for its jobs.
+            std::optional<ProducerTurn> turn(std::in_place, jobs);
             const std::size_t i = next.fetch_add(1);
-            if (i >= tasks.size() || control.cancelled()) {
-                jobs.producerFinished();
+            if (i >= tasks.size() || control.cancelled() || outOfMemory) {
+                turn.reset();
                 // No file left: parse what the threads still reading archives hand out.
                 while (auto job = jobs.waitPop())
                     parse(std::move(*job));
@@ -112,19 +134,25 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
             auto result = parsers::readInput(tasks[i], request.limits, control, buffer, &sinks);
             taskIssues[i] = std::move(result.issues);
             merge.taskDone(i, result.delivered);
-            jobs.producerFinished();
+            turn.reset();
             if (progress)
                 ++progress->filesDone;
         }
     };
+    auto worker = [&]() {
+        try {
+            work();
+        } catch (const std::bad_alloc&) {
+            outOfMemory = true;
+        }
+    };
     unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
     // Not capped by the number of files: one archive keeps every thread busy (MemberJobs).
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
+    model::HelperThreads helpers(threads - 1, [&worker](unsigned) { worker(); });
     worker();
-    for (auto& t : pool)
-        t.join();
+    helpers.join();
+    if (outOfMemory)
+        return model::Error { kOutOfMemory };
     if (cancel && cancel->load())
         return model::Error { "loading cancelled" };
 
@@ -140,6 +168,18 @@ model::Result<BundlePtr> loadBundle(const LoadRequest& request, LoadProgress* pr
     if (!bundle->recognisedAnything())
         bundle->issues.add("nothing_recognised", describeWhatWasSeen(*bundle));
     return BundlePtr(std::move(bundle));
+}
+
+} // namespace
+
+model::Result<BundlePtr> loadBundle(
+    const LoadRequest& request, LoadProgress* progress, const std::atomic<bool>* cancel)
+{
+    try {
+        return load(request, progress, cancel);
+    } catch (const std::bad_alloc&) {
+        return model::Error { kOutOfMemory };
+    }
 }
 
 } // namespace rankscope::app

@@ -1,5 +1,6 @@
 #include "app/core/diagnosistext.h"
 
+#include "app/core/sanitizetext.h"
 #include "model/ranklist.h"
 
 #include <cstdio>
@@ -75,6 +76,8 @@ std::string headline(const model::Diagnosis& d)
 
 } // namespace
 
+// Both texts quote log lines, file names and import issue samples: each is made printable
+// as a whole on its way out (sanitizetext.h), so no line can drive the terminal.
 std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
 {
     std::ostringstream out;
@@ -146,7 +149,7 @@ std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
         for (const auto& i : issues)
             out << "  " << i.kind << " x" << i.count << (i.samples.empty() ? "" : ": " + i.samples.front().substr(0, 160)) << "\n";
     }
-    return out.str();
+    return sanitizeText(out.str());
 }
 
 std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
@@ -211,7 +214,7 @@ std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
             out << "- " << m << "\n";
     }
     out << "\n### Rank states\n\n```\n" << rankGroups(d) << "```\n";
-    return out.str();
+    return sanitizeText(out.str());
 }
 
 } // namespace rankscope::app

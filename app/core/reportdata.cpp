@@ -17,8 +17,6 @@ constexpr std::size_t kMaxEvidenceChars = 600;
 // Up to this many ranks the table has one row per rank; above, runs are compressed.
 constexpr std::size_t kMaxRankRows = 64;
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
-
 std::string headlineOf(model::DiagnosisStatus status)
 {
     switch (status) {
@@ -189,79 +187,7 @@ std::string inputArguments(const model::Bundle& b, const std::vector<std::string
     return out;
 }
 
-std::size_t utf8SequenceLength(std::string_view s, std::size_t i)
-{
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    unsigned min = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (i + n > s.size())
-        return 0;
-    unsigned cp = c & (0x7F >> n);
-    for (std::size_t k = 1; k < n; ++k) {
-        const auto cc = static_cast<unsigned char>(s[i + k]);
-        if ((cc & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 } // namespace
-
-std::string sanitizeText(std::string_view s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c == 0x1B) {
-            // ESC [ params final: colour codes from tqdm, rich, loguru.
-            std::size_t j = i + 1;
-            if (j < s.size() && s[j] == '[') {
-                ++j;
-                while (j < s.size() && static_cast<unsigned char>(s[j]) >= 0x20
-                    && static_cast<unsigned char>(s[j]) <= 0x3F)
-                    ++j;
-                if (j < s.size() && static_cast<unsigned char>(s[j]) >= 0x40
-                    && static_cast<unsigned char>(s[j]) <= 0x7E)
-                    ++j;
-            }
-            i = j;
-            continue;
-        }
-        if (c < 0x80) {
-            if (c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7F))
-                out += static_cast<char>(c);
-            else if (c != '\r' && c != 0x7F)
-                out += kReplacement;
-            ++i;
-            continue;
-        }
-        const std::size_t n = utf8SequenceLength(s, i);
-        if (n == 0) {
-            out += kReplacement;
-            ++i;
-            continue;
-        }
-        out.append(s.substr(i, n));
-        i += n;
-    }
-    return out;
-}
 
 std::string shellQuote(std::string_view word)
 {

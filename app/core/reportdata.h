@@ -6,6 +6,7 @@
 // anonymising — host names, addresses, users and job ids replaced by pseudonyms. Writers
 // only escape and lay out; they never look at the bundle.
 
+#include "app/core/sanitizetext.h"
 #include "model/bundle.h"
 #include "model/diagnosis/diagnosis.h"
 
@@ -116,10 +117,6 @@ struct ReportData {
 
 ReportData buildReportData(
     const model::Bundle& bundle, const model::Diagnosis& diagnosis, const ReportOptions& options);
-
-// Valid UTF-8 with no control characters but tab and newline: invalid sequences become
-// U+FFFD, terminal colour escapes (ESC [ … m) are dropped.
-std::string sanitizeText(std::string_view text);
 
 // Calls fn(std::string&) for every string a writer may output (ReportData fields and every
 // string value in the JSON object). The anonymiser and the tests walk the report with it.

@@ -1,5 +1,6 @@
 #include "app/core/summarytext.h"
 
+#include "app/core/sanitizetext.h"
 #include "model/ranklist.h"
 
 #include <algorithm>
@@ -119,7 +120,7 @@ std::string summaryText(const model::Bundle& b)
                 out << "    " << s << "\n";
         }
     }
-    return out.str();
+    return sanitizeText(out.str()); // host names, PG names and samples come from the logs
 }
 
 } // namespace rankscope::app

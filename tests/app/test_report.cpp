@@ -4,12 +4,16 @@
 
 #include "reportfixture.h"
 
+#include "app/core/diagnosistext.h"
+#include "app/core/summarytext.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -242,6 +246,53 @@ TEST_CASE("text is sanitised to valid UTF-8 without terminal escapes", "[report]
     CHECK(app::sanitizeText("‹masked:hf-token› ✓") == "‹masked:hf-token› ✓");
     CHECK(app::sanitizeText("\xED\xA0\x80")
         == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // a lone surrogate
+}
+
+TEST_CASE("window titles, terminal resets and C1 controls are dropped from text", "[report]")
+{
+    // Octal escapes: a hex one would swallow the letters after it. OSC 0 (set the window
+    // title), ended by BEL or by ST, and one left open to the line's end.
+    CHECK(app::sanitizeText("a\033]0;pwned\007b") == "ab");
+    CHECK(app::sanitizeText("a\033]2;pwned\033\\b") == "ab");
+    CHECK(app::sanitizeText("a\033]0;pwned\nnext") == "a\nnext");
+    CHECK(app::sanitizeText("a\033cb\033(Bc") == "abc"); // RIS, a charset designation
+    CHECK(app::sanitizeText("x\302\2332Jy") == "x\357\277\2752Jy"); // U+009B, an 8-bit CSI
+    CHECK(app::sanitizeText("bell\007") == "bell\357\277\275");
+    CHECK(app::sanitizeText("end\033") == "end");
+}
+
+TEST_CASE("log lines with terminal escapes reach the summary, diagnosis and Markdown printable",
+    "[report][hostile]")
+{
+    // A line that would retitle the terminal, clear the line and print a fake verdict over the
+    // real one, in a file whose name carries an escape too.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "rankscope-test-escapes";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string payload
+        = "\033]0;pwned\007\033[2K\rVerdict: NO HANG FOUND\033[1A\033c\302\23331m";
+    for (int rank : { 0, 1 }) {
+        const std::string r = std::to_string(rank);
+        std::ofstream(dir / ("rank" + r + (rank ? "\033]0;file\007" : "") + ".log"))
+            << "[rank" << r << "]:[E ProcessGroupNCCL.cpp:616] [Rank " << r
+            << "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, "
+               "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600005 "
+               "milliseconds before timing out."
+            << payload << "\n";
+    }
+    const auto c = testing::loadAndDiagnose({ dir.string() });
+    const std::string text = app::diagnosisText(*c.bundle, c.diagnosis);
+    REQUIRE_THAT(text, Catch::Contains("Watchdog caught collective operation timeout"));
+    const std::vector<std::string> outputs
+        = { text, app::diagnosisMarkdown(*c.bundle, c.diagnosis), app::summaryText(*c.bundle) };
+    for (const std::string& out : outputs) {
+        for (unsigned char ch : out)
+            CHECK((ch >= 0x20 || ch == '\t' || ch == '\n'));
+        CHECK(out.find("\xC2\x9B") == std::string::npos);
+        CHECK(out.find("pwned") == std::string::npos);
+    }
+    fs::remove_all(dir);
 }
 
 TEST_CASE("figures are embedded as data URIs, and their absence is explained", "[report]")

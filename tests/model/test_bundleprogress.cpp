@@ -1,8 +1,11 @@
 #include "model/bundle.h"
+#include "model/collectiveprogress.h"
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <random>
+#include <string>
 
 using namespace rankscope::model;
 
@@ -70,4 +73,48 @@ TEST_CASE(
         }
         CHECK(scanned.progressOfRank(r).size() == indexed.progressOfRank(r).size());
     }
+}
+
+TEST_CASE("fifty thousand process groups are lined up in linear time", "[model][progress]")
+{
+    // A job that creates a group per layer, micro-batch or expert (a status line and the init
+    // options of each). Each group scanned every line and options record again, and the
+    // diagnosis scanned every group to find each: 20,000 groups took 0.6 s here, 10^5 20 s.
+    constexpr int kGroups = 50'000;
+    Bundle b;
+    for (int g = 0; g < kGroups; ++g) {
+        const StrId pg = b.strings.intern(std::to_string(g + 1));
+        ProcessGroupOptions o;
+        o.pg = pg;
+        o.size = 8;
+        o.timeoutMs = 600'000 + g;
+        b.pgOptions.push_back(o);
+        Event e;
+        e.kind = EventKind::TorchWatchdogStatus;
+        e.rank = g % 8;
+        e.pg = pg;
+        e.detail = b.strings.intern("pg" + std::to_string(g + 1));
+        e.seq = 50;
+        e.lastEnqueued = 50;
+        e.lastCompleted = 49;
+        b.events.push_back(e);
+    }
+
+    const auto start = std::chrono::steady_clock::now();
+    buildProgress(b);
+    // The diagnosis then looks up every group that has progress.
+    std::size_t found = 0;
+    for (const RankProgress& p : b.progress)
+        found += b.processGroup(p.pg) != nullptr;
+    const auto took = std::chrono::steady_clock::now() - start;
+
+    REQUIRE(b.processGroups.size() == kGroups);
+    CHECK(found == kGroups);
+    const ProcessGroup* g = b.processGroup(b.strings.find("12345"));
+    REQUIRE(g);
+    CHECK(b.text(g->desc) == "pg12345");
+    CHECK(g->size == 8);
+    CHECK(g->timeoutMs == 600'000 + 12344);
+    CHECK(b.progress.size() == kGroups);
+    CHECK(took < std::chrono::milliseconds(1500)); // about 0.3 s, and 5 s when quadratic
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 using namespace rankscope::model;
 
@@ -128,4 +129,94 @@ TEST_CASE("repeated statements count once and disagreements are named", "[model]
     CHECK_THAT(conflicts, Catch::Contains("a.log: conflicting") && Catch::Contains("rank 4 from the rank in process group 0 vs rank 6"));
     CHECK_THAT(conflicts, Catch::Contains("rank2.log: rank 3 from a [rankN] prefix disagrees with rank 2 from the file name; kept rank 3"));
     CHECK(s.b.issues.count("rank_conflict") == 2);
+}
+
+TEST_CASE(
+    "a rank of 2147483647 with no world size is refused, not given a table row", "[model][ranks]")
+{
+    BundleSketch s;
+    // rank2147483647.log holding one "[rank2147483647]:" watchdog line: the highest rank plus
+    // one does not fit the rank type, so no rank table can be sized by it.
+    PathIdentity named;
+    named.globalRank = 2147483647;
+    const SourceId file = s.source("rank2147483647.log", named);
+    s.identity(file);
+    const auto id = s.identity(file, { .globalRank = 2147483647 });
+    s.statusLine(id, 2147483647, 1);
+
+    resolveRanks(s.b);
+
+    CHECK(s.b.rankOfIdentity(id) == -1);
+    CHECK(s.b.ranks.empty());
+    CHECK(s.b.world.ranksSeen.empty());
+    CHECK_THAT(issueSamples(s.b, "rank_out_of_range"), Catch::Contains("rank 2147483647"));
+}
+
+TEST_CASE("world sizes and ranks far beyond the writers a bundle shows are not believed",
+    "[model][ranks]")
+{
+    BundleSketch s;
+    // Two processes' lines, claiming 10^7 ranks in an NCCL init line and 999999999 in their
+    // default group's options, and a third naming itself rank 999999999: a table per claimed
+    // rank took 9.7 GB at 10^7 and could not be allocated beyond.
+    const SourceId file = s.source("train.out");
+    const auto a = s.identity(file, { .globalRank = 3 });
+    const auto b = s.identity(file, { .globalRank = 999999999 });
+    CommInit init;
+    init.identity = a;
+    init.evidence = { file, 1, 0 };
+    init.commId = s.host("0x9b63f1ac43bdb30e");
+    init.commRank = 3;
+    init.nranks = 10'000'000;
+    s.b.commInits.push_back(init);
+    ProcessGroupOptions options;
+    options.identity = a;
+    options.evidence = { file, 2, 100 };
+    options.pg = s.host("0");
+    options.size = 999'999'999;
+    options.globalRank = 3;
+    s.b.pgOptions.push_back(options);
+    s.statusLine(a, 3, 3);
+    s.statusLine(b, 999999999, 4);
+
+    resolveRanks(s.b);
+
+    CHECK_FALSE(s.b.world.worldSize);
+    CHECK(s.b.ranks.size() == 4);
+    CHECK(s.b.rankOfIdentity(a) == 3);
+    CHECK(s.b.rankOfIdentity(b) == -1);
+    const std::string sizes = issueSamples(s.b, "world_size_not_believed");
+    CHECK_THAT(sizes,
+        Catch::Contains(
+            "train.out:1: an NCCL communicator gives a world size of 10000000, not believed"));
+    CHECK_THAT(sizes,
+        Catch::Contains(
+            "train.out:2: the default group's options line gives a world size of 999999999"));
+    CHECK_THAT(
+        issueSamples(s.b, "rank_out_of_range"), Catch::Contains("rank 999999999, not believed"));
+}
+
+TEST_CASE("a 16k-rank world stated by the logs of two of its ranks is believed", "[model][ranks]")
+{
+    BundleSketch s;
+    const SourceId file = s.source("train.out");
+    for (std::int32_t rank : { 0, 16383 }) {
+        const auto id = s.identity(file, { .globalRank = rank });
+        ProcessGroupOptions options;
+        options.identity = id;
+        options.pg = s.host("0");
+        options.size = 16384;
+        options.globalRank = rank;
+        s.b.pgOptions.push_back(options);
+        s.statusLine(id, rank, static_cast<std::uint32_t>(rank + 1));
+    }
+
+    resolveRanks(s.b);
+
+    REQUIRE(s.b.world.worldSize);
+    CHECK(*s.b.world.worldSize == 16384);
+    CHECK(s.b.ranks.size() == 16384);
+    CHECK(s.b.world.ranksSeen == std::vector<std::int32_t> { 0, 16383 });
+    CHECK(s.b.world.ranksMissing.size() == 16382);
+    CHECK(s.b.issues.count("world_size_not_believed") == 0);
 }

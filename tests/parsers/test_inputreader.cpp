@@ -131,14 +131,43 @@ TEST_CASE("a decompression bomb is refused, not expanded", "[parsers][input][hos
     CHECK_THAT(firstSample(r.issues, "archive_refused"), Catch::Contains("decompression bomb"));
 }
 
-TEST_CASE("entries over the size limit refuse the archive with the limit named", "[parsers][input][hostile]")
+TEST_CASE("a member over the size limit is skipped with the limit named, the others are read",
+    "[parsers][input][hostile]")
 {
-    const auto bytes = makeArchive({ { "big.log", std::string(3 << 20, 'a'), {} } }, "tar", "");
+    for (const char* filter : { "", "gzip" }) {
+        const auto bytes = makeArchive(
+            { { "rank0.log", kLog, {} }, { "core.bin.log", std::string(3 << 20, 'a'), {} },
+                { "rank1.log", kLog, {} } },
+            "tar", filter);
+        parsers::LoadLimits limits;
+        limits.maxEntryBytes = 1 << 20;
+        auto r = readBytes(bytes, "job.tar", limits);
+        INFO(filter);
+        REQUIRE(r.sources.size() == 2);
+        CHECK(r.sources[0].source.path == "job.tar!rank0.log");
+        CHECK(r.sources[1].source.path == "job.tar!rank1.log");
+        CHECK_FALSE(hasIssue(r.issues, "archive_refused"));
+        CHECK(r.issues.count("archive_entry_too_large") == 1);
+        CHECK_THAT(firstSample(r.issues, "archive_entry_too_large"),
+            Catch::Contains("'core.bin.log' declares 3.0 MiB") && Catch::Contains("1.0 MiB limit"));
+    }
+}
+
+TEST_CASE("members skipped for their size still count towards the archive's expansion",
+    "[parsers][input][hostile]")
+{
+    const auto bytes
+        = makeArchive({ { "a.log", std::string(3 << 20, 'a'), {} },
+                          { "b.log", std::string(3 << 20, 'b'), {} }, { "rank0.log", kLog, {} } },
+            "tar", "");
     parsers::LoadLimits limits;
     limits.maxEntryBytes = 1 << 20;
-    auto r = readBytes(bytes, "big.tar", limits);
+    limits.maxArchiveBytes = 5 << 20;
+    auto r = readBytes(bytes, "job.tar", limits);
     CHECK(r.sources.empty());
-    CHECK_THAT(firstSample(r.issues, "archive_refused"), Catch::Contains("1.0 MiB limit"));
+    CHECK(r.issues.count("archive_entry_too_large") == 2);
+    CHECK_THAT(
+        firstSample(r.issues, "archive_refused"), Catch::Contains("expands to more than 5.0 MiB"));
 }
 
 TEST_CASE("a truncated archive keeps what was read and says so", "[parsers][input]")
