@@ -764,12 +764,12 @@ private:
             return -1;
         if (e.pg != kNoStr && !isDefaultPg(m_b, e.pg, kNoStr))
             return -1;
-        // A claimed rank beyond any plausible job (or the stated world) is not believed.
-        if (e.pgRank >= kMaxStatedRank || (m_worldSize && e.pgRank >= *m_worldSize))
+        // The same bound as any other claim: beyond the stated world or what the bundle
+        // makes credible, the rank is not believed (and sizes nothing).
+        if (e.pgRank >= m_credibleRanks || (m_worldSize && e.pgRank >= *m_worldSize))
             return -1;
         return e.pgRank;
     }
-    static constexpr std::int32_t kMaxStatedRank = 1 << 20;
 
     void fillRanks()
     {
