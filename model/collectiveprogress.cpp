@@ -25,10 +25,6 @@ bool carriesProgress(EventKind k)
     }
 }
 
-bool isTimeout(EventKind k)
-{
-    return k == EventKind::TorchWatchdogTimeout || k == EventKind::TorchBlockingWaitTimeout;
-}
 
 } // namespace
 
@@ -83,7 +79,7 @@ void buildProgress(Bundle& b)
             }
             p.hasStatus = true;
         }
-        const bool failedSeq = isTimeout(e.kind) || e.kind == EventKind::TorchWatchdogStatus
+        const bool failedSeq = isCollectiveTimeout(e) || e.kind == EventKind::TorchWatchdogStatus
             || e.kind == EventKind::TorchAsyncNcclError;
         if (failedSeq && e.seq >= 0 && (p.timeoutSeq < 0 || e.seq < p.timeoutSeq)) {
             p.timeoutSeq = e.seq;
@@ -92,7 +88,7 @@ void buildProgress(Bundle& b)
                 p.timeoutNumelIn = e.numelIn;
                 p.timeoutNumelOut = e.numelOut;
             }
-            if (isTimeout(e.kind) || p.timeoutEvent == RankProgress::kNoEvent) {
+            if (isCollectiveTimeout(e) || p.timeoutEvent == RankProgress::kNoEvent) {
                 p.timeoutEvent = index;
                 p.timeoutTime = e.time;
                 p.ranForMs = e.durationMs;
@@ -102,7 +98,7 @@ void buildProgress(Bundle& b)
             p.timeoutOp = e.op;
             p.timeoutNumelIn = e.numelIn;
             p.timeoutNumelOut = e.numelOut;
-            if (isTimeout(e.kind)) {
+            if (isCollectiveTimeout(e)) {
                 p.timeoutEvent = index;
                 p.timeoutTime = e.time;
                 p.ranForMs = e.durationMs;

@@ -82,6 +82,12 @@ std::string_view eventKindName(EventKind kind)
     return i < kKindNames.size() ? kKindNames[i] : "unknown";
 }
 
+bool isCollectiveTimeout(const Event& e)
+{
+    return e.kind == EventKind::TorchWatchdogTimeout || e.kind == EventKind::TorchBlockingWaitTimeout
+        || (e.kind == EventKind::TorchWatchdogException && e.seq >= 0 && e.timeoutMs > 0);
+}
+
 std::string_view severityName(Severity severity)
 {
     switch (severity) {

@@ -68,7 +68,8 @@ enum class EventKind : std::uint16_t {
     LauncherFailureRecord, // ChildFailedError record (see LauncherFailure table)
     LauncherErrorFile,    // error.json
     LauncherExit,         // DeepSpeed / MPI exit lines: code = exit code (-signal), pid, detail = "deepspeed" | "mpi";
-                          // peerRank = local rank (DeepSpeed --local_rank=N) or world rank (MPI)
+                          // peerRank = world rank (MPI); -1 for DeepSpeed, whose line shows the
+                          // last-spawned worker's argv, not the failed one's
     LauncherRendezvousError, // rendezvous / store failures: detail = exception class ("store_based_barrier"
                              // for that barrier, peerRank = the rank waiting in it), peer = address,
                              // code = clients joined, seq = clients expected, durationMs = timeout
@@ -104,6 +105,12 @@ enum class EventKind : std::uint16_t {
 };
 
 std::string_view eventKindName(EventKind kind);
+
+struct Event;
+// A collective that ran past its timeout: a watchdog or blocking-wait timeout line, or the
+// watchdog's exception that quotes one ("Process group watchdog thread terminated with
+// exception: [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, …").
+bool isCollectiveTimeout(const Event& e);
 std::string_view severityName(Severity severity);
 
 struct Event {

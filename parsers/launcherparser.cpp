@@ -639,16 +639,14 @@ bool LauncherParser::parseDeepSpeed(
         skip(text, i, " =");
         skip(text, i, " ");
         if (const auto code = readInt32(text, i)) {
-            std::int32_t localRank = -1;
-            const std::size_t arg = find(text.substr(0, pos), "--local_rank=");
-            if (arg != std::string_view::npos) {
-                std::size_t j = arg + 13;
-                localRank = readCount(text, j).value_or(-1);
-            }
+            // The argv is not the failed worker's: launch.py's sigkill_handler prints `cmd`, the
+            // variable left over from the loop that spawned the workers, so its '--local_rank='
+            // is always the last-spawned local rank whichever worker failed. The line gives the
+            // exit code, not the rank.
             model::Event& e = addEvent(out, ctx, EventKind::LauncherExit,
                 *code == 0 ? Severity::Info : Severity::Error, trim(text));
             e.code = *code;
-            e.peerRank = localRank;
+            e.peerRank = -1;
             e.detail = out.intern(kDeepSpeed);
             recognised = true;
         }

@@ -253,6 +253,15 @@ private:
                 break;
             case EventKind::TorchWatchdogException:
             case EventKind::TorchAsyncNcclError:
+                if (isCollectiveTimeout(e)) {
+                    m_f.anyTimeout = true;
+                    rf.anyTimeout = true;
+                    rf.waited = true;
+                    if (rf.firstTimeoutEvent == kNoIndex || earlierThan(e.time, rf.firstTimeoutTime)) {
+                        rf.firstTimeoutEvent = i;
+                        rf.firstTimeoutTime = e.time;
+                    }
+                }
                 if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
                     rf.cudaStickyError = i;
                 // The watchdog dying on a CUDA error of this GPU (illegal memory access,
