@@ -59,7 +59,8 @@ enum class EventKind : std::uint16_t {
     NcclBootstrapError,  // rank-count mismatch, duplicate rank, no interface, version mismatch
     NcclProxyError,      // [Service thread] / Proxy errors
     NcclLocalRankClosed, // [Service thread] Connection closed by localRank N: peerRank = N (local)
-    NcclCudaFailure,     // Cuda failure / Failed to CUDA calloc|malloc; text = message
+    NcclCudaFailure,     // Cuda failure / Failed to CUDA calloc|malloc; text = message, detail = the
+                         // NCCL source file:line of a WARN ("transport/nvls.cc:244") when printed
     NcclShmError,        // /dev/shm failures
     NcclErrorChain,      // file:line -> rc (code = ncclResult_t)
     // Launchers (§5, §6)

@@ -486,6 +486,7 @@ private:
     {
         switch (k) {
         case EventKind::GpuXid:
+        case EventKind::GpuInaccessible:
         case EventKind::NicLinkState:
         case EventKind::PcieError:
         case EventKind::HostOutOfMemory:

@@ -140,6 +140,7 @@ enum Signal : unsigned {
     kSignalLink = 1u << 2, // "Link "
     kSignalAer = 1u << 3, // "AER", "PCIe Bus Error"
     kSignalOom = 1u << 4, // "Kill", "oom-kill:"
+    kSignalSmi = 1u << 5, // "device handle for GPU"
 };
 
 struct SignalWord {
@@ -154,6 +155,7 @@ constexpr SignalWord kSignalWords[] = {
     { "Bus Error", kSignalAer },
     { "Kill", kSignalOom },
     { "oom-kill:", kSignalOom },
+    { "device handle for GPU", kSignalSmi },
 };
 
 const KeywordSet& signalKeywords()
@@ -270,7 +272,35 @@ bool KernelParser::parseLine(
         return true;
     if ((signals & kSignalOom) && parseOom(ctx, body, out))
         return true;
+    if ((signals & kSignalSmi) && parseSmiUnknownError(ctx, body, out))
+        return true;
     return false;
+}
+
+// nvidia-smi (NVML) on a GPU the driver lost: "Unable to determine the device handle for
+// GPU0000:03:00.0: Unknown Error" (also "GPU is lost"). NVML cannot reach the device at all,
+// which is what a GPU fallen off the bus or hung in firmware looks like from user space.
+bool KernelParser::parseSmiUnknownError(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    constexpr std::string_view kHead = "Unable to determine the device handle for GPU";
+    const std::size_t at = findLiteral(body, kHead);
+    if (at == std::string_view::npos)
+        return false;
+    std::size_t i = at + kHead.size();
+    while (i < body.size() && body[i] == ' ')
+        ++i;
+    const std::size_t start = i;
+    while (i < body.size() && (isHexDigit(body[i]) || body[i] == ':' || body[i] == '.'))
+        ++i;
+    std::string_view bus = body.substr(start, i - start);
+    while (!bus.empty() && bus.back() == ':')
+        bus.remove_suffix(1);
+    const std::string_view reason = trim(body.substr(i));
+    if (!(contains(reason, "Unknown Error") || contains(reason, "GPU is lost")))
+        return false;
+    model::Event& e = addEvent(out, ctx, EventKind::GpuInaccessible, Severity::Error, trim(body.substr(at)));
+    e.detail = out.intern(bus);
+    return true;
 }
 
 void KernelParser::finish(model::ParsedSource&)

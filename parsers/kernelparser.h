@@ -38,6 +38,8 @@
 //   oom-kill:constraint=CONSTRAINT_MEMCG,…,task=python,pid=1234,uid=0
 //       → HostOutOfMemory pid=1234, detail="python", text from "Out of memory"/"oom-kill" on,
 //         Error. One kill prints several of these lines: they yield one event.
+//   Unable to determine the device handle for GPU0000:03:00.0: Unknown Error     (nvidia-smi)
+//       → GpuInaccessible detail="0000:03:00.0", Error
 
 #include "model/parsedsource.h"
 #include "parsers/linecontext.h"
@@ -69,6 +71,7 @@ public:
     void finish(model::ParsedSource& out);
 
 private:
+    bool parseSmiUnknownError(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     struct PendingFallenOff {
         std::string busId;
         model::EvidenceRef evidence;

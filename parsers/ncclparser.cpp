@@ -261,6 +261,13 @@ model::TimePoint timeBefore(std::string_view body, std::size_t start)
 
 bool NcclParser::headerBefore(std::string_view body, std::size_t ncclPos, Header& header)
 {
+    // A paste may lose the host:pid:tid (XLA's and some launchers' builds print only
+    // "[10] NCCL INFO …", others cut it off: "include/shm.h:28 NCCL WARN …", "NCCL WARN …"):
+    // the optional fields reaching back to the line's start make a header without a process.
+    if (ncclPos == 0) {
+        header.start = 0;
+        return true;
+    }
     if (ncclPos < 2 || body[ncclPos - 1] != ' ')
         return false;
     // Going backwards the optional fields must appear in reverse order of the format:
@@ -293,8 +300,10 @@ bool NcclParser::headerBefore(std::string_view body, std::size_t ncclPos, Header
         } else {
             return false;
         }
-        if (start == 0)
-            return false;
+        if (start == 0) {
+            header.start = 0;
+            return true;
+        }
         end = start - 1;
     }
     return false;
@@ -1483,7 +1492,9 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
     }
     if (has("Cuda failure") || has("CUDA failure") || has("Failed to CUDA ")
         || (has("cudaMalloc") && has("failed"))) {
-        emit(line, out, EventKind::NcclCudaFailure, Severity::Error, msg);
+        // Where NCCL was (transport/nvls.cc, include/alloc.h, enqueue.cc) tells what it was
+        // doing: allocating, launching, setting up NVLS.
+        emit(line, out, EventKind::NcclCudaFailure, Severity::Error, msg).detail = out.intern(file);
         return;
     }
     // src/include/shm.h (≤2.12) and src/misc/shmutils.cc: "Call to posix_fallocate failed :

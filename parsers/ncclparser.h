@@ -7,6 +7,9 @@
 // Header (§3.1), found anywhere in the line; with a torn line the LAST complete header wins:
 //   [2025-03-01 12:00:05] host:pid:tid [dev] [trace_ms] [file:line [(func)]] NCCL LEVEL msg
 //   "NCCL version 2.21.5+cuda12.4" (bare banner, ≤2.21 rank 0 / VERSION level)
+//   Without host:pid:tid (XLA builds print "[10] NCCL INFO …"; pastes cut it: "include/shm.h:28
+//   NCCL WARN …", "NCCL WARN …") when the optional fields reach the line's start: the line's
+//   writer is then whatever its prefix or file says.
 //
 // INFO / TRACE message → what it yields:
 //   NCCL version 2.28.9+cuda13.0                    → NcclVersion, detail = "2.28.9+cuda13.0"

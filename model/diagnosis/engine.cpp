@@ -235,6 +235,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleAllEntered(ctx, out);
     ruleBusyWhileOthersWaited(ctx, out);
     ruleHorovodStall(ctx, out);
+    ruleUnmappedErrors(ctx, out);
 
     Diagnosis d;
     int priority = -1;

@@ -24,6 +24,16 @@ bool earlierThan(const TimePoint& a, const TimePoint& b)
     return comparableTimes(a, b) && wholeSeconds(a) < wholeSeconds(b);
 }
 
+// Messages of a failed allocation: CUDA OOM, NCCL's calloc/malloc, /dev/shm.
+bool isResourceText(std::string_view text)
+{
+    for (std::string_view n : { "out of memory", "Failed to CUDA calloc", "Failed to CUDA malloc", "/dev/shm",
+             "shared memory", "OutOfMemoryError", "cudaErrorMemoryAllocation" })
+        if (text.find(n) != std::string_view::npos)
+            return true;
+    return false;
+}
+
 namespace {
 
 bool containsAny(std::string_view text, std::initializer_list<std::string_view> needles)
@@ -54,11 +64,6 @@ bool isConsequence(std::string_view type, std::string_view message)
         || containsAny(type, { "ChildFailedError", "SignalException", "KeyboardInterrupt" });
 }
 
-bool isResourceText(std::string_view text)
-{
-    return containsAny(text, { "out of memory", "Failed to CUDA calloc", "Failed to CUDA malloc",
-        "/dev/shm", "shared memory", "OutOfMemoryError", "cudaErrorMemoryAllocation" });
-}
 
 // CUDA errors that mean the GPU itself is gone or broken (§9, §11 A), as opposed to a
 // kernel bug of the application (illegal memory access, device-side assert).

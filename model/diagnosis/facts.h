@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rankscope::model {
@@ -167,6 +168,9 @@ struct DiagnosisFacts {
 // `threads` match Flight Recorder dumps across ranks (0: one per hardware thread); the facts
 // are the same for any count.
 DiagnosisFacts collectFacts(const Bundle& bundle, unsigned threads = 0);
+
+// Messages of a failed allocation: CUDA OOM, NCCL's calloc/malloc, /dev/shm.
+bool isResourceText(std::string_view text);
 
 // a < b by wall clock, when both are wall-clock comparable (same domain, seconds).
 bool earlierThan(const TimePoint& a, const TimePoint& b);

@@ -195,6 +195,32 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[0]<stderr>:Missing ranks:\n[0]<stderr>:0: [allreduce.noname.7]\n[0]<stderr>:1: [allreduce.noname.7]\n"
                 "[0]<stderr>:2: [allreduce.noname.7]\n[0]<stderr>:3: [allreduce.no" } },
             "hang_diagnosed", "collective_mismatch", {} },
+        // NCCL's own lines name a process and a GPU index, not a rank: the class still holds.
+        { "nccl-calloc-unmapped",
+            { { "paste.log",
+                "gpu-n7:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'\n"
+                "gpu-n7:3063028:3066152 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 6291456 bytes\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
+        { "ib-error-several-hosts",
+            { { "paste.log",
+                "h1:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer fe80::96<53249> with error 4, opcode 32564, len 32564, vendor err 81 (Send)\n"
+                "h2:9821:9920 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer fe80::97<44413> with error 4, opcode 32613, len 32613, vendor err 81 (Send)\n" } },
+            "hang_diagnosed", "configuration", {} },
+        { "ib-error-one-host-headerless",
+            { { "paste.log", "NCCL WARN NET/IB : Got completion from peer 192.168.17.147<38560> with error 12, opcode 0, len 0, vendor err 129\n" } },
+            "hang_diagnosed", "network_pair", {} },
+        { "nvidia-smi-unknown-error",
+            { { "paste.log", "$ nvidia-smi\nUnable to determine the device handle for GPU0000:03:00.0: Unknown Error\n" } },
+            "hang_diagnosed", "hardware_fault", {} },
+        { "nvls-cuda-failure",
+            { { "paste.log", "node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'\n"
+                              "node23:12098:12141 [2] NCCL INFO transport/nvls.cc:394 -> 1\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // An Open MPI tag names the rank whose socket could not be created.
+        { "socket-family",
+            { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "
+                              "Address family not supported by protocol\n" } },
+            "hang_diagnosed", "configuration", { 4 } },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },

@@ -619,7 +619,10 @@ void planInit(const Job& job, ScenarioPlan& plan, Rng& rng)
             + Rng::derived(job.seed, "ifn", static_cast<std::uint64_t>(q)).uniform(50, 400)
                 * kMilli;
     }
-    verdict(plan, job, "hang_diagnosed", "init_bootstrap", {}, false);
+    // The job hangs in bootstrap, but the cause is the environment: public threads with this
+    // signature ("no socket interface found", NCCL_SOCKET_IFNAME naming a missing device) are
+    // resolved by fixing the variable, so the class is configuration.
+    verdict(plan, job, "hang_diagnosed", "configuration", {}, false);
     plan.notes = "NCCL_SOCKET_IFNAME names an interface (" + plan.badIfname
         + ") that does not exist on any host: bootstrap finds no socket interface on every rank.";
 }

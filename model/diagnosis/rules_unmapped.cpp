@@ -1,0 +1,183 @@
+// Errors whose class is plain from the message while no rank can be named: a pasted excerpt of
+// NCCL's own lines ("host:pid:tid [cudaDev]") names a process and a GPU index, not a rank,
+// and nvidia-smi names a PCI address. The class is still the most useful thing to say
+// ("give the class even when no rank can be named"); the rules for ranked evidence run first
+// and outrank these.
+//   NCCL could not allocate (src/include/alloc.h "Cuda failure 'out of memory'", "Failed to
+//     CUDA calloc"): resource exhaustion on that GPU.
+//   NET/IB completion errors (src/transport/net_ib.cc): one host → a link between it and a
+//     peer; the same status on several hosts → the fabric's configuration.
+//   nvidia-smi "Unable to determine the device handle for GPU…: Unknown Error": the GPU is
+//     gone from the driver's view, a hardware fault.
+//   NVLS setup failing with a CUDA error (src/transport/nvls.cc): NVLink SHARP needs the
+//     fabric manager's multicast objects; a CUDA error there is the node's NVSwitch/fabric
+//     manager state, not the GPU or the job.
+//   Socket creation or interface selection failing (src/misc/socket.cc, bootstrap): the
+//     network interface configuration (NCCL_SOCKET_IFNAME, IPv4/IPv6 family).
+
+#include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
+
+#include <map>
+#include <set>
+
+namespace rankscope::model {
+
+namespace {
+
+std::string hostOfEvent(const Bundle& b, const Event& e)
+{
+    if (e.rank >= 0 && b.ranks[e.rank].host != kNoStr)
+        return std::string(b.text(b.ranks[e.rank].host));
+    if (e.identity < b.identities.size() && b.identities[e.identity].host != kNoStr)
+        return std::string(b.text(b.identities[e.identity].host));
+    return {};
+}
+
+bool contains(std::string_view text, std::string_view needle)
+{
+    return text.find(needle) != std::string_view::npos;
+}
+
+void addEvidence(const Bundle& b, Finding& f, const std::vector<std::uint32_t>& events)
+{
+    for (std::size_t i = 0; i < events.size() && f.evidence.size() < 4; ++i)
+        f.evidence.push_back(evidenceOf(b, events[i]));
+}
+
+// The one rank all the events name, or -1 (none, or several).
+std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
+{
+    std::set<std::int32_t> ranks;
+    for (std::uint32_t i : events)
+        ranks.insert(b.events[i].rank);
+    return ranks.size() == 1 ? *ranks.begin() : -1;
+}
+
+} // namespace
+
+void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig;
+    std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        const std::string_view text = b.text(e.text);
+        switch (e.kind) {
+        case EventKind::NcclCudaFailure:
+            if (contains(b.text(e.detail), "nvls") || contains(text, "nvls.cc") || contains(text, "NVLS"))
+                nvls.push_back(i);
+            else if (e.rank < 0 && isResourceText(text))
+                allocation.push_back(i);
+            break;
+        case EventKind::NcclIbCompletionError:
+            if (e.rank < 0 && e.code != 5) {
+                ib.push_back(i);
+                ibHostsByStatus[e.code].insert(hostOfEvent(b, e));
+            }
+            break;
+        case EventKind::GpuInaccessible:
+            inaccessible.push_back(i);
+            break;
+        case EventKind::NcclSocketError:
+        case EventKind::NcclBootstrapError:
+            if (contains(text, "Address family not supported") || contains(text, "no socket interface found")
+                || contains(text, "No socket interface found") || contains(text, "Socket creation failed"))
+                socketConfig.push_back(i);
+            break;
+        default:
+            break;
+        }
+    }
+
+    if (!allocation.empty()) {
+        Finding& f = out.add(ctx, "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, {});
+        if (f.title.empty())
+            f.title = "NCCL ran out of GPU memory on a process no line ties to a rank";
+        addEvidence(b, f, allocation);
+        f.confidence = 0.65;
+        f.explanation = "NCCL could not allocate GPU memory (" + std::string(b.text(b.events[allocation.front()].text)).substr(0, 120)
+            + "). NCCL allocates its buffers when a communicator is created or connected; with the GPU full, that"
+              " process fails and its peers wait for it. The lines name a process and a local GPU index, not a rank.";
+        out.propose(RootCauseClass::ResourceExhaustion, {}, 0.65, 86,
+            "NCCL could not allocate GPU memory for its buffers; the rank it happened on is not in the logs.");
+    }
+    if (!inaccessible.empty()) {
+        Placeholders values;
+        values["bus_id"] = std::string(b.text(b.events[inaccessible.front()].detail));
+        Finding& f = out.add(ctx, "hardware.gpu_inaccessible", RootCauseClass::HardwareFault, values);
+        if (f.title.empty())
+            f.title = "nvidia-smi cannot reach GPU " + values["bus_id"];
+        addEvidence(b, f, inaccessible);
+        f.confidence = 0.7;
+        f.explanation = "nvidia-smi could not get a handle for GPU " + values["bus_id"]
+            + " (\"Unknown Error\"): the driver no longer reaches that GPU, as after it fell off the bus or hung in its"
+              " firmware. The process on it cannot finish any collective, and the others wait. The logs do not say which"
+              " rank used that GPU.";
+        out.propose(RootCauseClass::HardwareFault, {}, 0.7, 87,
+            "GPU " + values["bus_id"] + " is unreachable (nvidia-smi: Unknown Error): a hardware fault; the rank on it"
+                                        " is not named in the logs.");
+    }
+    if (!nvls.empty()) {
+        Finding& f = out.add(ctx, "configuration.nvls_setup", RootCauseClass::Configuration, {});
+        if (f.title.empty())
+            f.title = "NVLink SHARP (NVLS) setup failed with a CUDA error";
+        addEvidence(b, f, nvls);
+        f.confidence = 0.7;
+        f.explanation = "NCCL's NVLS transport failed a CUDA call while creating its multicast objects ("
+            + std::string(b.text(b.events[nvls.front()].text)).substr(0, 120)
+            + "). They are provided by the NVSwitch fabric manager: a fabric manager restarted without a GPU reset,"
+              " or not running, fails this way on any GPU of the node. Check nvidia-fabricmanager and reset the GPUs,"
+              " or run with NCCL_NVLS_ENABLE=0.";
+        out.propose(RootCauseClass::Configuration, {}, 0.7, 84,
+            "NVLink SHARP setup failed (CUDA error in NCCL's NVLS transport): the node's fabric manager state, not a bad GPU.");
+    }
+    if (!socketConfig.empty()) {
+        const std::int32_t rank = onlyRankOf(b, socketConfig);
+        Placeholders values = rank >= 0 ? ctx.placeholdersFor(rank) : Placeholders {};
+        Finding& f = out.add(ctx, "configuration.socket_interface", RootCauseClass::Configuration, values);
+        if (rank >= 0)
+            f.ranks = { rank };
+        if (f.title.empty())
+            f.title = "NCCL could not open a socket on the chosen network interface";
+        addEvidence(b, f, socketConfig);
+        f.confidence = 0.7;
+        f.explanation = "NCCL failed to create or bind its socket (" + std::string(b.text(b.events[socketConfig.front()].text)).substr(0, 120)
+            + "): the interface it picked has no address of the family it asked for, or does not exist. Set "
+              "NCCL_SOCKET_IFNAME (and NCCL_SOCKET_FAMILY) to an interface every node has.";
+        out.propose(RootCauseClass::Configuration, rank >= 0 ? std::vector<std::int32_t> { rank } : std::vector<std::int32_t> {}, 0.7, 83,
+            (rank >= 0 ? ctx.rankLabel(rank) + " could" : std::string("A process could"))
+                + " not open NCCL's socket on its network interface: an interface or address-family configuration problem.");
+    }
+    if (!ib.empty()) {
+        std::size_t hosts = 0;
+        std::int32_t status = -1;
+        for (const auto& [s, h] : ibHostsByStatus)
+            if (h.size() > hosts) {
+                hosts = h.size();
+                status = s;
+            }
+        const bool manyHosts = hosts >= 2;
+        const RootCauseClass cls = manyHosts ? RootCauseClass::Configuration : RootCauseClass::NetworkPair;
+        Finding& f = out.add(ctx, manyHosts ? "network.many_hosts_unmapped" : "network.ib_unmapped", cls, {});
+        if (f.title.empty())
+            f.title = manyHosts ? "The same IB completion error on " + std::to_string(hosts) + " hosts"
+                                : "IB completion errors on one host, no rank named";
+        addEvidence(b, f, ib);
+        f.confidence = manyHosts ? 0.65 : 0.55;
+        f.explanation = manyHosts
+            ? "InfiniBand/RoCE completion error " + std::to_string(status) + " on " + std::to_string(hosts)
+                + " hosts at once: one cable or NIC breaks one link, an error everywhere points at the fabric's"
+                  " configuration (ACS/IOMMU with GPUDirect RDMA, GID index, MTU, IB timeout settings)."
+            : "InfiniBand/RoCE completion errors (status " + std::to_string(status)
+                + ") on one host: the link between it and its peer failed (retries exhausted, a port or a cable)."
+                  " The lines name a process, not a rank; NCCL_DEBUG=INFO init lines would tie it to one.";
+        out.propose(cls, {}, f.confidence, manyHosts ? 81 : 75,
+            manyHosts ? "The same InfiniBand completion error on " + std::to_string(hosts)
+                    + " hosts: a fabric configuration problem, not one link."
+                      : "InfiniBand completion errors on one host: a broken link toward its peer; no rank is named in the logs.");
+    }
+}
+
+} // namespace rankscope::model
