@@ -68,8 +68,10 @@ void buildProgress(Bundle& b)
         RankProgress& p = progress[{ pg, e.rank }];
         p.rank = e.rank;
         p.pg = pg;
-        if (e.kind == EventKind::TorchWatchdogStatus || e.kind == EventKind::TorchDumpSignal
-            || e.kind == EventKind::TorchWorkUpdate) {
+        const bool countersCut = e.kind == EventKind::TorchWatchdogStatus && e.code == 1;
+        if ((e.kind == EventKind::TorchWatchdogStatus || e.kind == EventKind::TorchDumpSignal
+                || e.kind == EventKind::TorchWorkUpdate)
+            && !countersCut) {
             // Counters only grow; the latest report of a process is its best picture.
             if (!p.hasStatus || e.lastEnqueued >= p.lastEnqueued) {
                 p.lastEnqueued = std::max(p.lastEnqueued, e.lastEnqueued);

@@ -21,7 +21,8 @@ enum class EventKind : std::uint16_t {
     // PyTorch ProcessGroupNCCL (log-formats §1.4)
     TorchWatchdogTimeout,     // (a) seq, op, numel, timeoutMs, durationMs = "ran for"; code 1: seen
                               // only from a WorkNCCL::checkTimeout backtrace (no seq)
-    TorchWatchdogStatus,      // (b) pg, seq, lastEnqueued/lastStarted/lastCompleted; detail = PG desc
+    TorchWatchdogStatus,      // (b) pg, seq, lastEnqueued/lastStarted/lastCompleted; detail = PG desc;
+                              // code 1: the line was cut before its counters (they are unknown)
     TorchFailedCollectiveStack, // (c) frames follow in text; "not found" sets code=0
     TorchTeardown,            // (d)
     TorchWatchdogException,   // (e) text = what(); detail = exception class when known

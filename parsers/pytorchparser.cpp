@@ -990,6 +990,8 @@ bool PytorchParser::parseLine(
     const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     noteCheckTimeoutFrame(ctx, body, out);
+    if (m_wrappedTimeout != kNone && continueWrappedTimeout(ctx, body, out))
+        return true;
     if (!m_blocks.empty() && continueBlock(ctx, body, out) == Continuation::Consumed)
         return true;
     bool handled = false;
@@ -1278,6 +1280,30 @@ bool PytorchParser::parseWatchdogTimeout(
     applyWork(e, w);
     e.durationMs = ranForMs(body, w.end == kNoPos ? at : w.end);
     remember(EventKind::TorchWatchdogTimeout, out.events.size() - 1, out);
+    // A terminal hard-wraps the long line right after "timeout: ": the WorkNCCL(…) part
+    // comes as the next line, with no prefix of its own.
+    m_wrappedTimeout = kNone;
+    if (!w.found && trim(body.substr(at)).ends_with("timeout:")) {
+        m_wrappedTimeout = out.events.size() - 1;
+        m_wrappedTimeoutLine = ctx.lineNo;
+    }
+    return true;
+}
+
+// The second half of a hard-wrapped watchdog timeout line (see parseWatchdogTimeout).
+bool PytorchParser::continueWrappedTimeout(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    const std::size_t event = m_wrappedTimeout;
+    m_wrappedTimeout = kNone;
+    if (event >= out.events.size() || ctx.lineNo != m_wrappedTimeoutLine + 1)
+        return false;
+    const std::string_view line = trim(body);
+    if (!line.starts_with("WorkNCCL("))
+        return false;
+    const WorkRepr w = parseWork(line, 0);
+    model::Event& e = out.events[event];
+    applyWork(e, w);
+    e.durationMs = ranForMs(line, w.end == kNoPos ? 0 : w.end);
     return true;
 }
 
@@ -1299,9 +1325,15 @@ bool PytorchParser::parseWatchdogStatus(const LineContext& ctx, std::string_view
     model::Event& e = emit(
         ctx, m, out, EventKind::TorchWatchdogStatus, Severity::Error, restOfLine(body, m.start));
     e.seq = *seq;
-    e.lastEnqueued = workCounter(body, "last enqueued", i).value_or(-1);
+    const auto enqueued = workCounter(body, "last enqueued", i);
+    const auto completed = workCounter(body, "last completed", i);
+    e.lastEnqueued = enqueued.value_or(-1);
     e.lastStarted = workCounter(body, "last started", i).value_or(-1);
-    e.lastCompleted = workCounter(body, "last completed", i).value_or(-1);
+    e.lastCompleted = completed.value_or(-1);
+    // A line cut (or hard-wrapped) before its counters says where the rank timed out, not
+    // where it stands: -1 would read as "never enqueued anything".
+    if (!enqueued && !completed)
+        e.code = 1;
     if (!m.prefix.pgDesc.empty())
         e.detail = out.intern(m.prefix.pgDesc);
     return true;

@@ -173,6 +173,7 @@ private:
     class AnchorSearch; // finds the leftmost anchor of a line in one pass, built once
     static const AnchorSearch& anchorSearch();
 
+    bool continueWrappedTimeout(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     void noteCheckTimeoutFrame(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     static bool isC10NoticeEnvelope(std::string_view body);
     bool parseStartAnchored(
@@ -258,6 +259,9 @@ private:
     std::vector<RecentEvent> m_recent;
     std::vector<PrefixMark> m_prefixMarks; // indexed by identity
     PrefixMark m_lastMark;
+    // A watchdog timeout event whose WorkNCCL(…) was wrapped onto the next line.
+    std::size_t m_wrappedTimeout = static_cast<std::size_t>(-1);
+    std::uint64_t m_wrappedTimeoutLine = 0;
     PendingTerminate m_pending;
     std::size_t m_lastTeardown = 0; // index + 1 of the latest (d) event, 0 = none
     std::uint64_t m_lastTeardownLine = 0;

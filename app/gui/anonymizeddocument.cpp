@@ -37,6 +37,7 @@ void copyBundleExceptStrings(const model::Bundle& from, model::Bundle& to)
     to.world = from.world;
     to.ranks = from.ranks;
     to.processGroups = from.processGroups;
+    to.processGroupsByKey = from.processGroupsByKey;
     to.progress = from.progress;
     to.progressByPgRank = from.progressByPgRank;
     to.progressByRank = from.progressByRank;

@@ -97,7 +97,7 @@ TEST_CASE("the anonymised figure document names hosts by pseudonym and keeps eve
     "[export][gui][anonymize]")
 {
     // A member added to model::Bundle must be copied in app/gui/anonymizeddocument.cpp too.
-    STATIC_REQUIRE(memberCount<model::Bundle>() == 31);
+    STATIC_REQUIRE(memberCount<model::Bundle>() == 32);
 
     const auto doc = loadDocument(testing::secretsBundlePath());
     const auto anon = app::anonymizedDocument(doc);

@@ -221,6 +221,21 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "
                               "Address family not supported by protocol\n" } },
             "hang_diagnosed", "configuration", { 4 } },
+        // A terminal hard-wrapped the watchdog lines: the WorkNCCL(…) of each timeout is on
+        // the next line, and rank 3's status lost its counters to the wrap. Ranks 1, 2 run
+        // REDUCE, rank 6 ALLREDUCE at #70: a mismatch, and no side can be picked.
+        { "hard-wrapped-watchdog",
+            { { "paste.log",
+                "node-a [stderr] [rank1]:[E909 09:55:29.307629539 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: \n"
+                "WorkNCCL(SeqNum=70, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600034 milliseconds before timing out.\n"
+                "node-a [stderr] [rank2]:[E909 09:55:29.308889145 ProcessGroupNCCL.cpp:607] [Rank 2] Watchdog caught collective operation timeout: \n"
+                "WorkNCCL(SeqNum=70, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600036 milliseconds before timing out.\n"
+                "node-b [stderr] [rank6]:[E909 09:55:35.239719860 ProcessGroupNCCL.cpp:1515] [PG 0 (default_pg) Rank 6] Process group watchdog "
+                "thread terminated with exception: [Rank 6] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=70, "
+                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600022 milliseconds before timing out.\n"
+                "node-b [stderr] [rank3]:[E909 09:55:46.996672294 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] Timeout at "
+                "NCCL work: 70, last enqueued \nNCCL work: 82, last completed NCCL work: 69.\n" } },
+            "hang_diagnosed", "collective_mismatch", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
