@@ -73,6 +73,37 @@ bool stripHorovodTag(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "[15]worker-23:83:2526 [0] … NCCL WARN …": a launcher's rank label glued to NCCL's own
+// host:pid:tid header (horovodrun and mpirun wrappers that print "[rank]" before each line).
+// Only taken when an NCCL header follows directly, so "[80746]text" stays text.
+bool stripRankBeforeNcclHeader(std::string_view& s, LinePrefix& p)
+{
+    if (s.size() < 8 || s[0] != '[')
+        return false;
+    std::size_t i = 1;
+    const auto rank = readUnsigned(s, i);
+    if (!rank || i == 1 || i > 7 || i >= s.size() || s[i] != ']')
+        return false;
+    // host:pid:tid, then a space
+    std::size_t j = i + 1;
+    const std::size_t hostStart = j;
+    while (j < s.size() && j - hostStart < 128 && s[j] != ':' && s[j] != ' ')
+        ++j;
+    if (j == hostStart || j >= s.size() || s[j] != ':' || !isAlnum(s[hostStart]))
+        return false;
+    ++j;
+    const std::size_t pidStart = j;
+    if (!readUnsigned(s, j) || j == pidStart || j >= s.size() || s[j] != ':')
+        return false;
+    ++j;
+    const std::size_t tidStart = j;
+    if (!readUnsigned(s, j) || j == tidStart || j >= s.size() || s[j] != ' ')
+        return false;
+    p.mpiRank = static_cast<std::int32_t>(*rank);
+    s.remove_prefix(i + 1);
+    return true;
+}
+
 // Open MPI --timestamp-output: "Fri Aug 11 12:31:45 2023" directly followed by the tag.
 bool stripMpiTimestamp(std::string_view& s)
 {
@@ -259,6 +290,7 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
         bool stripped = false;
         if (c == '[') {
             stripped = stripTorchRank(line, prefix) || stripMpiTag(line, prefix) || stripHorovodTag(line, prefix)
+                || stripRankBeforeNcclHeader(line, prefix)
                 || stripTorchrunTee(line, prefix) || stripLineNumber(line);
         } else if (c == '(') {
             stripped = stripRay(line, prefix);

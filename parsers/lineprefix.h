@@ -5,6 +5,7 @@
 //   "Fri Aug 11 12:31:45 2023"  Open MPI --timestamp-output (ignored)
 //   "[1,3]<stdout>:"            Open MPI --tag-output       → mpiRank 3
 //   "[3]<stderr>:"              horovodrun (Gloo)           → mpiRank 3
+//   "[15]host:83:2526 [0] NCCL…" a rank glued to NCCL's header → mpiRank 15
 //   "03: "                      srun --label                → srunTask 3
 //   "node12: " / "10.0.0.5: "   pdsh                        → host
 //   "(RayTrainWorker pid=1, ip=10.0.0.5) "  Ray            → pid, ip

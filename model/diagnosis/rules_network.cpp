@@ -201,9 +201,33 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
     for (std::int32_t r : first->peerRanks)
         if (ctx.facts.ranks[r].primaryFailure != kNoIndex)
             crashedThere.push_back(r);
-    // Neither a crash on the far side nor one peer rank to pair with: nothing to say.
-    if (crashedThere.empty() && (first->peerRanks.size() != 1 || closedHosts.size() > 2))
+    // Neither a crash on the far side nor one peer rank to pair with: only a timed-out TCP
+    // connection still says something. ETIMEDOUT on an established socket means the peer's
+    // host never acknowledged the retransmissions: the path (or the host) is gone. A peer
+    // process that died would have had its kernel close or reset the connection instead.
+    if (crashedThere.empty() && (first->peerRanks.size() != 1 || closedHosts.size() > 2)) {
+        const std::string_view text = b.text(b.events[first->event].text);
+        const bool timedOut = text.find("Connection timed out") != std::string_view::npos
+            || text.find("No route to host") != std::string_view::npos;
+        if (!timedOut || first->localRank < 0)
+            return;
+        Placeholders values = ctx.placeholdersFor(first->localRank);
+        values["peer_ip"] = first->peerIp;
+        Finding& f = out.add(ctx, "network.socket_timed_out", RootCauseClass::NetworkPair, values);
+        f.ranks = { first->localRank };
+        f.evidence.push_back(evidenceOf(b, first->event));
+        if (f.title.empty())
+            f.title = "TCP connection from " + ctx.rankLabel(first->localRank) + " to " + first->peerIp + " timed out";
+        f.confidence = 0.5;
+        f.explanation = ctx.rankLabel(first->localRank) + "'s socket to " + first->peerIp
+            + " timed out (" + std::string(text.substr(0, 120))
+            + "): the peer's host stopped acknowledging, so the network path between them (or that host) failed."
+              " No line maps the address to a rank; NCCL_DEBUG=INFO bootstrap lines would.";
+        out.propose(RootCauseClass::NetworkPair, { first->localRank }, 0.5, 77,
+            "The connection from " + ctx.rankLabel(first->localRank) + " to " + first->peerIp
+                + " timed out: a network path failure; the peer's rank is not in the logs.");
         return;
+    }
     Placeholders values = ctx.placeholdersFor(first->localRank);
     if (first->peerHost != kNoStr)
         values["peer_host"] = std::string(b.text(first->peerHost));

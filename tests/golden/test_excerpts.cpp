@@ -236,6 +236,13 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "node-b [stderr] [rank3]:[E909 09:55:46.996672294 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] Timeout at "
                 "NCCL work: 70, last enqueued \nNCCL work: 82, last completed NCCL work: 69.\n" } },
             "hang_diagnosed", "collective_mismatch", {} },
+        // A launcher's "[15]" glued to NCCL's header gives the rank; ETIMEDOUT on its socket is
+        // the path to the peer, not a peer crash (that would reset the connection).
+        { "socket-timed-out-rank-glued",
+            { { "paste.log",
+                "[15]worker-23:83:2526 [0] misc/socket.cc:503 NCCL WARN Net : Call to recv from 100.96.188.199<41468> failed : "
+                "Connection timed out\n[15]worker-23:83:2526 [0] NCCL INFO misc/socket.cc:520 -> 2\n" } },
+            "hang_diagnosed", "network_pair", { 15 } },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
