@@ -1,14 +1,18 @@
-// bench/accuracy: how often the diagnosis is right. Generates a fresh suite of simulated
-// hung jobs (every scenario and variant across PyTorch and NCCL dialects, launcher layouts
-// and sizes; seeds disjoint from the golden tests) and reads the real cases in
-// tests/data/real/, runs the full load + diagnose path on each, and prints initiating-rank
-// accuracy, class accuracy, pair accuracy, collateral precision/recall and false claims.
+// bench/accuracy: how often the diagnosis is right. Real logs first: every case folder
+// holding a truth.json under each --corpus DIR (default tests/data/real; add any other real
+// corpus) is loaded from its log files alone and judged against the thread's answer
+// (tools/evaluation/truthcheck.h), with false claims counted apart. Then a fresh suite of
+// simulated hung jobs (every scenario and variant across PyTorch and NCCL dialects, launcher
+// layouts and sizes; seeds disjoint from the golden tests), and the real cases' expected.json
+// answers, with initiating-rank, class and pair accuracy, collateral precision/recall.
 //
-//   rankscope_bench_accuracy [--bundles N] [--seed S] [--filter SCENARIO] [--real DIR] [--failures]
+//   rankscope_bench_accuracy [--corpus DIR]... [--real-only] [--bundles N] [--seed S]
+//                            [--filter SCENARIO] [--real DIR] [--failures]
 
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
+#include "tools/evaluation/truthcheck.h"
 #include "tools/evaluation/verdictcheck.h"
 #include "tools/simulator/simulator.h"
 
@@ -21,6 +25,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -111,6 +116,86 @@ Outcome runCase(const std::vector<std::string>& paths, const evaluation::Expecte
     return o;
 }
 
+// Case folders holding a truth.json, anywhere under root, sorted.
+std::vector<fs::path> truthCases(const fs::path& root)
+{
+    std::vector<fs::path> cases;
+    if (!fs::is_directory(root))
+        return cases;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (entry.is_regular_file() && entry.path().filename() == "truth.json")
+            cases.push_back(entry.path().parent_path());
+    std::sort(cases.begin(), cases.end());
+    return cases;
+}
+
+// The case's logs: everything but the answers and the notes about them.
+std::vector<std::string> caseLogs(const fs::path& dir)
+{
+    std::vector<std::string> paths;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (name == "truth.json" || name == "expected.json" || entry.path().extension() == ".md")
+            continue;
+        paths.push_back(entry.path().string());
+    }
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
+// Scores one real corpus against its truth.json files; prints a line per case with --failures
+// (misses only otherwise) and the summary. Returns the number of false claims.
+std::size_t scoreRealCorpus(const fs::path& root, bool showAll)
+{
+    std::size_t n = 0, right = 0, rankCases = 0, rankOk = 0, classCases = 0, classOk = 0, falseClaims = 0, failures = 0;
+    std::map<std::string, std::pair<std::size_t, std::size_t>> perClass;
+    std::vector<std::string> lines;
+    for (const fs::path& dir : truthCases(root)) {
+        std::ifstream in(dir / "truth.json");
+        const auto truth = evaluation::parseTruth(nlohmann::json::parse(in, nullptr, false));
+        if (!truth)
+            continue;
+        ++n;
+        app::LoadRequest request;
+        request.paths = caseLogs(dir);
+        request.threads = 2;
+        evaluation::TruthScore score;
+        auto bundle = app::loadBundle(request);
+        auto diagnosis = bundle ? app::diagnoseBundle(*bundle.value()) : model::Result<model::Diagnosis>(bundle.error());
+        if (!bundle || !diagnosis) {
+            ++failures;
+            score.got = "no verdict: " + (bundle ? diagnosis.error().message : bundle.error().message);
+        } else {
+            score = evaluation::judgeAgainstTruth(*truth, app::diagnosisJson(*bundle.value(), diagnosis.value()));
+        }
+        right += score.right;
+        falseClaims += score.falseClaim;
+        if (truth->initiating && !truth->initiating->empty()) {
+            ++rankCases;
+            rankOk += score.rankOk;
+        }
+        if (truth->rootCause != "unknown") {
+            ++classCases;
+            classOk += score.classOk;
+        }
+        auto& c = perClass[truth->rootCause];
+        c.first += score.right;
+        ++c.second;
+        if (showAll || !score.right)
+            lines.push_back(std::string(score.right ? "  ok   " : "  MISS ") + fs::relative(dir, root).string() + " truth="
+                + truth->rootCause + " got=" + score.got + (score.falseClaim ? " FALSE-CLAIM" : ""));
+    }
+    std::cout << "\nReal corpus " << root.string() << ": " << n << " cases\n";
+    for (const auto& l : lines)
+        std::cout << l << "\n";
+    std::cout << "  per class (right/total):";
+    for (const auto& [cls, c] : perClass)
+        std::cout << " " << cls << "=" << c.first << "/" << c.second;
+    std::cout << "\n  right " << pct(right, n) << "; top-1 rank " << pct(rankOk, rankCases) << "; class "
+              << pct(classOk, classCases) << "; false claims " << falseClaims << "; no verdict " << failures << "\n";
+    return falseClaims;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -120,8 +205,18 @@ int main(int argc, char** argv)
     std::string filter;
     std::string realDir = RANKSCOPE_REAL_CASES;
     bool showFailures = false;
+    bool realOnly = false;
+    std::vector<std::string> corpora;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
+        if (a == "--corpus" && i + 1 < argc) {
+            corpora.push_back(argv[++i]);
+            continue;
+        }
+        if (a == "--real-only") {
+            realOnly = true;
+            continue;
+        }
         if (a == "--bundles" && i + 1 < argc)
             bundlesPerVariant = std::stoul(argv[++i]);
         else if (a == "--seed" && i + 1 < argc)
@@ -133,11 +228,20 @@ int main(int argc, char** argv)
         else if (a == "--failures")
             showFailures = true;
         else {
-            std::cerr << "usage: rankscope_bench_accuracy [--bundles N] [--seed S] [--filter SCENARIO] [--real DIR] [--failures]\n";
+            std::cerr << "usage: rankscope_bench_accuracy [--corpus DIR]... [--real-only] [--bundles N] [--seed S] "
+                         "[--filter SCENARIO] [--real DIR] [--failures]\n";
             return 2;
         }
     }
     const auto started = std::chrono::steady_clock::now();
+    // Real logs first: they are the benchmark that matters.
+    if (corpora.empty())
+        corpora.push_back(realDir);
+    std::cout << "Rankscope diagnosis accuracy on real logs\n";
+    for (const auto& corpus : corpora)
+        scoreRealCorpus(corpus, showFailures);
+    if (realOnly)
+        return 0;
     const fs::path scratch = fs::temp_directory_path() / "rankscope-accuracy";
     static const char* kTorch[] = { "2.4", "2.2", "2.6", "2.7", "2.0", "1.13" };
     static const char* kNccl[] = { "2.21", "2.18", "2.26", "2.29" };
