@@ -123,6 +123,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     offer(m_stacks);
     offer(m_gpu);
     offer(m_horovod);
+    offer(m_jax);
     // NCCL prints RAS's own verdicts as INFO lines ("NCCL INFO RAS declaring peer … as
     // DEAD; rasDeadPeersHash …"); the NCCL parser claims them as NCCL output, so they are
     // offered here too. Only lines whose message starts with "RAS " (or torn lines, where an
@@ -143,7 +144,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         ++m_recognised;
     m_blockOpen = m_pytorch.inBlock() || m_python.inBlock() || m_launcher.inBlock()
         || m_kernel.inBlock() || m_stacks.inBlock() || m_gpu.inBlock() || m_ras.inBlock()
-        || m_horovod.inBlock();
+        || m_horovod.inBlock() || m_jax.inBlock();
 }
 
 void LogScanner::finish()
@@ -158,6 +159,7 @@ void LogScanner::finish()
     m_gpu.finish(m_out);
     m_ras.finish(m_out);
     m_horovod.finish(m_out);
+    m_jax.finish(m_out);
 
     m_out.source.lines = m_splitter.lines();
     m_out.source.recognisedLines = m_recognised;

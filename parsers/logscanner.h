@@ -11,6 +11,7 @@
 #include "parsers/activityparser.h"
 #include "parsers/gputelemetryparser.h"
 #include "parsers/horovodparser.h"
+#include "parsers/jaxcoordinationparser.h"
 #include "parsers/kernelparser.h"
 #include "parsers/launcherparser.h"
 #include "parsers/linecontext.h"
@@ -57,6 +58,7 @@ private:
     ActivityParser m_activity;
     NcclTestsParser m_ncclTests;
     HorovodParser m_horovod;
+    JaxCoordinationParser m_jax;
     RasTextParser m_ras;
 
     // Latest timestamp per prefix identity: lines without a time of their own inherit it.

@@ -24,6 +24,17 @@ bool earlierThan(const TimePoint& a, const TimePoint& b)
     return comparableTimes(a, b) && wholeSeconds(a) < wholeSeconds(b);
 }
 
+// CUDA errors that mean the GPU itself is gone or broken (§9, §11 A), as opposed to a
+// kernel bug of the application (illegal memory access, device-side assert).
+bool isCudaStickyText(std::string_view text)
+{
+    for (std::string_view n : { "CUDA error: unknown error", "uncorrectable ECC", "ECC error", "GPU has fallen off",
+             "GPU is lost", "Cuda failure 999", "Xid" })
+        if (text.find(n) != std::string_view::npos)
+            return true;
+    return false;
+}
+
 // Messages of a failed allocation: CUDA OOM, NCCL's calloc/malloc, /dev/shm.
 bool isResourceText(std::string_view text)
 {
@@ -65,13 +76,6 @@ bool isConsequence(std::string_view type, std::string_view message)
 }
 
 
-// CUDA errors that mean the GPU itself is gone or broken (§9, §11 A), as opposed to a
-// kernel bug of the application (illegal memory access, device-side assert).
-bool isCudaStickyText(std::string_view text)
-{
-    return containsAny(text, { "CUDA error: unknown error", "uncorrectable ECC", "ECC error",
-        "GPU has fallen off", "GPU is lost", "Cuda failure 999", "Xid" });
-}
 
 std::string peerAddressOnly(std::string_view peer)
 {

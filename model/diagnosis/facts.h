@@ -171,6 +171,8 @@ DiagnosisFacts collectFacts(const Bundle& bundle, unsigned threads = 0);
 
 // Messages of a failed allocation: CUDA OOM, NCCL's calloc/malloc, /dev/shm.
 bool isResourceText(std::string_view text);
+// CUDA errors that mean the GPU itself is broken or gone (ECC, unknown error, fallen off).
+bool isCudaStickyText(std::string_view text);
 
 // a < b by wall clock, when both are wall-clock comparable (same domain, seconds).
 bool earlierThan(const TimePoint& a, const TimePoint& b);

@@ -360,9 +360,25 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
             notJoined = b.world.ranksMissing;
         }
     }
+    // JAX's coordination service lists the tasks (processes) that never reached its barrier.
+    std::vector<std::int32_t> jaxMissing;
+    for (std::uint32_t i : bootstrapErrors) {
+        const Event& e = b.events[i];
+        if (b.text(e.detail) == "jax_barrier_task" && e.peerRank >= 0)
+            jaxMissing.push_back(e.peerRank);
+    }
+    std::sort(jaxMissing.begin(), jaxMissing.end());
+    if (notJoined.empty() && !jaxMissing.empty() && jaxMissing.size() <= 64) {
+        notJoined = jaxMissing;
+        waitingForClients = nullptr;
+    }
     std::vector<std::int32_t> initiating;
     std::string reason;
-    if (!notJoined.empty()) {
+    if (!notJoined.empty() && !waitingForClients) {
+        initiating = notJoined;
+        reason = "the coordination service's barrier timed out waiting for task(s) " + formatRanks(notJoined)
+            + ", which never reached it.";
+    } else if (!notJoined.empty()) {
         initiating = notJoined;
         reason = "the store server waited for " + std::to_string(waitingForClients->seq) + " ranks and only "
             + std::to_string(waitingForClients->code) + " joined; rank(s) " + formatRanks(notJoined)

@@ -7,8 +7,9 @@
 //     CUDA calloc"): resource exhaustion on that GPU.
 //   NET/IB completion errors (src/transport/net_ib.cc): one host → a link between it and a
 //     peer; the same status on several hosts → the fabric's configuration.
-//   nvidia-smi "Unable to determine the device handle for GPU…: Unknown Error": the GPU is
-//     gone from the driver's view, a hardware fault.
+//   nvidia-smi "Unable to determine the device handle for GPU…: Unknown Error", or a CUDA
+//     error that means the GPU itself broke ("uncorrectable ECC error encountered"): a
+//     hardware fault.
 //   NVLS setup failing with a CUDA error (src/transport/nvls.cc): NVLink SHARP needs the
 //     fabric manager's multicast objects; a CUDA error there is the node's NVSwitch/fabric
 //     manager state, not the GPU or the job.
@@ -59,7 +60,7 @@ std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& event
 void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
-    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig;
+    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
@@ -79,6 +80,14 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             break;
         case EventKind::GpuInaccessible:
             inaccessible.push_back(i);
+            break;
+        case EventKind::CudaError:
+        case EventKind::PythonException:
+        case EventKind::TorchWatchdogException:
+            // "CUDA error: uncorrectable ECC error encountered" from a process no line names:
+            // the GPU's own fault (ranked ones are judged by the hardware rules).
+            if (e.rank < 0 && isCudaStickyText(text))
+                brokenGpu.push_back(i);
             break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
@@ -118,6 +127,20 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         out.propose(RootCauseClass::HardwareFault, {}, 0.7, 87,
             "GPU " + values["bus_id"] + " is unreachable (nvidia-smi: Unknown Error): a hardware fault; the rank on it"
                                         " is not named in the logs.");
+    }
+    if (!brokenGpu.empty() && inaccessible.empty()) {
+        Finding& f = out.add(ctx, "hardware.cuda_error_unmapped", RootCauseClass::HardwareFault, {});
+        if (f.title.empty())
+            f.title = "A GPU reported a hardware error (no rank named)";
+        addEvidence(b, f, brokenGpu);
+        f.confidence = 0.65;
+        f.explanation = "A process got \"" + std::string(b.text(b.events[brokenGpu.front()].text)).substr(0, 120)
+            + "\": the GPU itself failed (an uncorrectable memory error or a lost device), not the program. Every later"
+              " CUDA call on it fails, its collectives never finish and its peers wait. The lines do not say which rank"
+              " ran on it; nvidia-smi -q -d ECC on the node shows which GPU.";
+        out.propose(RootCauseClass::HardwareFault, {}, 0.65, 86,
+            "A GPU failed with a hardware error (" + std::string(b.text(b.events[brokenGpu.front()].text)).substr(0, 80)
+                + "); the rank on it is not named in the logs.");
     }
     if (!nvls.empty()) {
         Finding& f = out.add(ctx, "configuration.nvls_setup", RootCauseClass::Configuration, {});

@@ -243,6 +243,16 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[15]worker-23:83:2526 [0] misc/socket.cc:503 NCCL WARN Net : Call to recv from 100.96.188.199<41468> failed : "
                 "Connection timed out\n[15]worker-23:83:2526 [0] NCCL INFO misc/socket.cc:520 -> 2\n" } },
             "hang_diagnosed", "network_pair", { 15 } },
+        // xla/tsl coordination service: the tasks listed never reached the barrier.
+        { "jax-barrier-tasks",
+            { { "paste.log",
+                "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. "
+                "Timed out task names:\n/job:jax_worker/replica:0/task:3\n/job:jax_worker/replica:0/task:1\n" } },
+            "hang_diagnosed", "init_bootstrap", { 1, 3 } },
+        { "ecc-no-rank",
+            { { "paste.log", "RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
+                              "CUDA kernel errors might be asynchronously reported at some other API call\n" } },
+            "hang_diagnosed", "hardware_fault", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
