@@ -73,7 +73,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "noticed that process rank ",
     "Process name: [[",
     "Exit code:",
-    "Initializing distributed: GLOBAL_RANK: ",
+    "GLOBAL_RANK: ",
     "Initializing TorchBackend in DeepSpeed",
     "Failures:",
     "Root Cause (first observed failure):",
@@ -841,9 +841,16 @@ bool LauncherParser::parseFramework(
     const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
 {
     if (found & bit(kwLightning)) {
-        // "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8"
-        const std::size_t pos = find(text, "Initializing distributed: GLOBAL_RANK: ");
-        std::size_t i = pos + 39;
+        // "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8" (≤1.x: "initializing ddp: …",
+        // "initializing distributed: …")
+        const std::size_t key = find(text, "GLOBAL_RANK: ");
+        std::size_t pos = std::string_view::npos;
+        for (std::string_view lead : { "Initializing distributed: ", "initializing distributed: ", "initializing ddp: " })
+            if (key >= lead.size() && text.substr(key - lead.size(), lead.size()) == lead)
+                pos = key - lead.size();
+        if (pos == std::string_view::npos)
+            return false;
+        std::size_t i = key + 13;
         const auto rank = readCount(text, i);
         if (!rank || !skip(text, i, ", MEMBER: ") || !readCount(text, i) || !skip(text, i, "/"))
             return false;

@@ -60,7 +60,8 @@ std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& event
 void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
-    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu;
+    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu, portInUse, memlock;
+    std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
@@ -88,6 +89,19 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // the GPU's own fault (ranked ones are judged by the hardware rules).
             if (e.rank < 0 && isCudaStickyText(text))
                 brokenGpu.push_back(i);
+            break;
+        case EventKind::FrameworkInfo:
+            if (e.peerRank >= 0)
+                rankStatements[{ e.evidence.source, e.peerRank }].push_back(i);
+            break;
+        case EventKind::LauncherRendezvousError:
+            if (contains(text, "Address already in use") || contains(text, "EADDRINUSE") || contains(text, "errno: 98"))
+                portInUse.push_back(i);
+            break;
+        case EventKind::NcclWarn:
+            // ibv_reg_mr failing with ENOMEM: the pinned-memory limit (ulimit -l), not the GPU's.
+            if (contains(text, "ibv_reg_mr") && contains(text, "Cannot allocate memory"))
+                memlock.push_back(i);
             break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
@@ -141,6 +155,56 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         out.propose(RootCauseClass::HardwareFault, {}, 0.65, 86,
             "A GPU failed with a hardware error (" + std::string(b.text(b.events[brokenGpu.front()].text)).substr(0, 80)
                 + "); the rank on it is not named in the logs.");
+    }
+    // Two processes announcing the same global rank within a few lines ("initializing ddp:
+    // GLOBAL_RANK: 1, MEMBER: 2/8" twice): the launcher started more processes than ranks (srun
+    // tasks vs devices, two launchers on one node). A restarted job repeats its lines too, but
+    // a whole run apart, so only neighbouring duplicates count.
+    std::vector<std::uint32_t> duplicates;
+    for (const auto& [key, events] : rankStatements)
+        for (std::size_t k = 1; k < events.size(); ++k)
+            if (b.events[events[k]].evidence.line <= b.events[events[k - 1]].evidence.line + 3) {
+                duplicates.push_back(events[k]);
+                break;
+            }
+    if (!duplicates.empty()) {
+        Finding& f = out.add(ctx, "configuration.duplicate_rank", RootCauseClass::Configuration, {});
+        if (f.title.empty())
+            f.title = "Several processes announced the same global rank";
+        addEvidence(b, f, duplicates);
+        f.confidence = 0.7;
+        f.explanation = "The same GLOBAL_RANK was announced by two processes (" + std::to_string(duplicates.size())
+            + " rank(s) twice): more processes were started than the job has ranks, so two of them join as one rank"
+              " and the process group never forms. Match the launcher to the framework (srun --ntasks-per-node = devices"
+              " per node, one launcher per node).";
+        out.propose(RootCauseClass::Configuration, {}, 0.7, 84,
+            "Two processes announced the same global rank: the launcher and the framework disagree on how many processes"
+            " to start.");
+    }
+    if (!portInUse.empty()) {
+        Finding& f = out.add(ctx, "configuration.port_in_use", RootCauseClass::Configuration, {});
+        if (f.title.empty())
+            f.title = "The rendezvous port is already in use";
+        addEvidence(b, f, portInUse);
+        f.confidence = 0.75;
+        f.explanation = "The c10d store could not listen on its port: errno 98, EADDRINUSE ("
+            + std::string(b.text(b.events[portInUse.front()].text)).substr(0, 120)
+            + "). Another process holds MASTER_PORT: a leftover process of an earlier run, or two jobs on one node with"
+              " the same fixed port. Free the port or choose another (MASTER_PORT, --master_port, --rdzv-endpoint).";
+        out.propose(RootCauseClass::Configuration, {}, 0.75, 84,
+            "The rendezvous port is already in use (EADDRINUSE): a leftover process or a second job holds MASTER_PORT.");
+    }
+    if (!memlock.empty()) {
+        Finding& f = out.add(ctx, "configuration.memlock_limit", RootCauseClass::Configuration, {});
+        if (f.title.empty())
+            f.title = "InfiniBand memory registration failed: pinned-memory limit";
+        addEvidence(b, f, memlock);
+        f.confidence = 0.7;
+        f.explanation = "ibv_reg_mr failed with ENOMEM (\"Cannot allocate memory\"): registering memory with the NIC"
+                        " pins it, and the process's locked-memory limit is too low. Raise it (ulimit -l unlimited, the"
+                        " container's memlock ulimit, Slurm's PropagateResourceLimits).";
+        out.propose(RootCauseClass::Configuration, {}, 0.7, 84,
+            "InfiniBand memory registration failed (ENOMEM): the locked-memory limit (ulimit -l) is too low.");
     }
     if (!nvls.empty()) {
         Finding& f = out.add(ctx, "configuration.nvls_setup", RootCauseClass::Configuration, {});

@@ -253,6 +253,17 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
                               "CUDA kernel errors might be asynchronously reported at some other API call\n" } },
             "hang_diagnosed", "hardware_fault", {} },
+        { "duplicate-global-rank",
+            { { "paste.log", "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8\ninitializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8\n"
+                              "initializing ddp: GLOBAL_RANK: 2, MEMBER: 3/8\ninitializing ddp: GLOBAL_RANK: 2, MEMBER: 3/8\n" } },
+            "hang_diagnosed", "configuration", {} },
+        { "port-in-use",
+            { { "paste.log", "RuntimeError: The server socket has failed to listen on any local network address. port: 29500, "
+                              "useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n" } },
+            "hang_diagnosed", "configuration", {} },
+        { "memlock",
+            { { "paste.log", "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory\n" } },
+            "hang_diagnosed", "configuration", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
