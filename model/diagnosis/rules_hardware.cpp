@@ -12,13 +12,13 @@ namespace rankscope::model {
 
 namespace {
 
-// Xids that stop a GPU from finishing kernels or kill its process (§7.1 table). 43 and 45
-// follow another error; 63/92 are warnings; they alone do not explain a hang.
+// Xids of a GPU that broke (NVIDIA's Xid catalogue: ECC, fallen off the bus, GSP, NVLink,
+// micro-controller, corrupted push buffer). 13 (graphics engine exception) and 31 (MMU
+// fault) are raised by the application's own kernels, 43 and 45 follow another error, 63/92
+// are warnings: none of them alone is a hardware fault.
 bool isHangRelevantXid(std::int32_t xid)
 {
     switch (xid) {
-    case 13:
-    case 31:
     case 32:
     case 48:
     case 61:
@@ -36,6 +36,23 @@ bool isHangRelevantXid(std::int32_t xid)
     default:
         return xid >= 144 && xid <= 150;
     }
+}
+
+// A follow-on Xid names the one that caused it ("45, … Ch 00000001 caused by previous Xid
+// 149"): that one is what happened to the GPU.
+std::int32_t effectiveXid(const Bundle& b, const Event& e)
+{
+    const std::string_view text = b.text(e.text);
+    constexpr std::string_view kCause = "caused by previous Xid ";
+    const std::size_t at = text.find(kCause);
+    if (at == std::string_view::npos)
+        return e.code;
+    std::int32_t xid = 0;
+    std::size_t i = at + kCause.size();
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && i - start < 6)
+        xid = xid * 10 + (text[i++] - '0');
+    return i > start ? xid : e.code;
 }
 
 bool isNvlinkXid(std::int32_t xid)
@@ -56,7 +73,7 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
     for (const auto& rf : facts.ranks) {
         for (std::uint32_t i : rf.xidEvents) {
             const Event& e = b.events[i];
-            if (e.pgRank == 1 || !isHangRelevantXid(e.code)) // pgRank 1 marks an NVSwitch SXid
+            if (e.pgRank == 1 || !isHangRelevantXid(effectiveXid(b, e))) // pgRank 1 marks an NVSwitch SXid
                 continue;
             // An Xid long after the watchdog fired is teardown fallout, not the cause.
             if (facts.firstTimeout.valid() && comparableTimes(e.time, facts.firstTimeout) && !e.time.inferred
@@ -65,25 +82,39 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
             if (!firstXid.count(rf.rank)) {
                 firstXid[rf.rank] = i;
                 faulty.push_back(rf.rank);
-                if (isNvlinkXid(e.code))
+                if (isNvlinkXid(effectiveXid(b, e)))
                     nvlink.push_back(rf.rank);
             }
         }
     }
     if (faulty.empty()) {
         if (!facts.xidWithoutRank.empty()) {
-            const Event& e = b.events[facts.xidWithoutRank.front()];
+            // A hardware Xid first, if any: it is the one that can explain a hang.
+            std::uint32_t index = facts.xidWithoutRank.front();
+            for (std::uint32_t i : facts.xidWithoutRank)
+                if (b.events[i].pgRank != 1 && isHangRelevantXid(effectiveXid(b, b.events[i]))) {
+                    index = i;
+                    break;
+                }
+            const Event& e = b.events[index];
+            const std::int32_t xid = effectiveXid(b, e);
+            const bool hardware = e.pgRank != 1 && isHangRelevantXid(xid);
             Placeholders values;
             values["bus_id"] = std::string(b.text(e.detail));
             Finding& f = out.add(ctx, "hardware.xid_unmapped", RootCauseClass::HardwareFault, values);
             if (f.title.empty())
-                f.title = "Xid " + std::to_string(e.code) + " on a GPU no rank could be tied to";
-            f.confidence = 0.4;
-            f.evidence.push_back(evidenceOf(b, facts.xidWithoutRank.front()));
-            f.explanation = "The kernel log reports Xid " + std::to_string(e.code) + " on PCI device "
-                + std::string(b.text(e.detail))
+                f.title = "Xid " + std::to_string(xid) + " on a GPU no rank could be tied to";
+            f.confidence = hardware ? 0.6 : 0.4;
+            f.evidence.push_back(evidenceOf(b, index));
+            f.explanation = "The kernel log reports Xid " + std::to_string(xid) + (xid != e.code ? " (through Xid " + std::to_string(e.code) + ")" : std::string())
+                + " on PCI device " + std::string(b.text(e.detail))
                 + ", but no NCCL init line in the bundle names that busId on that host, so it cannot be tied to a rank"
                   " (run with NCCL_DEBUG=INFO to log busIds, and keep the host name with the dmesg output).";
+            // A hardware Xid says what broke even when it cannot say on which rank.
+            if (hardware)
+                out.propose(RootCauseClass::HardwareFault, {}, 0.6, 85,
+                    "Xid " + std::to_string(xid) + " on GPU " + std::string(b.text(e.detail))
+                        + ": a hardware fault; no line ties that GPU to a rank.");
         }
         return;
     }

@@ -264,6 +264,17 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
         { "memlock",
             { { "paste.log", "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory\n" } },
             "hang_diagnosed", "configuration", {} },
+        // NVIDIA's Xid catalogue: 13 is the application's own kernel faulting, not the GPU. With
+        // nothing else, an error was logged and nothing says a hang: inconclusive, not hardware.
+        { "application-xid",
+            { { "dmesg-node3.log", "[Tue Jun 11 10:00:00 2024] NVRM: Xid (PCI:0000:10:1c): 13, pid=1896, name=python3, "
+                                   "Graphics Exception: ESR 0x404600=0x80000001\n" } },
+            "inconclusive", "unknown", {} },
+        // A follow-on Xid 45 names its cause, an NVLink Xid: the hardware broke.
+        { "xid45-caused-by-nvlink",
+            { { "dmesg.log", "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
+                             "previous Xid 149\n" } },
+            "hang_diagnosed", "hardware_fault", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
