@@ -23,6 +23,15 @@ bool stripLineNumber(std::string_view& s)
     return true;
 }
 
+// "]<stdout>:", "]<stderr>:", "]<stddiag>:" closing a launcher's rank tag: its length, 0 if none.
+std::size_t streamTagLength(std::string_view rest)
+{
+    for (std::string_view tag : { "]<stdout>:", "]<stderr>:", "]<stddiag>:" })
+        if (rest.starts_with(tag))
+            return tag.size();
+    return 0;
+}
+
 // "[1,3]<stdout>:" or "[1,3]<stderr>:"
 bool stripMpiTag(std::string_view& s, LinePrefix& p)
 {
@@ -38,15 +47,8 @@ bool stripMpiTag(std::string_view& s, LinePrefix& p)
     const auto rank = readUnsigned(s, i);
     if (!rank || i == rankStart)
         return false;
-    std::string_view rest = s.substr(i);
-    std::size_t len = 0;
-    if (rest.starts_with("]<stdout>:"))
-        len = 10;
-    else if (rest.starts_with("]<stderr>:"))
-        len = 10;
-    else if (rest.starts_with("]<stddiag>:"))
-        len = 11;
-    else
+    const std::size_t len = streamTagLength(s.substr(i));
+    if (len == 0)
         return false;
     p.mpiRank = static_cast<std::int32_t>(*rank);
     s.remove_prefix(i + len);
@@ -62,11 +64,8 @@ bool stripHorovodTag(std::string_view& s, LinePrefix& p)
     const auto rank = readUnsigned(s, i);
     if (!rank || i == 1 || i > 8)
         return false;
-    const std::string_view rest = s.substr(i);
-    std::size_t len = 0;
-    if (rest.starts_with("]<stdout>:") || rest.starts_with("]<stderr>:"))
-        len = 10;
-    else
+    const std::size_t len = streamTagLength(s.substr(i));
+    if (len == 0)
         return false;
     p.mpiRank = static_cast<std::int32_t>(*rank);
     s.remove_prefix(i + len);

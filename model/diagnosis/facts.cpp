@@ -24,27 +24,6 @@ bool earlierThan(const TimePoint& a, const TimePoint& b)
     return comparableTimes(a, b) && wholeSeconds(a) < wholeSeconds(b);
 }
 
-// CUDA errors that mean the GPU itself is gone or broken (§9, §11 A), as opposed to a
-// kernel bug of the application (illegal memory access, device-side assert).
-bool isCudaStickyText(std::string_view text)
-{
-    for (std::string_view n : { "CUDA error: unknown error", "uncorrectable ECC", "ECC error", "GPU has fallen off",
-             "GPU is lost", "Cuda failure 999", "Xid" })
-        if (text.find(n) != std::string_view::npos)
-            return true;
-    return false;
-}
-
-// Messages of a failed allocation: CUDA OOM, NCCL's calloc/malloc, /dev/shm.
-bool isResourceText(std::string_view text)
-{
-    for (std::string_view n : { "out of memory", "Failed to CUDA calloc", "Failed to CUDA malloc", "/dev/shm",
-             "shared memory", "OutOfMemoryError", "cudaErrorMemoryAllocation" })
-        if (text.find(n) != std::string_view::npos)
-            return true;
-    return false;
-}
-
 namespace {
 
 bool containsAny(std::string_view text, std::initializer_list<std::string_view> needles)
@@ -54,6 +33,26 @@ bool containsAny(std::string_view text, std::initializer_list<std::string_view> 
             return true;
     return false;
 }
+
+} // namespace
+
+// CUDA errors that mean the GPU itself is gone or broken (§9, §11 A), as opposed to a
+// kernel bug of the application (illegal memory access, device-side assert).
+bool isCudaStickyText(std::string_view text)
+{
+    return containsAny(text, { "CUDA error: unknown error", "uncorrectable ECC", "ECC error", "GPU has fallen off",
+        "GPU is lost", "Cuda failure 999", "Xid" });
+}
+
+// Messages of a failed allocation: CUDA OOM, NCCL's calloc/malloc, /dev/shm.
+bool isResourceText(std::string_view text)
+{
+    return containsAny(text, { "out of memory", "Failed to CUDA calloc", "Failed to CUDA malloc", "/dev/shm",
+        "shared memory", "OutOfMemoryError", "cudaErrorMemoryAllocation" });
+}
+
+namespace {
+
 
 // c10d store waits (ProcessGroupNCCL::broadcastUniqueNCCLID, TCPStore, the store-based
 // barrier): the process waited for another that never came.
