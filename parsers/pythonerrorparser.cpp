@@ -429,7 +429,9 @@ PythonErrorParser::BlockLine PythonErrorParser::feedBlock(Block& block, const Li
         }
         const std::size_t indent = leadingSpaces(text);
         const std::string_view rest = text.substr(indent);
-        if (indent >= 1 && rest.starts_with("File \"")) {
+        // Pasted tracebacks often lost their indentation: "File \"…\", line 94, in main" at the
+        // line's start is still a frame.
+        if (rest.starts_with("File \"")) {
             addFrame(block, rest, out);
             block.foreignLines = 0;
             return BlockLine::Frame;

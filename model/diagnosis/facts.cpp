@@ -513,8 +513,32 @@ private:
         }
     }
 
+    // A traceback whose frames pass through torch.distributed's collective API
+    // (distributed_c10d.py barrier/all_reduce/…): the exception came out of a collective the
+    // process was waiting in.
+    bool raisedInCollective(const PythonTraceback& t) const
+    {
+        for (const StackFrame& f : t.frames) {
+            const std::string_view file = m_b.text(f.file);
+            const std::string_view fn = m_b.text(f.function);
+            if (file.ends_with("distributed_c10d.py")
+                && containsAny(fn, { "barrier", "all_reduce", "broadcast", "all_gather", "reduce_scatter", "all_to_all" }))
+                return true;
+        }
+        return false;
+    }
+
     void scanRecords()
     {
+        for (const PythonTraceback& t : m_b.tracebacks) {
+            if (!raisedInCollective(t))
+                continue;
+            const std::int32_t r = m_b.rankOfIdentity(t.identity);
+            if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
+                m_f.ranks[r].waited = true;
+            else
+                ++m_f.unrankedCollectiveRaises;
+        }
         for (std::uint32_t i = 0; i < m_b.stackDumps.size(); ++i) {
             const StackDump& s = m_b.stackDumps[i];
             std::int32_t r = m_b.rankOfIdentity(s.identity);

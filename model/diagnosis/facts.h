@@ -161,6 +161,9 @@ struct DiagnosisFacts {
     std::size_t unmappedTeardowns = 0;
     // Timeouts no rank could be tied to (an unprefixed paste, a backtrace without its message).
     std::size_t unrankedTimeouts = 0;
+    // Python tracebacks, of no known rank, raised out of a collective call (barrier(),
+    // all_reduce(), …): that process waited in the collective until it failed.
+    std::size_t unrankedCollectiveRaises = 0;
     // Flight Recorder dumps matched across ranks (model/frmatch.h); empty without dumps.
     FrMatchResult flightRecorder;
 };

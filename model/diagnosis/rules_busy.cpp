@@ -4,8 +4,9 @@
 // of a step blocks every rank until the slowest reaches it; a rank still tokenizing a
 // dataset, saving a checkpoint or running rank-0-only evaluation keeps the others waiting
 // until their watchdog (ProcessGroupNCCL's checkTimeout) or their c10d store wait
-// (TCPStore waitForInput, broadcastUniqueNCCLID's store->get) raises. The waiters print the
-// error; the busy rank prints only its own progress.
+// (TCPStore waitForInput, broadcastUniqueNCCLID's store->get) raises, or the collective call
+// itself raises into Python. The waiters print the error; the busy rank prints only its own
+// progress.
 
 #include "model/diagnosis/rules.h"
 
@@ -58,7 +59,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
                 waitEvidence = rf.firstTimeoutEvent != kNoIndex ? rf.firstTimeoutEvent
                                                                  : (rf.storeErrors.empty() ? rf.primaryFailure : rf.storeErrors.front());
         }
-    if (waiters.empty() && facts.unrankedTimeouts == 0)
+    if (waiters.empty() && facts.unrankedTimeouts == 0 && facts.unrankedCollectiveRaises == 0)
         return;
 
     // Who is busy: a progress bar or an announced long step, by a rank that did not wait and

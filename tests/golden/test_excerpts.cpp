@@ -275,6 +275,17 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "dmesg.log", "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
                              "previous Xid 149\n" } },
             "hang_diagnosed", "hardware_fault", {} },
+        // Another rank's exception came out of barrier() inside main_process_first() (its
+        // message cut off, the traceback's indentation lost in the paste) while rank 0 tokenized.
+        { "busy-traceback-out-of-barrier",
+            { { "paste.log",
+                "Running tokenizer on dataset: 47%|#####     | 3169000/6811963 [30:11<38:27, 1578.58 examples/s]Traceback (most recent call last):\n"
+                "File \"/src/train_sft.py\", line 25, in main\n"
+                "with training_args.main_process_first(desc=\"dataset map pre-processing\"):\n"
+                "File \"/site-packages/transformers/training_args.py\", line 1891, in main_process_first\n"
+                "torch.distributed.barrier()\n"
+                "File \"/site-packages/torch/distributed/distributed_c10d.py\", line 3328, in barrier\n" } },
+            "hang_diagnosed", "straggler_stall", { 0 } },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
