@@ -228,6 +228,19 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
             ++disambiguated;
         }
     }
+    // Waiting is not being late: an odd rank whose own watchdog timed out in another
+    // collective (another process group, or a rank-conditional call the others never make)
+    // is blocked in a collective its peers never enter. Both sides wait on each other: a
+    // collective-order mismatch, a deadlock, not a straggler.
+    std::vector<EvidenceLine> elsewhereEvidence;
+    for (std::int32_t r : odd)
+        for (const RankProgress* p : b.progressOfRank(r))
+            if (p->pg != pg->pg && p->timeoutSeq >= 0 && p->timeoutEvent != RankProgress::kNoEvent) {
+                elsewhereEvidence.push_back(evidenceOf(b, p->timeoutEvent));
+                break;
+            }
+    // A rank whose watchdog fired elsewhere was alive when the hang began.
+    alive += elsewhereEvidence.size();
     // COLL lines show where a rank stopped, not that it is still running: a dead rank's last
     // opCount is as low as a straggler's. Only a status, a stack or a line of its own does.
     // A rank that printed nothing of its own after its last normal step, with nothing (no
@@ -324,6 +337,28 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     if (disambiguated && isStragglerActivity(shown))
         summary += " while it was " + std::string(activityWords(shown));
     summary += ".";
+    if (!elsewhereEvidence.empty() && elsewhereEvidence.size() == odd.size()) {
+        const std::vector<EvidenceLine> stuckEvidence = f.evidence;
+        out.findings.pop_back();
+        Finding& m = out.add(ctx, "mismatch.waits_elsewhere", RootCauseClass::CollectiveMismatch, values);
+        m.ranks = odd;
+        m.title = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd))
+            + " wait in another collective than " + where;
+        m.evidence = elsewhereEvidence;
+        for (const auto& e : stuckEvidence)
+            if (m.evidence.size() < 6)
+                m.evidence.push_back(e);
+        m.confidence = 0.8;
+        m.explanation = std::to_string(pg->timedOut.size()) + " rank(s) timed out in " + where + " while "
+            + (odd.size() == 1 ? ctx.rankLabel(first) : "ranks " + formatRanks(odd))
+            + " timed out in a different collective (another process group or a call the others do not make). Each"
+              " side waits for the other: the ranks issued collectives in a different order, for instance a"
+              " rank-conditional collective (logging, metrics, evaluation on some ranks only).";
+        out.propose(RootCauseClass::CollectiveMismatch, odd, 0.8, 74,
+            (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " wait in another collective while "
+                + std::to_string(pg->timedOut.size()) + " rank(s) wait in " + where + ": a collective-order mismatch.");
+        return;
+    }
     out.propose(RootCauseClass::StragglerStall, odd, confidence, 60, summary);
 }
 

@@ -286,6 +286,25 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "torch.distributed.barrier()\n"
                 "File \"/site-packages/torch/distributed/distributed_c10d.py\", line 3328, in barrier\n" } },
             "hang_diagnosed", "straggler_stall", { 0 } },
+        // Ranks 0-2 wait in ALLREDUCE #40 of the default group; rank 3's watchdog fired in
+        // ALLGATHER #5 of group 1, a call the others never make: both sides wait on each
+        // other, a collective-order mismatch, not a straggler.
+        { "waits-in-another-collective",
+            { { "paste.log",
+"[rank0]:node1:100:100 [0] NCCL INFO ncclCommInitRank comm 0x50 rank 0 nranks 4 cudaDev 0 nvmlDev 0 busId 1000 commId 0xabc - Init COMPLETE\n"
+"[rank1]:node1:101:101 [1] NCCL INFO ncclCommInitRank comm 0x51 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 2000 commId 0xabc - Init COMPLETE\n"
+"[rank2]:node1:102:102 [2] NCCL INFO ncclCommInitRank comm 0x52 rank 2 nranks 4 cudaDev 2 nvmlDev 2 busId 3000 commId 0xabc - Init COMPLETE\n"
+"[rank3]:node1:103:103 [3] NCCL INFO ncclCommInitRank comm 0x53 rank 3 nranks 4 cudaDev 3 nvmlDev 3 busId 4000 commId 0xabc - Init COMPLETE\n"
+"[rank0]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600039 milliseconds before timing out.\n"
+"[rank0]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:1664] [PG ID 0 PG GUID 0 Rank 0] Exception (either an error or timeout) detected by watchdog at work: 40, last enqueued NCCL work: 40, last completed NCCL work: 39.\n"
+"[rank1]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600039 milliseconds before timing out.\n"
+"[rank1]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:1664] [PG ID 0 PG GUID 0 Rank 1] Exception (either an error or timeout) detected by watchdog at work: 40, last enqueued NCCL work: 40, last completed NCCL work: 39.\n"
+"[rank2]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600039 milliseconds before timing out.\n"
+"[rank2]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:1664] [PG ID 0 PG GUID 0 Rank 2] Exception (either an error or timeout) detected by watchdog at work: 40, last enqueued NCCL work: 40, last completed NCCL work: 39.\n"
+"[rank3]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLGATHER, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600039 milliseconds before timing out.\n"
+"[rank3]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:1664] [PG ID 1 PG GUID 1 Rank 3] Exception (either an error or timeout) detected by watchdog at work: 5, last enqueued NCCL work: 5, last completed NCCL work: 4.\n"
+                } },
+            "hang_diagnosed", "collective_mismatch", { 3 } },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
