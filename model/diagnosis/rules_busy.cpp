@@ -101,10 +101,13 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
     const std::int64_t timeout = waitersTimeoutMs(b);
     const bool ranAsLong = ev.elapsedMs >= 0 && timeout > 0 && ev.elapsedMs * 4 >= timeout * 3;
     const bool knownStep = ev.activity != StackActivity::Unknown;
-    if (!ranAsLong && !knownStep)
-        return; // an unlabelled bar alone does not say the rank was elsewhere for long
+    // An unlabelled bar is most often the training loop's own ("Epoch 3: 45%|…"): its elapsed
+    // time counts the whole epoch, not the time since the others began to wait, so it says
+    // nothing about being elsewhere. Only a named non-collective step does.
+    if (!knownStep)
+        return;
 
-    double confidence = 0.6 + (ranAsLong ? 0.15 : 0.0) + (knownStep ? 0.05 : 0.0) - (ev.byConvention ? 0.05 : 0.0);
+    double confidence = 0.65 + (ranAsLong ? 0.15 : 0.0) - (ev.byConvention ? 0.05 : 0.0);
     Placeholders values = ctx.placeholdersFor(rank);
     Finding& f = out.add(ctx, "straggler.busy_while_others_waited", RootCauseClass::StragglerStall, values);
     f.ranks = { rank };

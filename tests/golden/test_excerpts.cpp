@@ -138,6 +138,15 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds "
                 "before timing out.\n" } },
             "inconclusive", "unknown", {} },
+        // The training loop's own bar, long as the timeout, and one rank timing out: the bar
+        // counts the whole epoch, not the wait, so rank 0 is not named.
+        { "busy-training-bar-is-not-elsewhere",
+            { { "paste.log",
+                "Epoch 3:  45%|####5     | 450/1000 [31:10<38:05, 4.16s/it, loss=2.31]\n"
+                "[rank1]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=9001, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=1800000) ran for 1800039 "
+                "milliseconds before timing out.\n" } },
+            "inconclusive", "unknown", {} },
         // A bar and no one waiting: a job that is running.
         { "busy-nobody-waits",
             { { "paste.log", "Running tokenizer on dataset:  47%|####7     | 47/100 [30:11<38:27, 1578.58 examples/s]\n" } },
