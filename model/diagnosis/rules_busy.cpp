@@ -11,6 +11,7 @@
 #include "model/diagnosis/rules.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -32,6 +33,25 @@ bool identityHasWriter(const Bundle& b, std::uint32_t identity)
     const RawIdentity& id = b.identities[identity];
     return id.globalRank >= 0 || id.localRank >= 0 || id.srunTask >= 0 || id.mpiRank >= 0 || id.pid >= 0
         || id.host != kNoStr;
+}
+
+// What the busy line says the step is: a bar's description ("Running tokenizer on dataset")
+// with its elapsed time, else the line itself, short enough for a verdict sentence.
+std::string stepName(const Bundle& b, const Event& e)
+{
+    const std::string_view text = b.text(e.text);
+    const std::size_t bar = text.find("%|");
+    if (bar == std::string_view::npos)
+        return std::string(text.substr(0, 100));
+    std::size_t end = bar;
+    while (end > 0 && (isdigit(static_cast<unsigned char>(text[end - 1])) || text[end - 1] == ' ' || text[end - 1] == ':'))
+        --end;
+    std::string name(text.substr(0, std::min<std::size_t>(end, 100)));
+    if (e.durationMs >= 0) {
+        const std::int64_t minutes = e.durationMs / 60000;
+        name += " for " + (minutes > 0 ? std::to_string(minutes) + " min" : std::to_string(e.durationMs / 1000) + " s");
+    }
+    return name;
 }
 
 // The longest a waiter waited (its timeout), 0 when no line says.
@@ -91,8 +111,12 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
         if (waiters.count(r) || (static_cast<std::size_t>(r) < facts.ranks.size() && facts.ranks[r].primaryFailure != kNoIndex))
             continue;
         BusyEvidence& kept = busy[r];
-        // Keep the latest line with a known activity, else the latest bar.
-        if (kept.event == kNoIndex || activity != StackActivity::Unknown || kept.activity == StackActivity::Unknown)
+        // Keep the line that shows the longest stretch of a named step: a bar redrawn from 0%
+        // (the next map of the same dataset) says less than the one at 29:55 before it.
+        const bool knownNew = activity != StackActivity::Unknown;
+        const bool knownKept = kept.activity != StackActivity::Unknown;
+        if (kept.event == kNoIndex || (knownNew && !knownKept)
+            || (knownNew == knownKept && ev.elapsedMs >= kept.elapsedMs))
             kept = ev;
     }
     if (busy.size() != 1)
@@ -119,16 +143,14 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
     f.evidence.push_back(evidenceOf(b, ev.event));
     if (waitEvidence != kNoIndex)
         f.evidence.push_back(evidenceOf(b, waitEvidence));
-    f.explanation = who + " was still " + (knownStep ? "in a long non-collective step" : "running a long loop")
-        + " (\"" + std::string(b.text(b.events[ev.event].text)).substr(0, 160) + "\")"
+    f.explanation = who + " was still in a long non-collective step (" + stepName(b, b.events[ev.event]) + ")"
         + (ranAsLong ? ", about as long as the others' timeout," : "") + " while "
         + (nWaiters ? std::to_string(nWaiters) + " other rank(s)" : std::string("other ranks"))
         + " waited for it in a collective or a store wait and gave up. They are collateral; the fix is on "
         + who + "'s side: make the step faster, run it before the distributed setup, or raise the timeout."
         + (ev.byConvention ? " The progress lines carry no rank; scripts print them from the main process, rank 0." : "");
     out.propose(RootCauseClass::StragglerStall, { rank }, confidence, 72,
-        who + " was busy (" + std::string(b.text(b.events[ev.event].text)).substr(0, 100)
-            + ") while the other ranks waited for it until they timed out.");
+        who + " was busy (" + stepName(b, b.events[ev.event]) + ") while the other ranks waited for it until they timed out.");
 }
 
 } // namespace rankscope::model
