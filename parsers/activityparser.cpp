@@ -121,6 +121,9 @@ std::int64_t elapsedBefore(std::string_view s, std::size_t end)
     std::size_t start = end;
     while (start > 0 && (isDigit(s[start - 1]) || s[start - 1] == ':'))
         --start;
+    // "hhh:mm:ss" at most: a longer run is not a time (and would overflow).
+    if (end - start > 12)
+        return -1;
     std::int64_t total = 0, field = 0;
     int colons = 0;
     for (std::size_t i = start; i < end; ++i) {

@@ -32,3 +32,28 @@ TEST_CASE("Megatron iteration lines give the step", "[parsers][activity]")
     CHECK(e->seq == 940);
     CHECK(e->code == static_cast<int>(model::StackActivity::Unknown));
 }
+
+TEST_CASE("tqdm bars give the step, its elapsed time and a rank the description names", "[parsers][activity]")
+{
+    auto p = testing::scan(
+        "Running tokenizer on dataset:  47%|####7     | 3169000/6811963 [30:11<38:27, 1578.58 examples/s]Traceback (most recent call last):\n"
+        "Running predictions on sample ttbar on rank=2:  50%|#####     | 2/4 [1:01:50<01:31, 45.88s/it]\n");
+    std::vector<const model::Event*> bars;
+    for (const auto& e : p.events)
+        if (e.kind == model::EventKind::TrainingProgress)
+            bars.push_back(&e);
+    REQUIRE(bars.size() == 2);
+    CHECK(bars[0]->code == static_cast<std::int32_t>(model::StackActivity::DataLoading));
+    CHECK(bars[0]->durationMs == (30 * 60 + 11) * 1000);
+    CHECK(bars[0]->peerRank == -1);
+    CHECK(bars[1]->code == static_cast<std::int32_t>(model::StackActivity::Other));
+    CHECK(bars[1]->durationMs == (3600 + 60 + 50) * 1000);
+    CHECK(bars[1]->peerRank == 2);
+}
+
+TEST_CASE("a bar whose elapsed field is not a time gives no bar", "[parsers][activity]")
+{
+    // Twenty digits would overflow the milliseconds; no tqdm prints that.
+    auto p = testing::scan("Map: 99%|#########9| 1/2 [99999999999999999999:99<00:00, 1 it/s]\n");
+    CHECK(firstOf(p, model::EventKind::TrainingProgress) == nullptr);
+}
