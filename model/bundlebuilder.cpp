@@ -16,7 +16,7 @@ namespace rankscope::model {
 
 namespace {
 
-// PyTorch and glog timestamps have no year (log-formats §1.1). Give them the year of the
+// PyTorch and glog timestamps have no year ([formats 1.1]). Give them the year of the
 // bundle's dated lines (torchrun, DeepSpeed, NCCL 2.26+), choosing per value the year that
 // puts it closest to those lines, so a run crossing New Year stays in order.
 void assignYears(Bundle& b)

@@ -1,5 +1,5 @@
 #pragma once
-// Lines the ranks up collective by collective (log-formats §1.5): for every process group,
+// Lines the ranks up collective by collective ([formats 1.5]): for every process group,
 // each rank's last enqueued / started / completed sequence number and the SeqNum it timed
 // out on, and the group's membership where the logs show it.
 

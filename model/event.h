@@ -18,7 +18,7 @@ enum class Severity : std::uint8_t { Debug, Info, Warning, Error, Fatal };
 
 enum class EventKind : std::uint16_t {
     Unknown,
-    // PyTorch ProcessGroupNCCL (log-formats §1.4)
+    // PyTorch ProcessGroupNCCL ([formats 1.4])
     TorchWatchdogTimeout,     // (a) seq, op, numel, timeoutMs, durationMs = "ran for"; code 1: seen
                               // only from a WorkNCCL::checkTimeout backtrace (no seq)
     TorchWatchdogStatus,      // (b) pg, seq, lastEnqueued/lastStarted/lastCompleted; detail = PG desc;
@@ -45,7 +45,7 @@ enum class EventKind : std::uint16_t {
                               // also a TCPStore wait that timed out (durationMs), Warning
     TorchUniqueIdBroadcast,   // (n) "broadcast unique ID through store took N ms": durationMs
     TorchWorkUpdate,          // (n) periodic last enqueued / completed
-    // NCCL debug output (§3)
+    // NCCL debug output ([formats 3])
     NcclVersion,         // detail = version string
     NcclEnvSetting,      // detail = name, text = value
     NcclInitStart,       // see CommInit table
@@ -64,7 +64,7 @@ enum class EventKind : std::uint16_t {
                          // NCCL source file:line of a WARN ("transport/nvls.cc:244") when printed
     NcclShmError,        // /dev/shm failures
     NcclErrorChain,      // file:line -> rc (code = ncclResult_t)
-    // Launchers (§5, §6)
+    // Launchers ([formats 5], [formats 6])
     LauncherWorkerFailed, // code = exit code, pid = worker pid, peerRank = worker's local rank
     LauncherSignalSent,   // closing signal to a sibling: pid = target, code = signal number
     LauncherFailureRecord, // ChildFailedError record (see LauncherFailure table)
@@ -75,13 +75,13 @@ enum class EventKind : std::uint16_t {
     LauncherRendezvousError, // rendezvous / store failures: detail = exception class ("store_based_barrier"
                              // for that barrier, peerRank = the rank waiting in it), peer = address,
                              // code = clients joined, seq = clients expected, durationMs = timeout
-    // Python and CUDA (§8, §9)
+    // Python and CUDA ([formats 8], [formats 9])
     PythonException,      // detail = exception type, text = message
     CudaOutOfMemory,      // code = local CUDA ordinal (-1 when not printed)
     CudaError,            // illegal memory access, unknown error, ECC
     FatalSignal,          // code = signal number
     StackDump,            // py-spy / faulthandler dump (see StackDump table)
-    // Kernel / hardware (§7)
+    // Kernel / hardware ([formats 7])
     GpuXid,               // code = Xid, detail = PCI busId (0000:7e:00.0), pid = GPU user
     NicLinkState,         // text = state, detail = device
     PcieError,
@@ -91,7 +91,7 @@ enum class EventKind : std::uint16_t {
     TrainingProgress,     // iteration/step lines: seq = step when known
     FrameworkInfo,        // a rank stating who it is (Lightning GLOBAL_RANK): peerRank = global rank,
                           // code = world size (-1 when not printed)
-    // Flight Recorder and RAS (§2, §4)
+    // Flight Recorder and RAS ([formats 2], [formats 4])
     FlightRecorderDump,
     RasReport,
     RasDeadProcess,

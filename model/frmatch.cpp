@@ -726,7 +726,7 @@ void recordMismatch(FrPgMatch& out, FrMismatch&& mm)
 }
 
 // Missing ranks: members whose buffer covers #S but that have no entry for it. When they
-// are not a strict minority the others may instead have raced ahead (§1.5 rule 4): said only
+// are not a strict minority the others may instead have raced ahead ([formats 1.5] rule 4): said only
 // for the stuck #S, and nobody is marked as deviating.
 void Matcher::judgeMissing(
     const SeqView& view, const PgMembers& members, FrPgMatch& out, MatchScratch& scratch) const

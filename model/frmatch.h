@@ -1,5 +1,5 @@
 #pragma once
-// Cross-rank matching of Flight Recorder entries (log-formats §2.3–2.4, prior-art A1): per
+// Cross-rank matching of Flight Recorder entries ([formats 2.3]–2.4): per
 // process group, every rank's entries are lined up by collective_seq_id and p2p sends are
 // paired with their receives. Unlike the official analyzer (fr_trace.py), the reference for
 // each sequence number is the consensus of the ranks that recorded it, never "the first
@@ -30,7 +30,7 @@ enum class FrRankPosition : std::uint8_t {
     Completed, // its entry for #S is completed
     Started, // started (TORCH_NCCL_ENABLE_TIMING saw the kernel begin), not completed
     Scheduled, // enqueued, not seen starting; without timing in-flight work stays
-               // "scheduled" even while its kernel runs (§2.3)
+               // "scheduled" even while its kernel runs ([formats 2.3])
     StoppedBefore, // its entries on the PG end before #S: it never enqueued #S
     SkippedSeq, // no entry for #S, but entries after it
     NoDump, // a member without a dump, while other members dumped

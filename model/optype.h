@@ -1,6 +1,6 @@
 #pragma once
-// Collective operation types as PyTorch's OpType names them (log-formats §1.3), with the
-// spellings NCCL COLL lines (§3.5) and Flight Recorder profiling names (§2.3) use.
+// Collective operation types as PyTorch's OpType names them ([formats 1.3]), with the
+// spellings NCCL COLL lines ([formats 3.5]) and Flight Recorder profiling names ([formats 2.3]) use.
 
 #include <cstdint>
 #include <string_view>

@@ -20,7 +20,7 @@ constexpr float kWeights[] = { 4.0f, 2.0f, 4.0f, 1.0f, 3.0f };
 constexpr std::size_t kMaxEvidencePerCell = 4;
 
 // A PG-local rank of an FR p2p op ("nccl:send 1->2") as a global rank, through the dump's
-// pg_config for that PG (log-formats §2.3: profiling names carry PG-local src/dst). The
+// pg_config for that PG ([formats 2.3]: profiling names carry PG-local src/dst). The
 // default PG's local ranks are global ones even when the dump has no pg_config.
 std::int32_t globalRankOf(const Bundle& b, const FrDump& dump, StrId pg, std::int32_t local)
 {

@@ -1,6 +1,6 @@
 #pragma once
 // Turns every identity (what a line's prefixes and NCCL header say about its writer) into
-// a global rank, using all sources at once (log-formats §0, §1.2, §3.3, §5.4, §6):
+// a global rank, using all sources at once ([formats 0], [formats 1.2], [formats 3.3], [formats 5.4], [formats 6]):
 //   - explicit statements: "[rank3]:", "global rank: 3", Lightning GLOBAL_RANK, PG-0 rank;
 //   - NCCL init lines: the comm rank in the world communicator of process host:pid;
 //   - launcher tables: torchrun's worker layout and failure table ((host, local rank) → rank);

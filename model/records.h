@@ -19,7 +19,7 @@
 namespace rankscope::model {
 
 // NCCL "comm 0x.. rank R nranks N cudaDev D [nvmlDev D] busId B [commId 0x..] - Init START|COMPLETE"
-// (log-formats §3.3). Ties a process (host, pid) to a communicator rank and a GPU.
+// ([formats 3.3]). Ties a process (host, pid) to a communicator rank and a GPU.
 struct CommInit {
     std::uint32_t identity = 0;
     EvidenceRef evidence;
@@ -51,7 +51,7 @@ struct BootstrapAddress {
 
 enum class LinkKind : std::uint8_t { RingNeighbour, TreeParent, ChannelSend, ChannelReceive };
 
-// Who talks to whom inside a communicator (§3.4): ring neighbours, tree parents and
+// Who talks to whom inside a communicator ([formats 3.4]): ring neighbours, tree parents and
 // per-channel connections with their transport ("NET/IB/0/GDRDMA", "P2P/IPC/read").
 struct CommLink {
     std::uint32_t identity = 0;
@@ -66,7 +66,7 @@ struct CommLink {
     StrId transport = kNoStr;
 };
 
-// Summary of NCCL_DEBUG_SUBSYS=COLL lines (§3.5) for one (process, communicator): one line
+// Summary of NCCL_DEBUG_SUBSYS=COLL lines ([formats 3.5]) for one (process, communicator): one line
 // per collective per rank is the bulk of a big bundle, so only the tail is kept.
 struct CollCall {
     std::uint64_t opCount = 0;
@@ -97,7 +97,7 @@ struct EnvSetting {
     StrId value = kNoStr;
 };
 
-// One record of torchrun's ChildFailedError table (§5.2). The table's "Root Cause" is
+// One record of torchrun's ChildFailedError table ([formats 5.2]). The table's "Root Cause" is
 // kept as reported, and never trusted over stronger evidence.
 struct LauncherFailure {
     EvidenceRef evidence;
@@ -129,7 +129,7 @@ struct PythonTraceback {
     std::vector<StackFrame> frames;
 };
 
-// Where a hung process's main thread sits (§8). Frames are innermost first.
+// Where a hung process's main thread sits ([formats 8]). Frames are innermost first.
 enum class StackActivity : std::uint8_t {
     Unknown,
     InCollective,  // waiting on peers in a collective or a synchronize after one
@@ -152,7 +152,7 @@ struct StackDump {
     StackActivity activity = StackActivity::Unknown;
 };
 
-// TORCH_NCCL_DESYNC_DEBUG report (§1.4 l). Ranks are PG ranks.
+// TORCH_NCCL_DESYNC_DEBUG report ([formats 1.4] l). Ranks are PG ranks.
 struct DesyncReport {
     std::uint32_t identity = 0;
     EvidenceRef evidence;
@@ -190,7 +190,7 @@ struct WorkerGroupLayout {
     std::int32_t worldSize = -1; // global_world_sizes[0]
 };
 
-// One Flight Recorder entry (log-formats §2.3): a collective or p2p op as one rank recorded it.
+// One Flight Recorder entry ([formats 2.3]): a collective or p2p op as one rank recorded it.
 enum class FrState : std::uint8_t { Unknown, Scheduled, Started, Completed };
 
 inline constexpr std::uint32_t kNoFrIndex = 0xffffffffu;
@@ -536,7 +536,7 @@ struct FrDump {
     bool truncated = false;       // the dump ended early; entries read so far are kept
 };
 
-// nvidia-smi / dcgmi samples summarised per GPU (§7.3).
+// nvidia-smi / dcgmi samples summarised per GPU ([formats 7.3]).
 struct GpuUtilSummary {
     EvidenceRef evidence;
     StrId host = kNoStr;

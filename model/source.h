@@ -23,7 +23,7 @@ enum class SourceKind : std::uint8_t {
 
 std::string_view sourceKindName(SourceKind kind);
 
-// What the file's path says about who wrote it (log-formats §5.4, §6): rank3.log,
+// What the file's path says about who wrote it ([formats 5.4], [formats 6]): rank3.log,
 // node-07/attempt_0/3/stderr.log, nccl_trace_rank_5, name.host.pid ...
 struct PathIdentity {
     std::int32_t globalRank = -1;

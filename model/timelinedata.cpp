@@ -50,7 +50,7 @@ std::optional<MarkerKind> markerKind(const Event& e)
 
 std::int32_t rankOfDump(const Bundle& b, const FrDump& dump)
 {
-    // The file name (nccl_trace_rank_<R>) names the global rank of PG 0 (§2.1).
+    // The file name (nccl_trace_rank_<R>) names the global rank of PG 0 ([formats 2.1]).
     return dump.globalRank >= 0 ? dump.globalRank : b.rankOfIdentity(dump.identity);
 }
 

@@ -3,7 +3,7 @@
 // view can find the visible range with two binary searches (firstIndex/lastIndex):
 //   - markers: timeouts, errors, crashes, hardware and network faults, launcher kills;
 //   - spans:   the wait inside the stuck collective (enqueue → watchdog timeout) per rank;
-//   - collectives: each Flight Recorder entry as a bar with its real times (log-formats §2.3);
+//   - collectives: each Flight Recorder entry as a bar with its real times ([formats 2.3]);
 //   - per process group, each rank's sequence-number progress for the sequence-number axis,
 //     with the op of recent collectives where Flight Recorder entries or NCCL COLL lines
 //     give it (and the progress itself for ranks that printed no PyTorch status line).

@@ -1,5 +1,5 @@
 #pragma once
-// One time type for every clock the logs use (log-formats §10). Each value keeps the
+// One time type for every clock the logs use ([formats 10]). Each value keeps the
 // domain it was read in and how precise it is, because a PyTorch line's 9-digit fraction
 // is CLOCK_MONOTONIC, not wall clock: ordering across processes may only use seconds.
 

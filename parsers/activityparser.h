@@ -1,5 +1,5 @@
 #pragma once
-// What a rank says it is doing between collectives (log-formats §11 F): a straggler's last
+// What a rank says it is doing between collectives ([formats 11] F): a straggler's last
 // words are usually its script announcing a long step — saving a checkpoint, fetching a
 // data shard, waiting on a lock, evaluating — and Megatron-style iteration lines give the
 // step each rank reached.

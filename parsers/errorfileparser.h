@@ -1,5 +1,5 @@
 #pragma once
-// torchrun error.json (log-formats §5.3), written by @record → ErrorHandler.record_exception
+// torchrun error.json ([formats 5.3]), written by @record → ErrorHandler.record_exception
 // in the failed worker, re-written by the agent with "errorCode" on re-raise:
 //
 //   {"message": {"message": "RuntimeError: boom",

@@ -1095,7 +1095,7 @@ std::string_view kindName(PickleKind kind)
 }
 
 // The dump's writer: the rank in the file name (nccl_trace_rank_N names the global rank of
-// PG 0, log-formats §2.1), so the rank resolver attributes the dump without any log line.
+// PG 0, [formats 2.1]), so the rank resolver attributes the dump without any log line.
 std::uint32_t dumpIdentity(model::ParsedSource& out)
 {
     const std::int32_t rank = out.source.pathIdentity.globalRank;

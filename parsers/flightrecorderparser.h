@@ -1,5 +1,5 @@
 #pragma once
-// PyTorch Flight Recorder dumps (log-formats §2): nccl_trace_rank_N, as a pickle (protocols
+// PyTorch Flight Recorder dumps ([formats 2]): nccl_trace_rank_N, as a pickle (protocols
 // 0–5, read by the restricted reader of picklereader.h that never executes anything) or as
 // the control-plane JSON. Fills ParsedSource::frDumps / frEntries and one event.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// GPU utilization samples logged next to a job (log-formats §7.3), summarised per GPU into
+// GPU utilization samples logged next to a job ([formats 7.3]), summarised per GPU into
 // GpuUtilSummary records instead of one Event per sample: a node logging every second for a
 // day writes ~700k rows. The summary is what the hang rules need — a GPU pinned at 100 %
 // (spinning NCCL kernel) versus the odd one at 0 % or [N/A].

@@ -1,5 +1,5 @@
 #pragma once
-// The text of NCCL's IB completion warning (log-formats §3.7, every version row), shared by
+// The text of NCCL's IB completion warning ([formats 3.7], every version row), shared by
 // the NCCL parser (the WARN line) and the PyTorch parser (the same text after "Last error:"
 // in an async NCCL error, when NCCL_DEBUG is off):
 //   "NET/IB : Got completion from peer 10.0.0.2<47534> with error 5, opcode 48, len 32764, vendor err 244"

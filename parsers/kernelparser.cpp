@@ -23,7 +23,7 @@ constexpr int kFallenOffBlockLines = 3; // lines the three-line message may stil
 constexpr std::uint64_t kAerPairWindow = 3; // lines between "received" and its Bus Error line
 constexpr std::uint64_t kOomLineWindow = 30; // lines one OOM kill spreads over
 
-// How much an Xid matters for a hang (log-formats §7.1 table). Xids not listed are Warning:
+// How much an Xid matters for a hang ([formats 7.1] table). Xids not listed are Warning:
 // every Xid is worth seeing, only these are known to wedge or kill the GPU's process.
 struct XidSeverityRange {
     std::uint64_t first;

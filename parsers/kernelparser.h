@@ -1,6 +1,6 @@
 #pragma once
-// Kernel and hardware lines of the hosts a job ran on (log-formats §7.1, §7.2 and the host OOM
-// of §9), from dmesg ("[ 1399.140323] NVRM: …", the scanner already read the boot-relative
+// Kernel and hardware lines of the hosts a job ran on ([formats 7.1], [formats 7.2] and the host OOM
+// of [formats 9]), from dmesg ("[ 1399.140323] NVRM: …", the scanner already read the boot-relative
 // time), dmesg -T ("[Tue Jun 11 10:00:00 2024] NVRM: …") and the journal or syslog
 // ("Jun 11 10:00:00 node1 kernel: NVRM: …"; there the line names the HOST, which becomes the
 // host of the event's identity). Every grammar is searched anywhere in the line: kernel lines

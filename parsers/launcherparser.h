@@ -1,6 +1,6 @@
 #pragma once
-// Launcher lines: torchrun / torch.distributed.elastic (log-formats §5), DeepSpeed, Open MPI,
-// Lightning (§6), and rendezvous / store / bootstrap failures. One input line → what it yields:
+// Launcher lines: torchrun / torch.distributed.elastic ([formats 5]), DeepSpeed, Open MPI,
+// Lightning ([formats 6]), and rendezvous / store / bootstrap failures. One input line → what it yields:
 //
 // torchrun agent, all three logging dialects (≤2.0 "ERROR:torch.distributed.elastic…:",
 // 2.1–2.2 "[2024-07-25 06:36:18,293] torch.distributed.elastic.multiprocessing.api: [WARNING] ",
@@ -13,7 +13,7 @@
 //   Signals.SIGKILL"   → LauncherSignalSent pid = 754025, code = 9, detail = "sigterm_ignored",
 //                         Warning
 //
-// ChildFailedError table (§5.2), possibly prefixed on every line and once per node:
+// ChildFailedError table ([formats 5.2]), possibly prefixed on every line and once per node:
 //   "Failures:" / "Root Cause (first observed failure):" sections, "  <NO_OTHER_FAILURES>",
 //   "[1]:" + "  time      : 2023-06-14_22:36:10" + "  host      : …" + "  rank      : 1
 //   (local_rank: 1)"

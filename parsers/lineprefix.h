@@ -1,6 +1,6 @@
 #pragma once
 // Strips the wrapper prefixes that launchers and log collectors stack in front of a line
-// (log-formats §0), keeping what each one says about the writer:
+// ([formats 0]), keeping what each one says about the writer:
 //   "[80746] "                  viewer line number          (ignored)
 //   "Fri Aug 11 12:31:45 2023"  Open MPI --timestamp-output (ignored)
 //   "[1,3]<stdout>:"            Open MPI --tag-output       → mpiRank 3

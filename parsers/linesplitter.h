@@ -1,6 +1,6 @@
 #pragma once
 // Splits a byte stream into line segments without copying. Lines end at \n; a \r inside a
-// line (tqdm progress bars, log-formats §0) starts a new segment of the same line, so a
+// line (tqdm progress bars, [formats 0]) starts a new segment of the same line, so a
 // watchdog message glued to a progress bar is still found on its own. Chunks may end
 // mid-line: the partial tail is carried over in a small buffer.
 

@@ -1191,7 +1191,7 @@ void NcclParser::parseTrees(const Line& line, std::string_view msg, model::Parse
     }
 }
 
-// Communicator lines of §3.3, every version row:
+// Communicator lines of [formats 3.3], every version row:
 //   comm %p rank %d nranks %d cudaDev %d busId %lx - Init COMPLETE                (≤2.15)
 //   … busId %lx commId 0x%llx - Init COMPLETE                                       (2.16–2.17)
 //   … cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init START|COMPLETE           (2.18–2.21)
@@ -1426,8 +1426,8 @@ bool NcclParser::parseBootstrapOrNet(const Line& line, std::string_view msg,
 }
 
 // Messages that start with the reporting code's "file:line":
-//   "transport/net.cc:1298 -> 6 [Progress Thread]"  (NCCLCHECK chain, §3.6)
-//   "include/alloc.h:250 Cuda failure 'driver shutting down'"  (CUDACHECKIGNORE, §3.10)
+//   "transport/net.cc:1298 -> 6 [Progress Thread]"  (NCCLCHECK chain, [formats 3.6])
+//   "include/alloc.h:250 Cuda failure 'driver shutting down'"  (CUDACHECKIGNORE, [formats 3.10])
 bool NcclParser::parseFileLineMessage(const Line& line, std::string_view msg,
     model::ParsedSource& out)
 {
@@ -1505,7 +1505,7 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
         emit(line, out, EventKind::NcclShmError, Severity::Error, msg);
         return;
     }
-    // Socket errors, every era (§3.8): the peer is printed right after one of these.
+    // Socket errors, every era ([formats 3.8]): the peer is printed right after one of these.
     static constexpr std::string_view kPeerBefore[] = { "Connection closed by remote peer ",
         "Call to recv from ", "Call to send to ", "Connect to ", "connect to " };
     for (std::string_view literal : kPeerBefore) {
@@ -1534,7 +1534,7 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
     emit(line, out, EventKind::NcclWarn, Severity::Warning, msg);
 }
 
-// Every §3.7 row, e.g.
+// Every [formats 3.7] row, e.g.
 //   NET/IB : Got completion from peer fe80::…%ib0<53249> with error 4, opcode 32564, len …
 //   NET/IB: Got completion from peer 10.0.0.2<5> with status=IBV_WC_RETRY_EXC_ERR(12) … hca mlx5_0
 //   NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 …

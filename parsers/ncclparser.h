@@ -1,10 +1,10 @@
 #pragma once
-// NCCL_DEBUG output (log-formats §3). Every line of a bundle reaches this parser first and
+// NCCL_DEBUG output ([formats 3]). Every line of a bundle reaches this parser first and
 // most of a big bundle is NCCL INFO, so the hot path is hand-written scanning: one memmem for
 // "NCCL " rejects every other line, the header is found by walking back from the level word,
 // and the message is dispatched on its first bytes. No regular expression runs on INFO lines.
 //
-// Header (§3.1), found anywhere in the line; with a torn line the LAST complete header wins:
+// Header ([formats 3.1]), found anywhere in the line; with a torn line the LAST complete header wins:
 //   [2025-03-01 12:00:05] host:pid:tid [dev] [trace_ms] [file:line [(func)]] NCCL LEVEL msg
 //   "NCCL version 2.21.5+cuda12.4" (bare banner, ≤2.21 rank 0 / VERSION level)
 //   Without host:pid:tid (XLA builds print "[10] NCCL INFO …"; pastes cut it: "include/shm.h:28
@@ -15,7 +15,7 @@
 //   NCCL version 2.28.9+cuda13.0                    → NcclVersion, detail = "2.28.9+cuda13.0"
 //   NCCL_IB_TIMEOUT set by environment to 22.       → EnvSetting (no event)
 //   [Rank 1] ncclCommInitRank comm 0xb9c26e0 rank 1 nranks 16 cudaDev 1 nvmlDev 1 busId 7e000
-//       commId 0x898b6d578585998c - Init START      → CommInit + NcclInitStart (every §3.3 row)
+//       commId 0x898b6d578585998c - Init START      → CommInit + NcclInitStart (every [formats 3.3] row)
 //   comm 0x12fd4c240 rank 3 nranks 4 cudaDev 3 busId 70 - Abort COMPLETE → NcclCommTeardown
 //   comm 0x5558e3c10180 rank 13 nRanks 16 nNodes 2 … → current comm of the process
 //   Bootstrap : Using enp45s0f0:146.155.155.83<0>   → BootstrapAddress + NcclBootstrap

@@ -1,5 +1,5 @@
 #pragma once
-// What a file's path says about its writer (log-formats §5.4, §6):
+// What a file's path says about its writer ([formats 5.4], [formats 6]):
 //   rank3.log, rank_3.txt, rank-0003.out, log_rank3.log, 20240101_rank7.log  → global rank
 //   train-0003.out (Slurm %4t), task-3.log                                   → global rank (task id)
 //   nccl_trace_rank_3                                                         → global rank

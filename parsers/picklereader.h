@@ -1,5 +1,5 @@
 #pragma once
-// A restricted reader for Python pickles that holds only plain data (log-formats §2.2): the
+// A restricted reader for Python pickles that holds only plain data ([formats 2.2]): the
 // Flight Recorder writes its dump with torch::jit::Pickler (protocol 2) and scripts rewrite
 // them with Python's pickle (protocols 2–5). Unpickling with Python executes whatever the
 // file names (GLOBAL + REDUCE = any function call), so dumps are read here by a small stack

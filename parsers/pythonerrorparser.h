@@ -1,5 +1,5 @@
 #pragma once
-// Python tracebacks, CUDA out-of-memory and CUDA errors, fatal signals (log-formats §8, §9).
+// Python tracebacks, CUDA out-of-memory and CUDA errors, fatal signals ([formats 8], [formats 9]).
 // One input line → what it yields:
 //
 // Tracebacks (a block per writer, keyed by ctx.identity, so interleaved ranks stay apart):
@@ -19,7 +19,7 @@
 //   "  traceback : Traceback …") remembers that lead: the block's later lines are read with the
 //   repeated lead or the lead's indentation removed.
 //
-// CUDA (§9), found anywhere in a line, inside a traceback or not:
+// CUDA ([formats 9]), found anywhere in a line, inside a traceback or not:
 //   "CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity; …"  ≤2.0
 //   "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacty of …"    2.1
 //   "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of …"   ≥2.2
@@ -32,7 +32,7 @@
 //                                                          → recognised, no event (advice only).
 //   Lines of NCCL's own output ("… NCCL WARN Cuda failure …") are left to the NCCL parser.
 //
-// Fatal signals (§8), Fatal severity, code = signal number:
+// Fatal signals ([formats 8]), Fatal severity, code = signal number:
 //   "Fatal Python error: Segmentation fault"              → 11 (Aborted 6, Bus error 7,
 //                                                           Floating point exception 8,
 //                                                           Illegal instruction 4)

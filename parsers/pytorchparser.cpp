@@ -111,7 +111,7 @@ bool isSeverityLetter(char c)
     return c == 'F' || c == 'E' || c == 'W' || c == 'I' || c == 'V';
 }
 
-// --- PG prefix (§1.2) --------------------------------------------------------------------
+// --- PG prefix ([formats 1.2]) --------------------------------------------------------------------
 
 struct PgPrefix {
     std::string_view pgId;
@@ -206,7 +206,7 @@ PgPrefix prefixChainEndingAt(std::string_view body, std::size_t close, std::size
     return merged;
 }
 
-// --- Envelope (§1.1) ---------------------------------------------------------------------
+// --- Envelope ([formats 1.1]) ---------------------------------------------------------------------
 
 struct Envelope {
     std::size_t pos = kNoPos;
@@ -279,7 +279,7 @@ std::int32_t rankTagBefore(std::string_view body, std::size_t pos)
     return rank && i == pos - 2 ? *rank : -1;
 }
 
-// --- WorkNCCL(...) (§1.3) ----------------------------------------------------------------
+// --- WorkNCCL(...) ([formats 1.3]) ----------------------------------------------------------------
 
 struct WorkRepr {
     bool found = false;
@@ -380,7 +380,7 @@ std::int64_t ranForMs(std::string_view s, std::size_t from)
     return numberAfter(s, " ran for ", from).value_or(-1);
 }
 
-// --- "NAME: value, NAME (description): value" lists (§1.4 n) -----------------------------
+// --- "NAME: value, NAME (description): value" lists ([formats 1.4] n) -----------------------------
 
 template <class OnPair> void forEachPair(std::string_view s, OnPair&& onPair)
 {
@@ -504,7 +504,7 @@ struct PytorchParser::Message {
     model::TimePoint time; // the envelope's time when it sits mid-line
 };
 
-// The literal every grammar of §1.4 is found by. AnchorSearch finds the leftmost of them in one
+// The literal every grammar of [formats 1.4] is found by. AnchorSearch finds the leftmost of them in one
 // pass over the line instead of one memmem per grammar.
 struct PytorchParser::Anchor {
     enum class Kind : std::uint8_t {
@@ -837,7 +837,7 @@ bool isNcclErrorInterpretation(std::string_view line)
         && line.find(": ") != kNoPos;
 }
 
-// Advice lines c10 appends to CUDA errors raised in the watchdog (§9).
+// Advice lines c10 appends to CUDA errors raised in the watchdog ([formats 9]).
 bool isCudaAdvice(std::string_view line)
 {
     return line.starts_with("CUDA kernel errors might be asynchronously reported")
@@ -998,7 +998,7 @@ bool PytorchParser::parseLine(
     const bool recognised = parseStartAnchored(ctx, body, out, handled);
     if (handled)
         return recognised;
-    // The prefilter: every message of §1.4 carries "Rank " (its PG prefix, the mismatch
+    // The prefilter: every message of [formats 1.4] carries "Rank " (its PG prefix, the mismatch
     // wording) or "NCCL" (its ProcessGroupNCCL.cpp envelope or its own words). Other lines
     // cost two memchr scans for rare capitals.
     const bool rankSeen = containsRare(body, "Rank ");

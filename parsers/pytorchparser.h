@@ -1,5 +1,5 @@
 #pragma once
-// PyTorch ProcessGroupNCCL (c10d) messages, log-formats §1, every dialect 1.13 → 2.7+.
+// PyTorch ProcessGroupNCCL (c10d) messages, [formats 1], every dialect 1.13 → 2.7+.
 // Grammars are searched anywhere in the line (tqdm bars and torn writes glue them to other
 // text); the envelope "[E1218 20:27:21.4 ProcessGroupNCCL.cpp:629] " / "[E ….cpp:737] " /
 // glog "E0527 15:16:57.738664 58629 ….cpp:2183] " only contributes its severity letter
@@ -183,7 +183,7 @@ private:
     bool parseAnchored(const LineContext& ctx, std::string_view body, std::size_t at,
         const Anchor& anchor, model::ParsedSource& out);
 
-    // One per grammar of §1.4; `at` is where the grammar's anchor literal starts.
+    // One per grammar of [formats 1.4]; `at` is where the grammar's anchor literal starts.
     bool parseWatchdogTimeout(
         const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
     bool parseWatchdogStatus(const LineContext& ctx, std::string_view body, std::size_t at,

@@ -21,7 +21,7 @@ using model::Severity;
 constexpr std::size_t kMaxJsonNesting = 32; // the RAS JSON nests 5 deep
 
 // Who a report line names: "Process P on node H managing GPU G" or "-- GPU G managed by
-// process P on node H". Node is the RAS/OOB IP (log-formats §4).
+// process P on node H". Node is the RAS/OOB IP ([formats 4]).
 struct ProcessRef {
     std::int32_t pid = -1;
     std::string_view node;

@@ -1,5 +1,5 @@
 #pragma once
-// NCCL RAS reports (log-formats §4; NVIDIA/nccl src/ras/client_support.cc): the `ncclras`
+// NCCL RAS reports ([formats 4]; NVIDIA/nccl src/ras/client_support.cc): the `ncclras`
 // text report and its JSON form, saved into the bundle, the 2.29 monitor stream and the RAS
 // debug lines. Dead and missing processes and operation-count mismatches become events.
 //

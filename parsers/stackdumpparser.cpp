@@ -26,7 +26,7 @@ constexpr std::uint64_t kStaleCheckEvery = 1024;
 
 enum class FunctionMatch : std::uint8_t { Any, Equals, Prefix, Contains };
 
-// Where a main thread sits (log-formats §8, §11 F). Frames are tried innermost first and the
+// Where a main thread sits ([formats 8], [formats 11] F). Frames are tried innermost first and the
 // first frame matching any rule decides, so a collective called from inside a data loader
 // reads as InCollective. `file` matches a path component suffix ("torch/utils/data/" matches
 // "/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py" and py-spy's short

@@ -1,5 +1,5 @@
 #pragma once
-// Stack dumps of hung processes (log-formats §8): where each rank's main thread sits tells a
+// Stack dumps of hung processes ([formats 8]): where each rank's main thread sits tells a
 // victim waiting on its peers (in a collective) from the straggler (loading data, writing a
 // checkpoint, sleeping). A dump spans many lines; the parser keeps one open dump per stream
 // identity (combined files interleave ranks) and reports it when it closes: on a blank line
@@ -38,7 +38,7 @@
 // activity classified by the table in the .cpp) and a StackDump event: code = activity,
 // pid, text "py-spy: main thread in all_reduce (torch/distributed/distributed_c10d.py:2050)",
 // Severity Info when the main thread waits in a collective or is unknown, Warning when it is
-// elsewhere (data loading, checkpoint I/O, sleeping, other) — the straggler signal of §11 F.
+// elsewhere (data loading, checkpoint I/O, sleeping, other) — the straggler signal of [formats 11] F.
 // Dumps that name their process (py-spy, c10) are attributed to that pid's identity.
 
 #include "model/parsedsource.h"

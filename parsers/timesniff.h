@@ -1,6 +1,6 @@
 #pragma once
 // Reads the timestamp a line starts with, for every leading clock format in the logs
-// (log-formats §1.1, §3.1, §5.1, §6, §7.1, §10). Parsers receive the result in their
+// ([formats 1.1], [formats 3.1], [formats 5.1], [formats 6], [formats 7.1], [formats 10]). Parsers receive the result in their
 // LineContext, so no parser re-parses envelopes it does not own.
 //
 //   "[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:629] "  PyTorch ≥2.4: MMDD, seconds only

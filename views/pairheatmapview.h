@@ -9,7 +9,7 @@
 // selectEvidence(first evidence line) so the log viewer jumps there. Click beside the
 // matrix (or clearPairFilter()) to show all ranks again.
 //
-// Caches (STYLE §11):
+// Caches (STYLE [formats 11]):
 //   - m_image (HeatmapImage, Indexed8, one pixel per cell or max-pooled to the device
 //     pixels): key = (document, hosts/ranks, metric, resolution R). R only changes with the
 //     widget size when the matrix is larger than the device pixels.

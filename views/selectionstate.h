@@ -1,5 +1,5 @@
 #pragma once
-// The one selection and zoom state every view reads and writes (STYLE §10): the document,
+// The one selection and zoom state every view reads and writes (STYLE [formats 10]): the document,
 // the selected rank, event, evidence line, rank pair, process group, collective and the
 // visible time range. Views never keep their own copy; they connect to these signals.
 

@@ -3,7 +3,7 @@
 // per rank), the lane geometry cache and the QPainter code for lanes, gutter and header.
 // The view owns one TimelinePainter and handles interaction.
 //
-// Caches (STYLE §11):
+// Caches (STYLE [formats 11]):
 //   - Lane geometry (boxes and merged marker glyphs of one rank or host lane, x only):
 //       key   = (axis mode, visible axis range, plot width in px, row height (glyph size,
 //                hence marker merging), scene generation);

@@ -392,7 +392,7 @@ void Anonymizer::learnJobs(std::string_view s)
             }
         }
     }
-    // <log dir>/<rdzv run id>/attempt_0/3/stderr.log (log-formats §5.4)
+    // <log dir>/<rdzv run id>/attempt_0/3/stderr.log ([formats 5.4])
     for (std::size_t at = s.find("/attempt_"); at != std::string_view::npos;
          at = s.find("/attempt_", at + 1)) {
         std::size_t begin = at;

@@ -1,5 +1,5 @@
 #pragma once
-// Loads bundles off the GUI thread (STYLE §8, §9). Each load gets a generation number; a
+// Loads bundles off the GUI thread (STYLE [formats 8], [formats 9]). Each load gets a generation number; a
 // newer load supersedes an older one, whose results are dropped when they arrive. Cancel
 // sets the flag the loader polls. Progress (bytes, files, ETA) is polled from the
 // loader's atomic counters by a timer, so the worker never talks to the GUI per file.

@@ -121,7 +121,7 @@ void writeSizes(PickleWriter& w, const std::vector<std::vector<std::int64_t>>& t
 
 constexpr std::int64_t kT0 = 1724779239936775119;
 
-// "[0, 1, ..., n-1]", as pg_config writes a group's ranks (a string, log-formats §2.3).
+// "[0, 1, ..., n-1]", as pg_config writes a group's ranks (a string, [formats 2.3]).
 std::string rankListText(int first, int count)
 {
     std::string out = "[";

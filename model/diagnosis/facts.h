@@ -3,7 +3,7 @@
 // said about itself (crashes, CUDA errors, timeouts, stack dumps, init progress), what the
 // hardware and the fabric said about it (Xids by PCI address, IB/socket errors naming its
 // address), and, per process group, where every rank stands relative to the stuck
-// collective (log-formats §1.5, §11).
+// collective ([formats 1.5], [formats 11]).
 
 #include "model/bundle.h"
 #include "model/frmatch.h"
@@ -62,12 +62,12 @@ struct RankFacts {
     std::vector<std::uint32_t> ibErrors;
     std::vector<std::uint32_t> socketErrors;
     std::vector<std::uint32_t> asyncErrors; // PyTorch (f) with "Last error:"
-    std::vector<std::uint32_t> bootstrapErrors; // NCCL bootstrap failures (§3.8)
+    std::vector<std::uint32_t> bootstrapErrors; // NCCL bootstrap failures ([formats 3.8])
     std::vector<std::uint32_t> ibAsyncEvents;   // NET/IB async events: port error, catastrophic error
 
     // The rank tore down its NCCL communicator itself ("Destroy COMPLETE" / "Abort COMPLETE"):
     // with no timeout of its own, the process left the job on purpose (early stopping, a
-    // return on one rank) while the others kept going (§11 E, "early clean exit").
+    // return on one rank) while the others kept going ([formats 11] E, "early clean exit").
     std::uint32_t commTeardown = kNoIndex;
 
     // It waited for another process and gave up: a watchdog timeout, a blocking wait, a c10d
@@ -85,7 +85,7 @@ struct RankFacts {
 
     // Last NCCL COLL opCount on the world communicator (NCCL_DEBUG_SUBSYS=COLL), -1 when
     // not logged. NCCL prints it when the call is enqueued inside NCCL, so it tells "stuck
-    // inside the call" from "never called" where PyTorch's last-enqueued cannot (§3.5).
+    // inside the call" from "never called" where PyTorch's last-enqueued cannot ([formats 3.5]).
     std::int64_t lastCollOpCount = -1;
 
     // Stack dump of the main thread after the hang.
@@ -93,7 +93,7 @@ struct RankFacts {
     StackActivity activity = StackActivity::Unknown;
 
     // The last thing the rank's own script said it was doing (TrainingProgress with an
-    // activity), when that was its last progress line (§11 F).
+    // activity), when that was its last progress line ([formats 11] F).
     StackActivity lastActivity = StackActivity::Unknown;
     std::uint32_t lastActivityEvent = kNoIndex;
 
@@ -102,7 +102,7 @@ struct RankFacts {
 
     // Where the Flight Recorder puts the rank on the stuck collective of the FR's first stuck
     // PG (DiagnosisFacts::flightRecorder): tells "stuck inside" (started, not completed) from
-    // "never started" where PyTorch's last-enqueued cannot (§1.5, §2.3).
+    // "never started" where PyTorch's last-enqueued cannot ([formats 1.5], [formats 2.3]).
     FrRankPosition frPosition = FrRankPosition::Unknown;
 
     std::uint32_t lastEvent = kNoIndex; // last attributed event (silence detection)

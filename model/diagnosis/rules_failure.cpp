@@ -1,4 +1,4 @@
-// Rules for ranks that failed on their own (log-formats §9, §11 D, E, G): a crash earlier
+// Rules for ranks that failed on their own ([formats 9], [formats 11] D, E, G): a crash earlier
 // than everyone's timeouts, memory or /dev/shm exhaustion while creating a communicator,
 // and hangs before the first collective (init / bootstrap / rendezvous).
 
@@ -217,7 +217,7 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
     const DiagnosisFacts& facts = ctx.facts;
-    // /dev/shm exhausted on a whole node names no rank (§11 D): two ranks of one host failing
+    // /dev/shm exhausted on a whole node names no rank ([formats 11] D): two ranks of one host failing
     // on it, or "No space left on device" (the file system itself is full), is the node.
     std::map<std::string, std::vector<std::uint32_t>> shmByHost;
     for (std::uint32_t i : facts.shmEvents) {

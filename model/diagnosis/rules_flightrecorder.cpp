@@ -1,4 +1,4 @@
-// Flight Recorder rules (log-formats §2.3–2.4, §11 C/E/F; prior-art A1): conclusions from
+// Flight Recorder rules ([formats 2.3]–2.4, [formats 11] C/E/F): conclusions from
 // the cross-rank matching of FR dumps (model/frmatch.h). FR entries are direct evidence
 // of what every rank enqueued, started and completed, so these rules rank above the
 // log-only straggler inference (60–62) and below hardware faults with a direct Xid (87–90)
@@ -175,7 +175,7 @@ bool aliveAfterHang(const RuleContext& ctx, std::int32_t rank)
 } // namespace
 
 // (a) Different op, size or dtype at one sequence number: the minority took another code
-// path (§1.5 rules 6–7). Only the first independent mismatch up to the stuck collective
+// path ([formats 1.5] rules 6–7). Only the first independent mismatch up to the stuck collective
 // decides; the matcher already left out the ones that merely follow from it.
 void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
 {
@@ -259,9 +259,9 @@ void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
 }
 
 // (b) A rank whose entries stop before #S while its peers enqueued #S never entered it
-// (§1.5 rule 3, §11 F); (c) one rank that did not start #S while its peers did, or that
+// ([formats 1.5] rule 3, [formats 11] F); (c) one rank that did not start #S while its peers did, or that
 // started #S and never finished it while every peer finished: resolves what PyTorch's
-// "last enqueued" cannot (§2.3 states).
+// "last enqueued" cannot ([formats 2.3] states).
 void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
 {
     const FrPgMatch* pg = firstStuck(ctx);
@@ -416,8 +416,8 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
     }
     // Everyone started #S, but one rank's watchdog noticed its start only about a timeout
     // after the enqueue while its peers' noticed within moments: its watchdog thread was
-    // blocked that long, which is a CUDA call that did not return (§2.3 "time_discovered_*
-    // can be late if the watchdog was stuck"; §11 A: a CUDA API hang blocks the watchdog).
+    // blocked that long, which is a CUDA call that did not return ([formats 2.3] "time_discovered_*
+    // can be late if the watchdog was stuck"; [formats 11] A: a CUDA API hang blocks the watchdog).
     if (completed.empty() && scheduled.empty() && started.size() >= 2) {
         struct Gap {
             std::int32_t rank;
@@ -517,7 +517,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
     }
 }
 
-// (d) A rank with no dump among ranks that dumped (§2.4 pitfalls, prior-art A1: "the culprit
+// (d) A rank with no dump among ranks that dumped ([formats 2.4] pitfalls: PyTorch's own analyser notes "the culprit
 // rank is often the one that does not dump"): dead, or hung so hard its dump never ran.
 void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out)
 {
@@ -527,8 +527,8 @@ void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out)
         return;
     const Bundle& b = ctx.bundle;
     const std::vector<std::int32_t>& missing = fr.ranksWithoutDump;
-    // The dump is written by the C++ watchdog thread (§2.1), so a rank that is merely slow
-    // in Python still writes one: without a dump the process was most likely gone (§11 E
+    // The dump is written by the C++ watchdog thread ([formats 2.1]), so a rank that is merely slow
+    // in Python still writes one: without a dump the process was most likely gone ([formats 11] E
     // lists "FR: missing dump file" as crash evidence), unless the logs show it alive.
     bool failed = false, alive = false;
     for (const std::int32_t r : missing) {
@@ -593,7 +593,7 @@ void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out)
 }
 
 // (e) A pending send whose receiver never posted the recv (or the reverse), matched by peer
-// pair and order (§2.3 "nccl:send 1->2"): the pipeline stage pair that deadlocked.
+// pair and order ([formats 2.3] "nccl:send 1->2"): the pipeline stage pair that deadlocked.
 void ruleFrP2pUnmatched(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;

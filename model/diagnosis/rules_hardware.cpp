@@ -1,4 +1,4 @@
-// Hardware rules (log-formats §7.1, §9, §11 A): an Xid on the GPU a rank uses (PCI address
+// Hardware rules ([formats 7.1], [formats 9], [formats 11] A): an Xid on the GPU a rank uses (PCI address
 // → NCCL init line busId → rank), an NVLink Xid between two GPUs of one host (a pair), and a
 // watchdog that died on a sticky CUDA error.
 

@@ -1,4 +1,4 @@
-// Misleading signals, judged against the verdict (log-formats §5.2, §1.4 j; prior-art A3):
+// Misleading signals, judged against the verdict ([formats 5.2], [formats 1.4] j):
 // torchrun's "Root Cause (first observed failure)" is only the earliest failure on that
 // node (for signal deaths, the agent's poll time), and the rank a dump signal comes from
 // is the first rank whose watchdog fired — a healthy waiter.

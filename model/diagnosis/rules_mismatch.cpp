@@ -1,4 +1,4 @@
-// Collective mismatch rules (log-formats §1.4 l, m; §1.5 rules 6–7; §11 C): ranks that
+// Collective mismatch rules ([formats 1.4] l, m; [formats 1.5] rules 6–7; [formats 11] C): ranks that
 // disagree on what collective #S is. The minority is the initiator; an even split is said
 // as such and no side is picked.
 
@@ -25,7 +25,7 @@ struct Signature {
     }
 };
 
-// Coalesced work prints NumelIn=2^64-1 (§1.3): not a size.
+// Coalesced work prints NumelIn=2^64-1 ([formats 1.3]): not a size.
 std::uint64_t usableNumel(std::uint64_t n)
 {
     return n == ~0ull ? 0 : n;
@@ -288,7 +288,7 @@ void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
 
 } // namespace
 
-// NCCL COLL lines (§3.5, §11 C, the RCCL #429 pattern): at the same opCount on one
+// NCCL COLL lines ([formats 3.5], [formats 11] C, the RCCL #429 pattern): at the same opCount on one
 // communicator every rank must call the same op with the same count. The first opCount where
 // a minority disagrees names the rank that took a different code path — even when that
 // rank was killed before its own watchdog could print its WorkNCCL.
@@ -385,7 +385,7 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
 
 namespace rankscope::model {
 
-// One rank past the point where all the others stopped (log-formats §1.5, §11 C "some members'
+// One rank past the point where all the others stopped ([formats 1.5], [formats 11] C "some members'
 // last enqueued differs … odd rank out"): every rank runs the same program, so the ranks block
 // at the same place after the stuck collective S (the next sync on its result) and print the
 // same last enqueued. When all of them agree on exactly S and a few ranks enqueued further, those

@@ -1,4 +1,4 @@
-// Network rules (log-formats §3.7, §3.8, §11 B): the first IB/RoCE completion error that is
+// Network rules ([formats 3.7], [formats 3.8], [formats 11] B): the first IB/RoCE completion error that is
 // not a flush names the broken pair; the same signature on many hosts at once is a
 // configuration problem (MTU, GID index, ACS/GDR, timeouts), not one link.
 
@@ -25,7 +25,7 @@ std::string hostText(const Bundle& b, StrId host)
     return host == kNoStr ? std::string("an unknown host") : std::string(b.text(host));
 }
 
-// Positive evidence that the job never got past its first collective (§1.5, §11 G): the
+// Positive evidence that the job never got past its first collective ([formats 1.5], [formats 11] G): the
 // process group the hang sits on timed out in its SeqNum 1 (another group, e.g. an
 // intra-node one over NVLink, may well have completed collectives: its transport is not
 // the one that failed), a communicator whose init started and never completed, a watchdog
@@ -260,8 +260,8 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
 
 namespace rankscope::model {
 
-// The same socket failure from every host at once while communicators connect (§3.8,
-// §11 G): blocked ports, a wrong NCCL_SOCKET_IFNAME, no IB in the container. One broken
+// The same socket failure from every host at once while communicators connect ([formats 3.8],
+// [formats 11] G): blocked ports, a wrong NCCL_SOCKET_IFNAME, no IB in the container. One broken
 // path fails between two hosts; failures from every host are the job's configuration.
 // So is a job that fell back to TCP sockets because no host found its InfiniBand device
 // ("NET/IB : No device found.") and whose first socket connection between hosts timed out
@@ -369,7 +369,7 @@ void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
 
 namespace rankscope::model {
 
-// NET/IB async events (§3.7): "port error" repeated on one host is its link flapping;
+// NET/IB async events ([formats 3.7]): "port error" repeated on one host is its link flapping;
 // "local catastrophic error" is the HCA itself failing. Either takes every rank of that host
 // off the fabric.
 void ruleIbAsyncEvents(const RuleContext& ctx, RuleOutput& out)

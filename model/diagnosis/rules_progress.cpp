@@ -1,4 +1,4 @@
-// Rules on where ranks stand on the stuck collective (log-formats §1.5, §11 F):
+// Rules on where ranks stand on the stuck collective ([formats 1.5], [formats 11] F):
 // the odd rank out that never entered, the whole-job freeze, everyone inside, and the
 // rank that should have logged but did not.
 
@@ -43,7 +43,7 @@ std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts&
             && (pg.positions[i] == Position::Entered || pg.positions[i] == Position::Completed))
             tornDownRanksReport = pg.neverEntered.empty();
     }
-    // NCCL COLL lines settle it where they exist (§3.5): NCCL prints the line when the call is
+    // NCCL COLL lines settle it where they exist ([formats 3.5]): NCCL prints the line when the call is
     // made, and every rank that timed out in S made its call for S, so the lowest opCount among
     // them is at least S's. A rank below it never called NCCL for S. (Not the highest: ranks
     // that raced ahead enqueued more calls, and a rank sitting in S would look behind them.)
@@ -65,7 +65,7 @@ std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts&
                 || rf.lastActivity == StackActivity::Sleeping || rf.lastActivity == StackActivity::Other);
         // Only a stack in a known stall (DataLoader, checkpoint I/O, sleep): a main thread in the
         // script's own code may be blocked in a CUDA call the Python stack does not show (a rank
-        // that raced ahead waits in the allocator behind the stuck stream, §11 F).
+        // that raced ahead waits in the allocator behind the stuck stream, [formats 11] F).
         const bool stackOutside = rf.stackDump != kNoIndex
             && (rf.activity == StackActivity::DataLoading || rf.activity == StackActivity::CheckpointIo
                 || rf.activity == StackActivity::Sleeping);

@@ -1,4 +1,4 @@
-// NCCL RAS rules (log-formats §4). RAS looks at the job from the outside: it lists the
+// NCCL RAS rules ([formats 4]). RAS looks at the job from the outside: it lists the
 // processes it considers dead or that did not answer, and the ranks whose operation counts
 // differ from the rest of a communicator. What it lists needs care: in a count MISMATCH the
 // listed ranks are the *minority*, which can be the ranks that are ahead and waiting (they

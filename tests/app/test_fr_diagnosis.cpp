@@ -98,7 +98,7 @@ TEST_CASE(
     "FR only: the rank without a dump is the suspect while every other rank waits", "[app][fr]")
 {
     // The C++ watchdog thread writes the dump even while Python is busy, so with nothing
-    // showing the rank alive its missing dump says the process was gone (§11 E).
+    // showing the rank alive its missing dump says the process was gone ([formats 11] E).
     const auto d = diagnosisOf(dumpsOf("scenarios/no_dump", { 0, 1, 3 }));
     const auto& v = d["verdict"];
     CHECK(v["status"] == "hang_diagnosed");

@@ -1,4 +1,4 @@
-// torchrun error.json (log-formats §5.3).
+// torchrun error.json ([formats 5.3]).
 #include "parsers/errorfileparser.h"
 
 #include "scanhelpers.h"

@@ -1,4 +1,4 @@
-// Flight Recorder dumps (log-formats §2) mapped into FrDump / FrEntry records. The fixtures
+// Flight Recorder dumps ([formats 2]) mapped into FrDump / FrEntry records. The fixtures
 // under tests/data/fr are written by tools/frgen/frgen.py with Python's own pickle module
 // and with a writer that emits what torch::jit::Pickler emits (job4/).
 #include "parsers/flightrecorderparser.h"

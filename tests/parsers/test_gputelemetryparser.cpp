@@ -1,5 +1,5 @@
 // GpuTelemetryParser: nvidia-smi --query-gpu CSV and dcgmi dmon samples summarised per GPU
-// (log-formats §7.3), through the real LogScanner.
+// ([formats 7.3]), through the real LogScanner.
 #include "scanhelpers.h"
 
 #include <catch2/catch.hpp>

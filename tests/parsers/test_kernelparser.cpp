@@ -1,5 +1,5 @@
 // KernelParser: Xid / SXid / fallen off the bus, mlx5 link state, PCIe AER and the kernel OOM
-// killer (log-formats §7.1, §7.2, §9), through the real LogScanner.
+// killer ([formats 7.1], [formats 7.2], [formats 9]), through the real LogScanner.
 #include "parsers/kernelparser.h"
 #include "scanhelpers.h"
 

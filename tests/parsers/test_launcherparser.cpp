@@ -1,4 +1,4 @@
-// Launcher lines (log-formats §5, §6) run through the real LogScanner, so prefixes and
+// Launcher lines ([formats 5], [formats 6]) run through the real LogScanner, so prefixes and
 // times reach the parser as in production.
 #include "scanhelpers.h"
 

@@ -1,4 +1,4 @@
-// NCCL_DEBUG output (log-formats §3): verbatim lines for every version row, torn, prefixed
+// NCCL_DEBUG output ([formats 3]): verbatim lines for every version row, torn, prefixed
 // and garbage input, through the real LogScanner pipeline.
 #include "model/secretmasker.h"
 #include "scanhelpers.h"
@@ -60,7 +60,7 @@ std::string collLine(const std::string& header, const std::string& op, unsigned 
 } // namespace
 
 // ----------------------------------------------------------------------------------------
-// §3.1 header and §3.2 setup lines
+// [formats 3.1] header and [formats 3.2] setup lines
 
 TEST_CASE("bare NCCL version banner yields a version event without process", "[parsers][nccl]")
 {
@@ -148,7 +148,7 @@ TEST_CASE("network selection lines yield NcclNetSelect events", "[parsers][nccl]
 }
 
 // ----------------------------------------------------------------------------------------
-// §3.3 communicator init, every version row
+// [formats 3.3] communicator init, every version row
 
 TEST_CASE("≤2.15 Init COMPLETE line gives a comm record with normalised busId", "[parsers][nccl]")
 {
@@ -298,7 +298,7 @@ TEST_CASE("absurd busId and rank values do not produce wrong records", "[parsers
 }
 
 // ----------------------------------------------------------------------------------------
-// §3.4 topology
+// [formats 3.4] topology
 
 TEST_CASE("ring, tree and channel lines become links of the process's current comm",
     "[parsers][nccl]")
@@ -392,7 +392,7 @@ TEST_CASE("links per comm and process are capped", "[parsers][nccl]")
 }
 
 // ----------------------------------------------------------------------------------------
-// §3.5 COLL lines
+// [formats 3.5] COLL lines
 
 TEST_CASE("RCCL AllReduce COLL line is summarised with hex opCount", "[parsers][nccl]")
 {
@@ -502,7 +502,7 @@ TEST_CASE("100k COLL and channel lines summarise without one event per line", "[
 }
 
 // ----------------------------------------------------------------------------------------
-// §3.7 InfiniBand
+// [formats 3.7] InfiniBand
 
 TEST_CASE("IB completion errors of every version row give status, peer and hca",
     "[parsers][nccl]")
@@ -636,7 +636,7 @@ TEST_CASE("IB async events of every form give event text and device", "[parsers]
 }
 
 // ----------------------------------------------------------------------------------------
-// §3.8 sockets and bootstrap
+// [formats 3.8] sockets and bootstrap
 
 TEST_CASE("socket errors of every era give the remote peer as printed", "[parsers][nccl]")
 {
@@ -696,7 +696,7 @@ TEST_CASE("bootstrap failures yield NcclBootstrapError", "[parsers][nccl]")
 }
 
 // ----------------------------------------------------------------------------------------
-// §3.9 proxy, §3.10 CUDA and shm, other WARNs
+// [formats 3.9] proxy, [formats 3.10] CUDA and shm, other WARNs
 
 TEST_CASE("proxy errors and localRank closures", "[parsers][nccl]")
 {

@@ -1,4 +1,4 @@
-// Python tracebacks, CUDA OOM / CUDA errors and fatal signals (log-formats §8, §9), run through
+// Python tracebacks, CUDA OOM / CUDA errors and fatal signals ([formats 8], [formats 9]), run through
 // the real LogScanner so prefixes and times reach the parser as in production.
 #include "scanhelpers.h"
 

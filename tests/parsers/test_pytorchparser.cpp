@@ -1,5 +1,5 @@
-// Tests for parsers/pytorchparser: PyTorch ProcessGroupNCCL messages (log-formats §1). The
-// example lines are the verbatim ones of log-formats.md (real pastes), run through the real
+// Tests for parsers/pytorchparser: PyTorch ProcessGroupNCCL messages ([formats 1]). The
+// example lines are shaped like real pastes of every dialect, run through the real
 // LogScanner so prefixes, envelopes and times take the production path.
 #include "scanhelpers.h"
 
@@ -51,7 +51,7 @@ std::string envValue(const model::ParsedSource& p, std::string_view name)
 
 } // namespace
 
-// --- §1.1 envelopes -------------------------------------------------------------------------
+// --- [formats 1.1] envelopes -------------------------------------------------------------------------
 
 TEST_CASE(
     "watchdog line from PyTorch 1.13-2.1 yields timeout event without PG", "[parsers][pytorch]")
@@ -169,7 +169,7 @@ TEST_CASE("W envelope raises an info line to a warning, E leaves kind severities
     CHECK(found[1]->severity == Severity::Info);
 }
 
-// --- §1.2 PG prefixes ------------------------------------------------------------------------
+// --- [formats 1.2] PG prefixes ------------------------------------------------------------------------
 
 TEST_CASE("every PG prefix dialect fills pg, pgRank and the PG description", "[parsers][pytorch]")
 {
@@ -219,7 +219,7 @@ TEST_CASE("doubled prefix before the terminate message gives one fatal event", "
     CHECK(str(p, e.text).starts_with("Terminating the process"));
 }
 
-// --- §1.3 WorkNCCL representations -----------------------------------------------------------
+// --- [formats 1.3] WorkNCCL representations -----------------------------------------------------------
 
 TEST_CASE("early WorkNCCL with TensorShape and no SeqNum leaves seq unknown", "[parsers][pytorch]")
 {

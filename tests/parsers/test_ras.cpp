@@ -1,4 +1,4 @@
-// NCCL RAS reports (log-formats §4; verbatim blocks from NVIDIA/nccl docs ras.rst and the
+// NCCL RAS reports ([formats 4]; verbatim blocks from NVIDIA/nccl docs ras.rst and the
 // format strings of src/ras/client_support.cc), read through the real LogScanner.
 #include "parsers/rasparser.h"
 
@@ -18,7 +18,7 @@ using rankscope::testing::str;
 
 namespace {
 
-// §4: the text report after one process was stopped (2.24, "The missing rank:" wording).
+// [formats 4]: the text report after one process was stopped (2.24, "The missing rank:" wording).
 const char* const kIncompleteReport = R"(NCCL version 2.24.3+cuda12.2 compiled with CUDA 12.2
 CUDA runtime version 12020, driver version 12040
 

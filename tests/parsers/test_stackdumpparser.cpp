@@ -1,5 +1,5 @@
 // StackDumpParser: py-spy dump, faulthandler and c10 fatal-signal stacks of hung processes
-// (log-formats §8), classified by where the main thread sits, through the real LogScanner.
+// ([formats 8]), classified by where the main thread sits, through the real LogScanner.
 #include "scanhelpers.h"
 
 #include <catch2/catch.hpp>
@@ -27,7 +27,7 @@ std::string frameText(const model::ParsedSource& p, const model::StackFrame& f)
 
 } // namespace
 
-TEST_CASE("py-spy dump from log-formats §8 puts the main thread in all_reduce", "[parsers][stacks]")
+TEST_CASE("py-spy dump of a hung rank (formats notes, section 8) puts the main thread in all_reduce", "[parsers][stacks]")
 {
     const auto p = scan("Process 12345: python train.py --cfg x\n"
                         "Python v3.10.12 (/usr/bin/python3.10)\n"

@@ -193,7 +193,7 @@ TEST_CASE(
     const int straggler = pickled.result.expected.verdict.initiatingRanks.front();
     for (const auto& [rank, t] : pickled.dumps) {
         INFO("rank " << rank);
-        // torch::jit::Pickler: protocol 2, no frames (log-formats §2.2).
+        // torch::jit::Pickler: protocol 2, no frames ([formats 2.2]).
         CHECK(t.bytes.substr(0, 2) == std::string("\x80\x02", 2));
         const auto& entries = t.parsed.frEntries;
         REQUIRE(entries.size() == 16);

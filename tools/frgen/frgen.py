@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes PyTorch Flight Recorder dumps for Rankscope's tests (log-formats §2).
+"""Writes PyTorch Flight Recorder dumps for Rankscope's tests ([formats 2]).
 
 Regenerate the checked-in fixtures with:
 

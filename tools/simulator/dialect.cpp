@@ -29,8 +29,8 @@ void Dialect::envelope(std::string& o, char sev, Micros t, std::string_view file
         x << "[rank" << rank << "]:";
     x << '[' << sev;
     if (job.torch.envelopeTime) {
-        // Real pastes show a nanosecond fraction that advances with the wall clock (log-formats
-        // §1.1 warns it comes from a different clock, so parsers must not order by it). Lines
+        // Real pastes show a nanosecond fraction that advances with the wall clock
+        // ([formats 1.1] warns it comes from a different clock, so parsers must not order by it). Lines
         // written in one burst are tens of microseconds apart.
         Micros shown = t;
         if (t <= m_lastEnvelope && t > m_lastEnvelope - kMilli)

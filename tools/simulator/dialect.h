@@ -1,6 +1,6 @@
 #pragma once
 // Shared text pieces in the job's dialects: PyTorch c10 envelopes and PG prefixes
-// (log-formats §1.1–1.3), NCCL line headers (§3.1), C++ frame dumps (§1.4 e), tqdm bars,
+// ([formats 1.1]–1.3), NCCL line headers ([formats 3.1]), C++ frame dumps ([formats 1.4] e), tqdm bars,
 // Python-json escaping. Used by the rank renderer and the launcher/kernel renderers.
 
 #include "jobmodel.h"

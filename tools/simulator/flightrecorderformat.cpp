@@ -44,7 +44,7 @@ std::string_view stateName(FrEntryState s)
     return "scheduled";
 }
 
-// pg_config "ranks" is a string (log-formats §2.3): "[0, 1, 2, 3]".
+// pg_config "ranks" is a string ([formats 2.3]): "[0, 1, 2, 3]".
 std::string rankListText(int world)
 {
     std::string s = "[";

@@ -1,5 +1,5 @@
 #pragma once
-// Serialises a FrTraceDump the way PyTorch writes it (log-formats §2.2/2.3):
+// Serialises a FrTraceDump the way PyTorch writes it ([formats 2.2]/2.3):
 //   - pickle: what ProcessGroupNCCL writes to nccl_trace_rank_<R> through torch::jit::Pickler
 //     (protocol 2; see PickleWriter), keys in the order FlightRecorder inserts them, one
 //     frame dict per distinct frame shared by every entry that shows it;

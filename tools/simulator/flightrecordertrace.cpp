@@ -103,7 +103,7 @@ Micros FlightRecorderTrace::dumpTime(int rank) const
     switch (p.fate) {
     case Fate::Crashes:
     case Fate::CleanExit:
-    case Fate::Silent: // hung hard, GIL included: the dump never gets written (§2.1)
+    case Fate::Silent: // hung hard, GIL included: the dump never gets written ([formats 2.1])
     case Fate::InitMissing: // no process group yet
     case Fate::Completes: // exited 0, nothing asked for a dump
         return kNever;

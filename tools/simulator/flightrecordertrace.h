@@ -1,5 +1,5 @@
 #pragma once
-// What one rank's Flight Recorder holds when it dumps (log-formats §2.3), derived from the
+// What one rank's Flight Recorder holds when it dumps ([formats 2.3]), derived from the
 // job model and the scenario's ground truth, never from the rendered logs:
 //   - every PG 0 collective the rank enqueued (same enqueue times as its COLL lines), with
 //     the op and sizes it really issued (a mismatching rank records its own op at S);
@@ -12,7 +12,7 @@
 // Who dumps: a rank whose watchdog is alive when a dump is triggered (its own timeout, the
 // TCPStore dump signal of the first rank to time out, the heartbeat monitor), or a healthy
 // rank dumped on request when the bundle is collected. A crashed, exited or hard-hung rank
-// writes no file, exactly the blind spot of the official analyzer (§2.4 pitfalls).
+// writes no file, exactly the blind spot of the official analyzer ([formats 2.4] pitfalls).
 
 #include "jobmodel.h"
 #include "scenarioplan.h"

@@ -728,7 +728,7 @@ Job buildJob(const ScenarioOptions& options, std::uint64_t seed)
     job.flightRecorder = draw("fr").chance(0.5) && job.torch.order >= 240;
     if (options.flightRecorder) {
         // Dumps were asked for: the job ran with the trace buffer and CUDA-event timing on,
-        // so entries go scheduled → started → completed (log-formats §2.3 "state").
+        // so entries go scheduled → started → completed ([formats 2.3] "state").
         job.flightRecorder = true;
         job.frBufferSize = options.frBufferSize;
         job.ncclTiming = true;

@@ -1,7 +1,7 @@
 #pragma once
 // The simulated job: who runs where (hosts, IPs, pids, GPUs, NICs, NCCL communicators and
 // rings), which software dialect prints the logs (PyTorch and NCCL version rows of
-// log-formats.md), and the training program (the collectives every rank enqueues, step by
+// docs/log-formats.md), and the training program (the collectives every rank enqueues, step by
 // step, with their sequence numbers). Everything is derived from the seed; the scenario
 // decides later what goes wrong.
 
@@ -22,8 +22,8 @@ std::string_view torchOpName(Op op); // "ALLREDUCE", "_ALLGATHER_BASE", ...
 std::string_view ncclOpName(Op op); // "AllReduce", "AllGather", ...
 std::string_view c10dFunction(Op op); // "all_reduce", "_all_gather_base", ...
 
-// PyTorch ProcessGroupNCCL dialect (log-formats §1). Line numbers follow the fingerprint
-// table of §1.1 and real pastes of each release.
+// PyTorch ProcessGroupNCCL dialect ([formats 1]). Line numbers follow the fingerprint
+// table of [formats 1.1] and real pastes of each release.
 struct TorchDialect {
     std::string name; // "2.4"
     std::string full; // "2.4.1+cu124"
@@ -69,7 +69,7 @@ struct TorchDialect {
     int pythonMinor = 10;
 };
 
-// NCCL dialect (log-formats §3).
+// NCCL dialect ([formats 3]).
 struct NcclDialect {
     std::string name; // "2.21"
     std::string version; // "2.21.5"
@@ -79,7 +79,7 @@ struct NcclDialect {
     bool warnTimestamp = false; // ≥2.26: "[2025-03-01 12:00:05] " before WARN
     int initStyle = 1; // 0: COMPLETE only (≤2.17), 1: START/COMPLETE (2.18–2.21),
                        // 2: "ncclCommInitRank " prefix (2.23+), 3: "[Rank r] " + 2
-    int ibErrorStyle = 2; // §3.7 rows: 0 ≤2.17, 1 2.18–2.19, 2 2.20–2.21, 3 2.22–2.28, 4 2.29+
+    int ibErrorStyle = 2; // [formats 3.7] rows: 0 ≤2.17, 1 2.18–2.19, 2 2.20–2.21, 3 2.22–2.28, 4 2.29+
     bool connByNvmlDev = true; // "0[0] -> 1[1]" (≥2.19) vs "0[18000] -> 1[2a000]"
     bool mnnvl = true; // "… localRank L MNNVL 0" (≥2.20)
     bool initTimings = false; // "Init timings - ncclCommInitRank: …" (≥2.23)

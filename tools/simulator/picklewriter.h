@@ -1,6 +1,6 @@
 #pragma once
 // Writes Python pickles of dicts, lists, tuples, strings, ints, floats, bools and None the
-// way the two producers of Flight Recorder dumps do (log-formats §2.2):
+// way the two producers of Flight Recorder dumps do ([formats 2.2]):
 //   - TorchProtocol2: torch::jit::Pickler (pt:torch/csrc/jit/serialization/pickler.cpp),
 //     what ProcessGroupNCCL writes to nccl_trace_rank_<R>: PROTO 2, every string memoized
 //     by value (BINUNICODE + BINPUT, then BINGET), containers memoized only when shared

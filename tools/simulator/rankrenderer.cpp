@@ -182,7 +182,7 @@ std::string Writer::ncclErrorName(int code) const
     }
 }
 
-// The WARN text a network failure leaves (§3.7 / §3.8 per NCCL version).
+// The WARN text a network failure leaves ([formats 3.7] / [formats 3.8] per NCCL version).
 std::string Writer::lastNcclError() const
 {
     std::string s;
@@ -1295,7 +1295,7 @@ void Writer::netErrorLines()
     const TorchDialect& T = J.torch;
     const std::string last = lastNcclError();
     const Micros t = rp.eventAt;
-    // NCCL: the proxy progress thread's WARN and its error chain (§3.6).
+    // NCCL: the proxy progress thread's WARN and its error chain ([formats 3.6]).
     if (ncclWarnOn) {
         LineOut l(rs, t, Stream::Out);
         const bool socket = rp.kind != "ib";
@@ -1848,7 +1848,7 @@ void Writer::run()
 }
 
 // A sibling process on this host died: the proxy service thread sees its connections
-// close (log-formats §3.9, "[Service thread] Connection closed by localRank N").
+// close ([formats 3.9], "[Service thread] Connection closed by localRank N").
 void Writer::serviceThreadLines()
 {
     if (!ncclInfoOn || !reachedNcclInit() || rp.fate == Fate::InitWait

@@ -10,7 +10,7 @@ namespace rankscope::simulator {
 namespace {
 
 // First op at or after `idx` the CPU blocks on: ranks that enqueued program[idx] keep
-// enqueueing asynchronous ops up to and including it (log-formats §1.5 rule 4).
+// enqueueing asynchronous ops up to and including it ([formats 1.5] rule 4).
 int syncIndexFrom(const Job& job, int idx)
 {
     for (int i = idx; i < static_cast<int>(job.program.size()); ++i)

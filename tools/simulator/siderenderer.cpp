@@ -303,7 +303,7 @@ void SideRenderer::childFailedTable(RankStream& rs, int node) const
         const RankInfo& ri = J.rankInfo(r);
         const std::string ej = m_ranks.errorJson(r);
         const bool hasFile = !ej.empty();
-        // Signals have no error file: the timestamp is the agent's poll time (§5.2).
+        // Signals have no error file: the timestamp is the agent's poll time ([formats 5.2]).
         const Micros ts = hasFile ? p.deathAt : out.pollAt;
         std::string f;
         Text y(f);

@@ -222,7 +222,7 @@ Prepared prepare(const ScenarioOptions& options)
     p.job = buildJob(p.resolved.options, p.resolved.options.seed);
     adjustJob(p.job, options.scenario, p.resolved.variant);
     p.plan = planScenario(p.job, options.scenario, p.resolved.variant);
-    // Dumps on timeout are what makes every live rank write its trace (log-formats §2.1).
+    // Dumps on timeout are what makes every live rank write its trace ([formats 2.1]).
     if (p.resolved.options.flightRecorder)
         p.plan.dumpOnTimeout = true;
     simulateTimeline(p.job, p.plan);

@@ -60,7 +60,7 @@ gen mismatch-extra-enqueued-ahead   --scenario collective_mismatch --variant ext
 gen mismatch-algo-stack-in-coll     --scenario collective_mismatch --variant algo_deadlock --torch 2.6 --layout per-rank --ranks 16 --ranks-per-node 8 --nccl-debug info --pyspy --torchrun-summary --seed 100
 gen silent-rank-sigkill             --scenario silent_rank --variant stops --torch 1.13 --layout per-node --ranks 16 --ranks-per-node 8 --nccl-debug info --seed 100
 gen all-entered-unmapped-sigterm    --scenario no_evidence_all_entered --variant plain --torch 1.13 --layout torchrun-logdir --ranks 16 --ranks-per-node 4 --torchrun-summary --tee --seed 101
-# Flight Recorder (log-formats §2; issue 6). With --logs none the bundle holds only the
+# Flight Recorder ([formats 2]; issue 6). With --logs none the bundle holds only the
 # nccl_trace_rank_<R> dumps, so FR alone must decide; a small --fr-buffer makes the ring
 # buffers start at different record ids across ranks.
 gen fr-only-straggler               --scenario straggler_stall --variant dataloader --ranks 8 --flight-recorder --logs none --fr-buffer 48 --seed 40
