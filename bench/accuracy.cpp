@@ -12,6 +12,7 @@
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
+#include "tools/evaluation/caselogs.h"
 #include "tools/evaluation/truthcheck.h"
 #include "tools/evaluation/verdictcheck.h"
 #include "tools/simulator/simulator.h"
@@ -129,20 +130,6 @@ std::vector<fs::path> truthCases(const fs::path& root)
     return cases;
 }
 
-// The case's logs: everything but the answers and the notes about them.
-std::vector<std::string> caseLogs(const fs::path& dir)
-{
-    std::vector<std::string> paths;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-        const std::string name = entry.path().filename().string();
-        if (name == "truth.json" || name == "expected.json" || entry.path().extension() == ".md")
-            continue;
-        paths.push_back(entry.path().string());
-    }
-    std::sort(paths.begin(), paths.end());
-    return paths;
-}
-
 // Scores one real corpus against its truth.json files; prints a line per case with --failures
 // (misses only otherwise) and the summary. Returns the number of false claims.
 std::size_t scoreRealCorpus(const fs::path& root, bool showAll)
@@ -157,7 +144,7 @@ std::size_t scoreRealCorpus(const fs::path& root, bool showAll)
             continue;
         ++n;
         app::LoadRequest request;
-        request.paths = caseLogs(dir);
+        request.paths = evaluation::caseLogFiles(dir);
         request.threads = 2;
         evaluation::TruthScore score;
         auto bundle = app::loadBundle(request);
@@ -334,14 +321,7 @@ int main(int argc, char** argv)
             auto expected = evaluation::parseExpected(nlohmann::json::parse(in, nullptr, false), dir.filename().string());
             if (!expected)
                 continue;
-            std::vector<std::string> paths;
-            for (const auto& entry : fs::directory_iterator(dir)) {
-                const std::string name = entry.path().filename().string();
-                if (entry.is_regular_file() && name != "expected.json" && name != "SOURCE.md")
-                    paths.push_back(entry.path().string());
-            }
-            std::sort(paths.begin(), paths.end());
-            const Outcome out = runCase(paths, *expected);
+            const Outcome out = runCase(evaluation::caseLogFiles(dir), *expected);
             realTotal.add(out.score, *expected);
             if (!out.score.allOk()) {
                 std::string line = dir.filename().string() + ":";

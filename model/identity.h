@@ -1,6 +1,6 @@
 #pragma once
 // What one log line says about the process that wrote it, before any cross-source
-// reasoning: the stacked prefixes of log-formats §0 and the NCCL host:pid header.
+// reasoning: the stacked prefixes of [formats 0] and the NCCL host:pid header.
 // The rank resolver turns these into global ranks once every source has been read.
 
 #include "model/evidence.h"
@@ -21,6 +21,9 @@ struct RawIdentity {
     std::int32_t pid = -1;        // NCCL host:pid:tid, Ray pid=
     StrId host = kNoStr;          // pdsh "node12: " or NCCL header host
     StrId ip = kNoStr;            // Ray ip=
+
+    // A prefix or tag said which rank wrote the line (as opposed to only its process or host).
+    bool statesRank() const { return globalRank >= 0 || localRank >= 0 || srunTask >= 0 || mpiRank >= 0; }
 
     friend bool operator==(const RawIdentity&, const RawIdentity&) = default;
 };

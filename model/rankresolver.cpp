@@ -510,10 +510,7 @@ private:
         return e.kind == EventKind::FatalSignal && e.pid >= 0;
     }
 
-    static bool isBareIdentity(const RawIdentity& id)
-    {
-        return id.globalRank < 0 && id.localRank < 0 && id.srunTask < 0 && id.mpiRank < 0;
-    }
+    static bool isBareIdentity(const RawIdentity& id) { return !id.statesRank(); }
 
     // Identities with equal keys are one process: sorted by key, each run is united.
     template <class Key> void uniteEqual(std::vector<std::pair<Key, std::uint32_t>>& keyed)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace rankscope::parsers {
 
@@ -32,40 +33,25 @@ std::size_t streamTagLength(std::string_view rest)
     return 0;
 }
 
-// "[1,3]<stdout>:" or "[1,3]<stderr>:"
-bool stripMpiTag(std::string_view& s, LinePrefix& p)
-{
-    if (s.size() < 14 || s[0] != '[')
-        return false;
-    std::size_t i = 1;
-    if (!readUnsigned(s, i))
-        return false;
-    if (i >= s.size() || s[i] != ',')
-        return false;
-    ++i;
-    const std::size_t rankStart = i;
-    const auto rank = readUnsigned(s, i);
-    if (!rank || i == rankStart)
-        return false;
-    const std::size_t len = streamTagLength(s.substr(i));
-    if (len == 0)
-        return false;
-    p.mpiRank = static_cast<std::int32_t>(*rank);
-    s.remove_prefix(i + len);
-    return true;
-}
-
-// "[3]<stderr>:" — horovodrun's Gloo launcher tags each worker's output with its rank.
-bool stripHorovodTag(std::string_view& s, LinePrefix& p)
+// "[1,3]<stdout>:" (Open MPI --tag-output: job, then rank) or "[3]<stderr>:" (horovodrun's
+// Gloo launcher: the rank alone): the rank is the last number before the stream tag.
+bool stripLauncherTag(std::string_view& s, LinePrefix& p)
 {
     if (s.size() < 11 || s[0] != '[')
         return false;
     std::size_t i = 1;
-    const auto rank = readUnsigned(s, i);
-    if (!rank || i == 1 || i > 8)
+    auto rank = readUnsigned(s, i);
+    if (!rank || i == 1 || i > 12)
         return false;
+    if (i < s.size() && s[i] == ',') {
+        ++i;
+        const std::size_t rankStart = i;
+        rank = readUnsigned(s, i);
+        if (!rank || i == rankStart)
+            return false;
+    }
     const std::size_t len = streamTagLength(s.substr(i));
-    if (len == 0)
+    if (len == 0 || *rank > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
         return false;
     p.mpiRank = static_cast<std::int32_t>(*rank);
     s.remove_prefix(i + len);
@@ -288,7 +274,7 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
         const char c = line.front();
         bool stripped = false;
         if (c == '[') {
-            stripped = stripTorchRank(line, prefix) || stripMpiTag(line, prefix) || stripHorovodTag(line, prefix)
+            stripped = stripTorchRank(line, prefix) || stripLauncherTag(line, prefix)
                 || stripRankBeforeNcclHeader(line, prefix)
                 || stripTorchrunTee(line, prefix) || stripLineNumber(line);
         } else if (c == '(') {

@@ -36,7 +36,7 @@ bool containsAny(std::string_view text, std::initializer_list<std::string_view> 
 
 } // namespace
 
-// CUDA errors that mean the GPU itself is gone or broken (§9, §11 A), as opposed to a
+// CUDA errors that mean the GPU itself is gone or broken ([formats 9], [formats 11] A), as opposed to a
 // kernel bug of the application (illegal memory access, device-side assert).
 bool isCudaStickyText(std::string_view text)
 {
@@ -62,8 +62,8 @@ bool isStoreWait(std::string_view message)
         "Timed out initializing process group in store based barrier" });
 }
 
-// A Python exception that is only the echo of a collective failure elsewhere (log-formats
-// §1.4 d–h, §5): the watchdog's own exception, an aborted communicator, a remote error.
+// A Python exception that is only the echo of a collective failure elsewhere
+// ([formats 1.4] d–h, [formats 5]): the watchdog's own exception, an aborted communicator, a remote error.
 bool isConsequence(std::string_view type, std::string_view message)
 {
     return containsAny(message, { "Watchdog caught collective operation timeout", "communicator was aborted",
@@ -211,7 +211,7 @@ private:
             if (e.severity >= Severity::Error)
                 m_f.anyFailure = true;
             if (e.rank < 0) {
-                if (e.kind == EventKind::TorchWatchdogTimeout || e.kind == EventKind::TorchBlockingWaitTimeout) {
+                if (isCollectiveTimeout(e)) {
                     m_f.anyTimeout = true;
                     ++m_f.unrankedTimeouts;
                 }
@@ -224,9 +224,7 @@ private:
             rf.lastEvent = i;
             const std::string_view text = m_b.text(e.text);
             const std::string_view detail = m_b.text(e.detail);
-            switch (e.kind) {
-            case EventKind::TorchWatchdogTimeout:
-            case EventKind::TorchBlockingWaitTimeout:
+            if (isCollectiveTimeout(e)) {
                 m_f.anyTimeout = true;
                 rf.anyTimeout = true;
                 rf.waited = true;
@@ -236,7 +234,8 @@ private:
                 }
                 if (!m_f.firstTimeout.valid() || earlierThan(e.time, m_f.firstTimeout))
                     m_f.firstTimeout = e.time;
-                break;
+            }
+            switch (e.kind) {
             case EventKind::PythonException:
                 if (!isConsequence(detail, text))
                     primary(rf, i, isResourceText(text) || isResourceText(detail));
@@ -261,15 +260,6 @@ private:
                 break;
             case EventKind::TorchWatchdogException:
             case EventKind::TorchAsyncNcclError:
-                if (isCollectiveTimeout(e)) {
-                    m_f.anyTimeout = true;
-                    rf.anyTimeout = true;
-                    rf.waited = true;
-                    if (rf.firstTimeoutEvent == kNoIndex || earlierThan(e.time, rf.firstTimeoutTime)) {
-                        rf.firstTimeoutEvent = i;
-                        rf.firstTimeoutTime = e.time;
-                    }
-                }
                 if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
                     rf.cudaStickyError = i;
                 // The watchdog dying on a CUDA error of this GPU (illegal memory access,
@@ -277,7 +267,7 @@ private:
                 else if (e.kind == EventKind::TorchWatchdogException && text.find("CUDA error") != std::string_view::npos)
                     primary(rf, i, false);
                 // ≤2.0 rethrows the async NCCL error from the watchdog itself; its "Last error:"
-                // names the peer just like (f) does (§1.4 e, f).
+                // names the peer just like (f) does ([formats 1.4] e, f).
                 if (e.kind == EventKind::TorchAsyncNcclError
                     || (e.kind == EventKind::TorchWatchdogException && e.peer != kNoStr))
                     rf.asyncErrors.push_back(i);
@@ -475,7 +465,7 @@ private:
 
     // An NCCL error raised into Python ("RuntimeError: NCCL error in: …, unhandled system
     // error", DistBackendError) by a process whose own NCCL lines show a socket, IB or
-    // bootstrap failure is that transport failure surfacing (§1.4 g, §3.8, §11 B/G): NCCL's
+    // bootstrap failure is that transport failure surfacing ([formats 1.4] g, [formats 3.8], [formats 11] B/G): NCCL's
     // "Last error" is the WARN the rank just logged. It is not the rank's own crash; the
     // network and init rules judge it. Memory failures stay: they are the rank's own.
     void discountTransportFailures()
@@ -735,7 +725,7 @@ private:
         m_f.stuckPg = best;
     }
 
-    // Maps each IB/socket error to the two ranks at its ends (log-formats §3.7, §3.8, §11 B):
+    // Maps each IB/socket error to the two ranks at its ends ([formats 3.7], [formats 3.8], [formats 11] B):
     // the peer address is the remote process's OOB address; the ranks on that host that are
     // ring/channel neighbours of the local rank narrow it to the exact peer.
     void mapLinkErrors()

@@ -1,5 +1,5 @@
-// A rank busy with non-collective work while the others gave up waiting for it (log-formats
-// §11 F): the pattern behind most "NCCL timeout" reports from data-preparation and
+// A rank busy with non-collective work while the others gave up waiting for it
+// ([formats 11] F): the pattern behind most "NCCL timeout" reports from data-preparation and
 // evaluation code. The mechanism: `main_process_first()`, `barrier()` or the first collective
 // of a step blocks every rank until the slowest reaches it; a rank still tokenizing a
 // dataset, saving a checkpoint or running rank-0-only evaluation keeps the others waiting
@@ -31,8 +31,7 @@ bool identityHasWriter(const Bundle& b, std::uint32_t identity)
     if (identity >= b.identities.size())
         return false;
     const RawIdentity& id = b.identities[identity];
-    return id.globalRank >= 0 || id.localRank >= 0 || id.srunTask >= 0 || id.mpiRank >= 0 || id.pid >= 0
-        || id.host != kNoStr;
+    return id.statesRank() || id.pid >= 0 || id.host != kNoStr;
 }
 
 // What the busy line says the step is: a bar's description ("Running tokenizer on dataset")

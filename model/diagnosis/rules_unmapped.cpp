@@ -46,6 +46,37 @@ void addEvidence(const Bundle& b, Finding& f, const std::vector<std::uint32_t>& 
         f.evidence.push_back(evidenceOf(b, events[i]));
 }
 
+// The first event's message, cut for a sentence.
+std::string firstText(const Bundle& b, const std::vector<std::uint32_t>& events, std::size_t length = 120)
+{
+    return std::string(b.text(b.events[events.front()].text)).substr(0, length);
+}
+
+// A cause the messages state: its finding and its proposal say the same thing.
+struct StatedCause {
+    std::string_view rule;
+    RootCauseClass cls;
+    double confidence;
+    int precedence;
+    std::string title;
+    std::string explanation;
+    std::string summary;
+    Placeholders values = {};
+    std::vector<std::int32_t> ranks = {};
+};
+
+void conclude(const RuleContext& ctx, RuleOutput& out, const StatedCause& c, const std::vector<std::uint32_t>& events)
+{
+    Finding& f = out.add(ctx, std::string(c.rule), c.cls, c.values);
+    f.ranks = c.ranks;
+    if (f.title.empty())
+        f.title = c.title;
+    addEvidence(ctx.bundle, f, events);
+    f.confidence = c.confidence;
+    f.explanation = c.explanation;
+    out.propose(c.cls, c.ranks, c.confidence, c.precedence, c.summary);
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -114,48 +145,40 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         }
     }
 
-    if (!allocation.empty()) {
-        Finding& f = out.add(ctx, "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, {});
-        if (f.title.empty())
-            f.title = "NCCL ran out of GPU memory on a process no line ties to a rank";
-        addEvidence(b, f, allocation);
-        f.confidence = 0.65;
-        f.explanation = "NCCL could not allocate GPU memory (" + std::string(b.text(b.events[allocation.front()].text)).substr(0, 120)
-            + "). NCCL allocates its buffers when a communicator is created or connected; with the GPU full, that"
-              " process fails and its peers wait for it. The lines name a process and a local GPU index, not a rank.";
-        out.propose(RootCauseClass::ResourceExhaustion, {}, 0.65, 86,
-            "NCCL could not allocate GPU memory for its buffers; the rank it happened on is not in the logs.");
-    }
+    if (!allocation.empty())
+        conclude(ctx, out,
+            { "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, 0.65, 86,
+                "NCCL ran out of GPU memory on a process no line ties to a rank",
+                "NCCL could not allocate GPU memory (" + firstText(b, allocation)
+                    + "). NCCL allocates its buffers when a communicator is created or connected; with the GPU full,"
+                      " that process fails and its peers wait for it. The lines name a process and a local GPU index,"
+                      " not a rank.",
+                "NCCL could not allocate GPU memory for its buffers; the rank it happened on is not in the logs." },
+            allocation);
     if (!inaccessible.empty()) {
-        Placeholders values;
-        values["bus_id"] = std::string(b.text(b.events[inaccessible.front()].detail));
-        Finding& f = out.add(ctx, "hardware.gpu_inaccessible", RootCauseClass::HardwareFault, values);
-        if (f.title.empty())
-            f.title = "nvidia-smi cannot reach GPU " + values["bus_id"];
-        addEvidence(b, f, inaccessible);
-        f.confidence = 0.7;
-        f.explanation = "nvidia-smi could not get a handle for GPU " + values["bus_id"]
-            + " (\"Unknown Error\"): the driver no longer reaches that GPU, as after it fell off the bus or hung in its"
-              " firmware. The process on it cannot finish any collective, and the others wait. The logs do not say which"
-              " rank used that GPU.";
-        out.propose(RootCauseClass::HardwareFault, {}, 0.7, 87,
-            "GPU " + values["bus_id"] + " is unreachable (nvidia-smi: Unknown Error): a hardware fault; the rank on it"
-                                        " is not named in the logs.");
+        const std::string bus(b.text(b.events[inaccessible.front()].detail));
+        conclude(ctx, out,
+            { "hardware.gpu_inaccessible", RootCauseClass::HardwareFault, 0.7, 87, "nvidia-smi cannot reach GPU " + bus,
+                "nvidia-smi could not get a handle for GPU " + bus
+                    + " (\"Unknown Error\"): the driver no longer reaches that GPU, as after it fell off the bus or hung"
+                      " in its firmware. The process on it cannot finish any collective, and the others wait. The logs"
+                      " do not say which rank used that GPU.",
+                "GPU " + bus + " is unreachable (nvidia-smi: Unknown Error): a hardware fault; the rank on it is not"
+                               " named in the logs.",
+                { { "bus_id", bus } } },
+            inaccessible);
     }
-    if (!brokenGpu.empty() && inaccessible.empty()) {
-        Finding& f = out.add(ctx, "hardware.cuda_error_unmapped", RootCauseClass::HardwareFault, {});
-        if (f.title.empty())
-            f.title = "A GPU reported a hardware error (no rank named)";
-        addEvidence(b, f, brokenGpu);
-        f.confidence = 0.65;
-        f.explanation = "A process got \"" + std::string(b.text(b.events[brokenGpu.front()].text)).substr(0, 120)
-            + "\": the GPU itself failed (an uncorrectable memory error or a lost device), not the program. Every later"
-              " CUDA call on it fails, its collectives never finish and its peers wait. The lines do not say which rank"
-              " ran on it; nvidia-smi -q -d ECC on the node shows which GPU.";
-        out.propose(RootCauseClass::HardwareFault, {}, 0.65, 86,
-            "A GPU failed with a hardware error (" + std::string(b.text(b.events[brokenGpu.front()].text)).substr(0, 80)
-                + "); the rank on it is not named in the logs.");
-    }
+    if (!brokenGpu.empty() && inaccessible.empty())
+        conclude(ctx, out,
+            { "hardware.cuda_error_unmapped", RootCauseClass::HardwareFault, 0.65, 86,
+                "A GPU reported a hardware error (no rank named)",
+                "A process got \"" + firstText(b, brokenGpu)
+                    + "\": the GPU itself failed (an uncorrectable memory error or a lost device), not the program."
+                      " Every later CUDA call on it fails, its collectives never finish and its peers wait. The lines"
+                      " do not say which rank ran on it; nvidia-smi -q -d ECC on the node shows which GPU.",
+                "A GPU failed with a hardware error (" + firstText(b, brokenGpu, 80)
+                    + "); the rank on it is not named in the logs." },
+            brokenGpu);
     // Two processes announcing the same global rank within a few lines ("initializing ddp:
     // GLOBAL_RANK: 1, MEMBER: 2/8" twice): the launcher started more processes than ranks (srun
     // tasks vs devices, two launchers on one node). A restarted job repeats its lines too, but
@@ -167,103 +190,92 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 duplicates.push_back(events[k]);
                 break;
             }
-    if (!duplicates.empty()) {
-        Finding& f = out.add(ctx, "configuration.duplicate_rank", RootCauseClass::Configuration, {});
-        if (f.title.empty())
-            f.title = "Several processes announced the same global rank";
-        addEvidence(b, f, duplicates);
-        f.confidence = 0.7;
-        f.explanation = "The same GLOBAL_RANK was announced by two processes (" + std::to_string(duplicates.size())
-            + " rank(s) twice): more processes were started than the job has ranks, so two of them join as one rank"
-              " and the process group never forms. Match the launcher to the framework (srun --ntasks-per-node = devices"
-              " per node, one launcher per node).";
-        out.propose(RootCauseClass::Configuration, {}, 0.7, 84,
-            "Two processes announced the same global rank: the launcher and the framework disagree on how many processes"
-            " to start.");
-    }
-    if (!portInUse.empty()) {
-        Finding& f = out.add(ctx, "configuration.port_in_use", RootCauseClass::Configuration, {});
-        if (f.title.empty())
-            f.title = "The rendezvous port is already in use";
-        addEvidence(b, f, portInUse);
-        f.confidence = 0.75;
-        f.explanation = "The c10d store could not listen on its port: errno 98, EADDRINUSE ("
-            + std::string(b.text(b.events[portInUse.front()].text)).substr(0, 120)
-            + "). Another process holds MASTER_PORT: a leftover process of an earlier run, or two jobs on one node with"
-              " the same fixed port. Free the port or choose another (MASTER_PORT, --master_port, --rdzv-endpoint).";
-        out.propose(RootCauseClass::Configuration, {}, 0.75, 84,
-            "The rendezvous port is already in use (EADDRINUSE): a leftover process or a second job holds MASTER_PORT.");
-    }
-    if (!memlock.empty()) {
-        Finding& f = out.add(ctx, "configuration.memlock_limit", RootCauseClass::Configuration, {});
-        if (f.title.empty())
-            f.title = "InfiniBand memory registration failed: pinned-memory limit";
-        addEvidence(b, f, memlock);
-        f.confidence = 0.7;
-        f.explanation = "ibv_reg_mr failed with ENOMEM (\"Cannot allocate memory\"): registering memory with the NIC"
-                        " pins it, and the process's locked-memory limit is too low. Raise it (ulimit -l unlimited, the"
-                        " container's memlock ulimit, Slurm's PropagateResourceLimits).";
-        out.propose(RootCauseClass::Configuration, {}, 0.7, 84,
-            "InfiniBand memory registration failed (ENOMEM): the locked-memory limit (ulimit -l) is too low.");
-    }
-    if (!nvls.empty()) {
-        Finding& f = out.add(ctx, "configuration.nvls_setup", RootCauseClass::Configuration, {});
-        if (f.title.empty())
-            f.title = "NVLink SHARP (NVLS) setup failed with a CUDA error";
-        addEvidence(b, f, nvls);
-        f.confidence = 0.7;
-        f.explanation = "NCCL's NVLS transport failed a CUDA call while creating its multicast objects ("
-            + std::string(b.text(b.events[nvls.front()].text)).substr(0, 120)
-            + "). They are provided by the NVSwitch fabric manager: a fabric manager restarted without a GPU reset,"
-              " or not running, fails this way on any GPU of the node. Check nvidia-fabricmanager and reset the GPUs,"
-              " or run with NCCL_NVLS_ENABLE=0.";
-        out.propose(RootCauseClass::Configuration, {}, 0.7, 84,
-            "NVLink SHARP setup failed (CUDA error in NCCL's NVLS transport): the node's fabric manager state, not a bad GPU.");
-    }
+    if (!duplicates.empty())
+        conclude(ctx, out,
+            { "configuration.duplicate_rank", RootCauseClass::Configuration, 0.7, 84,
+                "Several processes announced the same global rank",
+                "The same GLOBAL_RANK was announced by two processes (" + std::to_string(duplicates.size())
+                    + " rank(s) twice): more processes were started than the job has ranks, so two of them join as one"
+                      " rank and the process group never forms. Match the launcher to the framework (srun"
+                      " --ntasks-per-node = devices per node, one launcher per node).",
+                "Two processes announced the same global rank: the launcher and the framework disagree on how many"
+                " processes to start." },
+            duplicates);
+    if (!portInUse.empty())
+        conclude(ctx, out,
+            { "configuration.port_in_use", RootCauseClass::Configuration, 0.75, 84, "The rendezvous port is already in use",
+                "The c10d store could not listen on its port: errno 98, EADDRINUSE (" + firstText(b, portInUse)
+                    + "). Another process holds MASTER_PORT: a leftover process of an earlier run, or two jobs on one"
+                      " node with the same fixed port. Free the port or choose another (MASTER_PORT, --master_port,"
+                      " --rdzv-endpoint).",
+                "The rendezvous port is already in use (EADDRINUSE): a leftover process or a second job holds"
+                " MASTER_PORT." },
+            portInUse);
+    if (!memlock.empty())
+        conclude(ctx, out,
+            { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7, 84,
+                "InfiniBand memory registration failed: pinned-memory limit",
+                "ibv_reg_mr failed with ENOMEM (\"Cannot allocate memory\"): registering memory with the NIC pins it,"
+                " and the process's locked-memory limit is too low. Raise it (ulimit -l unlimited, the container's"
+                " memlock ulimit, Slurm's PropagateResourceLimits).",
+                "InfiniBand memory registration failed (ENOMEM): the locked-memory limit (ulimit -l) is too low." },
+            memlock);
+    if (!nvls.empty())
+        conclude(ctx, out,
+            { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7, 84,
+                "NVLink SHARP (NVLS) setup failed with a CUDA error",
+                "NCCL's NVLS transport failed a CUDA call while creating its multicast objects (" + firstText(b, nvls)
+                    + "). They are provided by the NVSwitch fabric manager: a fabric manager restarted without a GPU"
+                      " reset, or not running, fails this way on any GPU of the node. Check nvidia-fabricmanager and"
+                      " reset the GPUs, or run with NCCL_NVLS_ENABLE=0.",
+                "NVLink SHARP setup failed (CUDA error in NCCL's NVLS transport): the node's fabric manager state, not"
+                " a bad GPU." },
+            nvls);
     if (!socketConfig.empty()) {
         const std::int32_t rank = onlyRankOf(b, socketConfig);
-        Placeholders values = rank >= 0 ? ctx.placeholdersFor(rank) : Placeholders {};
-        Finding& f = out.add(ctx, "configuration.socket_interface", RootCauseClass::Configuration, values);
-        if (rank >= 0)
-            f.ranks = { rank };
-        if (f.title.empty())
-            f.title = "NCCL could not open a socket on the chosen network interface";
-        addEvidence(b, f, socketConfig);
-        f.confidence = 0.7;
-        f.explanation = "NCCL failed to create or bind its socket (" + std::string(b.text(b.events[socketConfig.front()].text)).substr(0, 120)
-            + "): the interface it picked has no address of the family it asked for, or does not exist. Set "
-              "NCCL_SOCKET_IFNAME (and NCCL_SOCKET_FAMILY) to an interface every node has.";
-        out.propose(RootCauseClass::Configuration, rank >= 0 ? std::vector<std::int32_t> { rank } : std::vector<std::int32_t> {}, 0.7, 83,
+        StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7, 83,
+            "NCCL could not open a socket on the chosen network interface",
+            "NCCL failed to create or bind its socket (" + firstText(b, socketConfig)
+                + "): the interface it picked has no address of the family it asked for, or does not exist. Set"
+                  " NCCL_SOCKET_IFNAME (and NCCL_SOCKET_FAMILY) to an interface every node has.",
             (rank >= 0 ? ctx.rankLabel(rank) + " could" : std::string("A process could"))
-                + " not open NCCL's socket on its network interface: an interface or address-family configuration problem.");
+                + " not open NCCL's socket on its network interface: an interface or address-family configuration"
+                  " problem." };
+        if (rank >= 0) {
+            c.values = ctx.placeholdersFor(rank);
+            c.ranks = { rank };
+        }
+        conclude(ctx, out, c, socketConfig);
     }
     if (!ib.empty()) {
         std::size_t hosts = 0;
         std::int32_t status = -1;
-        for (const auto& [s, h] : ibHostsByStatus)
+        for (const auto& [st, h] : ibHostsByStatus)
             if (h.size() > hosts) {
                 hosts = h.size();
-                status = s;
+                status = st;
             }
-        const bool manyHosts = hosts >= 2;
-        const RootCauseClass cls = manyHosts ? RootCauseClass::Configuration : RootCauseClass::NetworkPair;
-        Finding& f = out.add(ctx, manyHosts ? "network.many_hosts_unmapped" : "network.ib_unmapped", cls, {});
-        if (f.title.empty())
-            f.title = manyHosts ? "The same IB completion error on " + std::to_string(hosts) + " hosts"
-                                : "IB completion errors on one host, no rank named";
-        addEvidence(b, f, ib);
-        f.confidence = manyHosts ? 0.65 : 0.55;
-        f.explanation = manyHosts
-            ? "InfiniBand/RoCE completion error " + std::to_string(status) + " on " + std::to_string(hosts)
-                + " hosts at once: one cable or NIC breaks one link, an error everywhere points at the fabric's"
-                  " configuration (ACS/IOMMU with GPUDirect RDMA, GID index, MTU, IB timeout settings)."
-            : "InfiniBand/RoCE completion errors (status " + std::to_string(status)
-                + ") on one host: the link between it and its peer failed (retries exhausted, a port or a cable)."
-                  " The lines name a process, not a rank; NCCL_DEBUG=INFO init lines would tie it to one.";
-        out.propose(cls, {}, f.confidence, manyHosts ? 81 : 75,
-            manyHosts ? "The same InfiniBand completion error on " + std::to_string(hosts)
-                    + " hosts: a fabric configuration problem, not one link."
-                      : "InfiniBand completion errors on one host: a broken link toward its peer; no rank is named in the logs.");
+        if (hosts >= 2)
+            conclude(ctx, out,
+                { "network.many_hosts_unmapped", RootCauseClass::Configuration, 0.65, 81,
+                    "The same IB completion error on " + std::to_string(hosts) + " hosts",
+                    "InfiniBand/RoCE completion error " + std::to_string(status) + " on " + std::to_string(hosts)
+                        + " hosts at once: one cable or NIC breaks one link, an error everywhere points at the fabric's"
+                          " configuration (ACS/IOMMU with GPUDirect RDMA, GID index, MTU, IB timeout settings).",
+                    "The same InfiniBand completion error on " + std::to_string(hosts)
+                        + " hosts: a fabric configuration problem, not one link." },
+                ib);
+        else
+            conclude(ctx, out,
+                { "network.ib_unmapped", RootCauseClass::NetworkPair, 0.55, 75,
+                    "IB completion errors on one host, no rank named",
+                    "InfiniBand/RoCE completion errors (status " + std::to_string(status)
+                        + ") on one host: the link between it and its peer failed (retries exhausted, a port or a"
+                          " cable). The lines name a process, not a rank; NCCL_DEBUG=INFO init lines would tie it to"
+                          " one.",
+                    "InfiniBand completion errors on one host: a broken link toward its peer; no rank is named in the"
+                    " logs." },
+                ib);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
+#include "tools/evaluation/caselogs.h"
 #include "tools/evaluation/verdictcheck.h"
 
 #include <catch2/catch.hpp>
@@ -34,19 +35,6 @@ std::vector<fs::path> caseDirs(const fs::path& root)
             dirs.push_back(entry.path());
     std::sort(dirs.begin(), dirs.end());
     return dirs;
-}
-
-// Every file of the case except the answer and the notes.
-std::vector<std::string> bundleFiles(const fs::path& dir)
-{
-    std::vector<std::string> files;
-    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-        const std::string name = entry.path().filename().string();
-        if (entry.is_regular_file() && name != "expected.json" && name != "SOURCE.md")
-            files.push_back(entry.path().string());
-    }
-    std::sort(files.begin(), files.end());
-    return files;
 }
 
 Outcome diagnoseCase(const std::vector<std::string>& files, const nlohmann::json& expectedJson, const std::string& name)
@@ -103,7 +91,7 @@ std::vector<fs::path> scenarioDirs(bool withFlightRecorder)
 void checkScenario(const fs::path& dir)
 {
     const auto expected = readJson(dir / "expected.json");
-    const Outcome o = diagnoseCase(bundleFiles(dir), expected, dir.filename().string());
+    const Outcome o = diagnoseCase(evaluation::caseLogFiles(dir), expected, dir.filename().string());
     INFO(dir.filename().string() << ": " << problems(o.score) << "\nsummary: " << o.diagnosis["verdict"]["summary"].get<std::string>());
     CHECK(o.score.allOk());
     CHECK(o.score.stuckCollectiveOk);
@@ -170,7 +158,7 @@ TEST_CASE("real cases never name a rank falsely and keep their count of right ve
     for (const auto& dir : dirs) {
         const std::string name = dir.filename().string();
         const auto expectedJson = readJson(dir / "expected.json");
-        const Outcome o = diagnoseCase(bundleFiles(dir), expectedJson, name);
+        const Outcome o = diagnoseCase(evaluation::caseLogFiles(dir), expectedJson, name);
         const auto expected = evaluation::parseExpected(expectedJson, name);
         std::vector<int> named;
         for (const auto& r : o.diagnosis["verdict"]["initiating_ranks"])
