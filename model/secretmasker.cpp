@@ -2,7 +2,12 @@
 
 #include "model/bytescan.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <memory>
 #include <cstring>
 #include <optional>
 
@@ -13,37 +18,59 @@
 
 namespace rankscope::model {
 
+namespace {
+
+// Each kind's name (the KIND in ‹masked:KIND›) and its rank when two rows claim the same
+// bytes: lower wins, for a token's own format names it better than the header or the
+// variable it sits in (an Authorization header's JWT is a bearer-token, named by the header).
+struct KindInfo {
+    SecretKind kind;
+    std::string_view name;
+    int rank;
+};
+
+constexpr KindInfo kKinds[] = {
+    { SecretKind::HfToken, "hf-token", 0 },
+    { SecretKind::WandbKey, "wandb-key", 1 },
+    { SecretKind::AwsAccessKey, "aws-access-key", 0 },
+    { SecretKind::AwsSecret, "aws-secret", 1 },
+    { SecretKind::GithubToken, "github-token", 0 },
+    { SecretKind::BearerToken, "bearer-token", 2 },
+    { SecretKind::PrivateKey, "private-key", 0 },
+    { SecretKind::UrlPassword, "url-password", 2 },
+    { SecretKind::EnvSecret, "env-secret", 4 },
+    { SecretKind::SlackToken, "slack-token", 0 },
+    { SecretKind::OpenAiKey, "openai-key", 0 },
+    { SecretKind::Password, "password", 4 },
+    { SecretKind::Jwt, "jwt", 3 },
+    { SecretKind::GoogleApiKey, "google-api-key", 0 },
+    { SecretKind::GitlabToken, "gitlab-token", 0 },
+    { SecretKind::NpmToken, "npm-token", 0 },
+    { SecretKind::StripeKey, "stripe-key", 0 },
+    { SecretKind::AzureKey, "azure-key", 1 },
+    { SecretKind::AzureSas, "azure-sas", 1 },
+};
+static_assert(std::size(kKinds) == kSecretKindCount, "one row per SecretKind");
+
+constexpr bool kindsInOrder()
+{
+    for (std::size_t i = 0; i < std::size(kKinds); ++i)
+        if (static_cast<std::size_t>(kKinds[i].kind) != i)
+            return false;
+    return true;
+}
+static_assert(kindsInOrder(), "kKinds is indexed by SecretKind");
+
+int kindRank(SecretKind kind)
+{
+    return kind < SecretKind::Count ? kKinds[static_cast<std::size_t>(kind)].rank : 9;
+}
+
+} // namespace
+
 std::string_view secretKindName(SecretKind kind)
 {
-    switch (kind) {
-    case SecretKind::HfToken:
-        return "hf-token";
-    case SecretKind::WandbKey:
-        return "wandb-key";
-    case SecretKind::AwsAccessKey:
-        return "aws-access-key";
-    case SecretKind::AwsSecret:
-        return "aws-secret";
-    case SecretKind::GithubToken:
-        return "github-token";
-    case SecretKind::BearerToken:
-        return "bearer-token";
-    case SecretKind::PrivateKey:
-        return "private-key";
-    case SecretKind::UrlPassword:
-        return "url-password";
-    case SecretKind::EnvSecret:
-        return "env-secret";
-    case SecretKind::SlackToken:
-        return "slack-token";
-    case SecretKind::OpenAiKey:
-        return "openai-key";
-    case SecretKind::Password:
-        return "password";
-    case SecretKind::Count:
-        break;
-    }
-    return "secret";
+    return kind < SecretKind::Count ? kKinds[static_cast<std::size_t>(kind)].name : "secret";
 }
 
 std::string maskedMarker(SecretKind kind)
@@ -61,15 +88,7 @@ std::string maskedMarker(SecretKind kind)
 // 32 bytes (AVX2) at a time. Nibble lookups over-approximate a set (a cross product of
 // nibbles), which only costs a few false candidates. Fingerprints are chosen so that no
 // pair is made of two hex digits: NCCL lines are full of pointers (0x55bef0201370).
-//   bucket 0  '_' + any     hf_, ghp_, github_pat_, *_TOKEN=, *_KEY=, aws_secret_access_key
-//   bucket 1  '@' + any     scheme://user:password@host
-//   bucket 2  [-kK] + '-'   -----BEGIN … PRIVATE KEY, sk-…
-//   bucket 3  [nNyYtT] + [=:] TOKEN=, APIKEY=, SECRET=, Authorization: (any scheme: GitHub's
-//                           "Authorization: token …" has no Bearer/Basic word)
-//   bucket 4  [xw] + [oa]   xox?-… (Slack), wandb
-//   bucket 5  [sS] + [wW]   password, passwd, PASSWORD
-//   bucket 6  'A' + [KS]    AKIA…, ASIA…
-//   bucket 7  'B' + [eEa]   Bearer, BEARER, Basic (Authorization headers)
+// The buckets are data (kBuckets); the catalogue rows below name the bucket they need.
 
 namespace {
 
@@ -103,17 +122,28 @@ constexpr void addBucket(
     }
 }
 
+struct Bucket {
+    std::string_view first;
+    std::string_view second; // empty: any byte, also none (the line's last byte)
+};
+
+// What each bucket is for (the rows of kCatalogue that rely on it):
+constexpr Bucket kBuckets[8] = {
+    { "_", "" }, // 0  hf_, gh?_, github_pat_, npm_, sk_live_, *_TOKEN=, *_KEY=
+    { "@", "" }, // 1  scheme://user:password@host
+    { "-kKt", "-" }, // 2  -----BEGIN … PRIVATE KEY, sk-…, glpat-/glrt-/gldt-…
+    { "nNyYtTg", "=:" }, // 3  TOKEN=, APIKEY=, SECRET=, AccountKey=, sig=, Authorization:
+    { "xwq", "oal" }, // 4  xox?- (Slack), wandb, mysql
+    { "sSpP", "wW" }, // 5  password, passwd, PASSWORD, pwd
+    { "Ay", "KSIJ" }, // 6  AKIA…, ASIA…, AIza…, eyJ… (JWT)
+    { "B", "eEa" }, // 7  Bearer, BEARER, Basic (Authorization headers)
+};
+
 constexpr Fingerprints makeFingerprints()
 {
     Fingerprints f;
-    addBucket(f, 0, "_", "");
-    addBucket(f, 1, "@", "");
-    addBucket(f, 2, "-kK", "-");
-    addBucket(f, 3, "nNyYtT", "=:");
-    addBucket(f, 4, "xw", "oa");
-    addBucket(f, 5, "sS", "wW");
-    addBucket(f, 6, "A", "KS");
-    addBucket(f, 7, "B", "eEa");
+    for (int b = 0; b < 8; ++b)
+        addBucket(f, b, kBuckets[b].first, kBuckets[b].second);
     for (int n = 0; n < 16; ++n) {
         f.lo0[16 + n] = f.lo0[n];
         f.hi0[16 + n] = f.hi0[n];
@@ -146,7 +176,11 @@ std::uint8_t fingerprintsScalar(const char* p, std::size_t n)
 // The buckets whose second byte may be anything also match at the line's last byte.
 std::uint8_t lastByteBuckets(char c)
 {
-    return c == '_' ? 1u : c == '@' ? 2u : 0u;
+    std::uint8_t bits = 0;
+    for (int b = 0; b < 8; ++b)
+        if (kBuckets[b].second.empty() && kBuckets[b].first.find(c) != std::string_view::npos)
+            bits |= static_cast<std::uint8_t>(1u << b);
+    return bits;
 }
 
 // The OR of the bucket bytes of all lanes.
@@ -244,6 +278,61 @@ FingerprintFinder chooseFinder()
         return fingerprintsSsse3;
 #endif
     return fingerprintsScalar;
+}
+
+// A run of kLongTokenRun base64 bytes ([A-Za-z0-9+/]): a bare secret key has no fixed
+// bytes a pair could find. SSE2 (every x86-64 CPU) classifies 16 bytes at a time; a run
+// that long cannot fit inside one block's mask, so only the run carried over block
+// boundaries is counted.
+bool base64Byte(unsigned char c)
+{
+    const unsigned folded = c | 0x20u;
+    return (folded >= 'a' && folded <= 'z') || (c >= '0' && c <= '9') || (c | 4u) == '/';
+}
+
+bool longTokenRunScalar(const char* p, std::size_t n, std::size_t run = 0)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        run = base64Byte(static_cast<unsigned char>(p[i])) ? run + 1 : 0;
+        if (run >= SecretMasker::kLongTokenRun)
+            return true;
+    }
+    return false;
+}
+
+bool longTokenRun(const char* p, std::size_t n)
+{
+    constexpr std::size_t kRun = SecretMasker::kLongTokenRun;
+    static_assert(kRun > 16, "a run must span a block boundary for the carry below");
+    if (n < kRun)
+        return false;
+    std::size_t i = 0;
+    std::size_t run = 0;
+#if defined(__SSE2__)
+    // b - lo <= span, unsigned: min(b - lo, span) == b - lo.
+    auto inRange = [](__m128i v, char lo, char span) {
+        const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+        return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
+    };
+    for (; i + 16 <= n; i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        const __m128i letter = inRange(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25);
+        const __m128i digit = inRange(v, '0', 9);
+        const __m128i slashPlus = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(4)), _mm_set1_epi8('/'));
+        const auto mask = static_cast<std::uint16_t>(
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), slashPlus)));
+        if (mask == 0xffff) {
+            run += 16;
+        } else {
+            if (run + static_cast<std::size_t>(std::countr_one(mask)) >= kRun)
+                return true;
+            run = static_cast<std::size_t>(std::countl_one(mask));
+        }
+        if (run >= kRun)
+            return true;
+    }
+#endif
+    return longTokenRunScalar(p + i, n - i, run);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -375,12 +464,6 @@ bool mentionsKey(std::string_view s)
     return false;
 }
 
-// A token starts at a word boundary: "use_hf_transfer" is not an "hf_" token.
-bool tokenStart(std::string_view s, std::size_t i)
-{
-    return i == 0 || !(isWord(s[i - 1]) || s[i - 1] == '-');
-}
-
 // Values that carry no secret even under a secret name (see the header). A password of
 // digits is still a password; a MAX_TOKEN of 2048 is a setting.
 bool harmlessValue(std::string_view v, bool password)
@@ -434,99 +517,7 @@ struct SecretMaskerDetectors {
             spans.push_back({ begin, end, kind });
     }
 
-    // hf_…, ghp_…/gho_…/ghu_…/ghs_…/ghr_…, github_pat_…, AKIA…/ASIA…, xox?-…, sk-….
-    // Each kind is looked for only where a byte it must hold occurs ('_', 'A', 'x', "k-"),
-    // and only when the prefilter saw its bucket (bit i = bucket i, see the table above).
-    static void prefixedTokens(std::string_view s, std::uint8_t buckets, Spans& spans)
-    {
-        const char* const end = s.data() + s.size();
-        auto each = [&](char c, auto&& at) {
-            for (const char* p = findByte(s.data(), end, c); p != end; p = findByte(p + 1, end, c))
-                at(static_cast<std::size_t>(p - s.data()));
-        };
-        auto startsAt = [&](std::size_t i, std::string_view word) {
-            return i + word.size() <= s.size() && s.compare(i, word.size(), word) == 0
-                && tokenStart(s, i);
-        };
-        if (buckets & 1u) {
-            each('_', [&](std::size_t u) {
-                // The byte before the '_' rules out most underscores of code and paths
-                // before any comparison: hf_ (f), gh?_ (p o u s r), github_pat_ (b).
-                if (u == 0 || !oneOf(s[u - 1], "fpousrb"))
-                    return;
-                if (u >= 2 && startsAt(u - 2, "hf_")) {
-                    const std::size_t end = runEnd(s, u + 1, isAlnum);
-                    if (end - (u + 1) >= 30)
-                        add(spans, u - 2, end, SecretKind::HfToken);
-                }
-                if (u >= 3 && s[u - 3] == 'g' && s[u - 2] == 'h' && oneOf(s[u - 1], "pousr")
-                    && tokenStart(s, u - 3)) {
-                    const std::size_t end = runEnd(s, u + 1, isAlnum);
-                    if (end - (u + 1) >= 30)
-                        add(spans, u - 3, end, SecretKind::GithubToken);
-                }
-                if (u >= 6 && startsAt(u - 6, "github_pat_")) {
-                    const std::size_t end = runEnd(s, u + 5, isWord);
-                    if (end - (u + 5) >= 22)
-                        add(spans, u - 6, end, SecretKind::GithubToken);
-                }
-            });
-        }
-        if (buckets & (1u << 6)) {
-            each('A', [&](std::size_t i) {
-                if (!startsAt(i, "AKIA") && !startsAt(i, "ASIA"))
-                    return;
-                const std::size_t end
-                    = runEnd(s, i + 4, [](char ch) { return isUpper(ch) || isDigit(ch); });
-                if (end - (i + 4) == 16 && (end == s.size() || !isAlnum(s[end])))
-                    add(spans, i, end, SecretKind::AwsAccessKey);
-            });
-        }
-        if (buckets & (1u << 4)) {
-            each('x', [&](std::size_t i) {
-                if (!startsAt(i, "xox") || i + 4 >= s.size() || !oneOf(s[i + 3], "bpars")
-                    || s[i + 4] != '-')
-                    return;
-                const std::size_t end
-                    = runEnd(s, i + 5, [](char ch) { return isAlnum(ch) || ch == '-'; });
-                if (end - (i + 5) >= 10)
-                    add(spans, i, end, SecretKind::SlackToken);
-            });
-        }
-        if (buckets & (1u << 2)) {
-            each('-', [&](std::size_t d) {
-                if (d < 2 || !startsAt(d - 2, "sk-"))
-                    return;
-                const std::size_t end
-                    = runEnd(s, d + 1, [](char ch) { return isWord(ch) || ch == '-'; });
-                if (end - (d + 1) >= 32)
-                    add(spans, d - 2, end, SecretKind::OpenAiKey);
-            });
-        }
-    }
-
     static bool bearerChar(char c) { return isAlnum(c) || oneOf(c, "._~+/=-_"); }
-
-    // "Bearer <token>" anywhere: only tokens that look like one (prose says "Bearer token").
-    static void bearerTokens(std::string_view s, Spans& spans)
-    {
-        for (std::string_view word : { std::string_view("Bearer"), std::string_view("BEARER") }) {
-            for (std::size_t at = s.find(word); at != std::string_view::npos;
-                 at = s.find(word, at + 1)) {
-                if (at > 0 && isAlpha(s[at - 1]))
-                    continue;
-                std::size_t v = at + word.size();
-                if (v >= s.size() || !isSpace(s[v]))
-                    continue;
-                v = runEnd(s, v, isSpace);
-                const std::size_t end = runEnd(s, v, bearerChar);
-                const std::string_view token = s.substr(v, end - v);
-                const bool hasDigit = std::any_of(token.begin(), token.end(), isDigit);
-                if (token.size() >= 16 || (token.size() >= 8 && hasDigit))
-                    add(spans, v, end, SecretKind::BearerToken);
-            }
-        }
-    }
 
     // "Authorization: <scheme> <credential>" (curl -v, requests debug logs): any length.
     static void authorizationHeaders(std::string_view s, Spans& spans)
@@ -719,29 +710,241 @@ struct SecretMaskerDetectors {
     }
 };
 
+// ---------------------------------------------------------------------------------------
+// The catalogue: every form of secret the masker knows, one row each. The shapes follow
+// the maintained catalogues of the field (gitleaks' rules, detect-secrets' plugins) and the
+// issuers' own documentation of their token formats; docs/secret-masking.md lists them in
+// prose. A row runs on a line only when the prefilter saw its bucket and the line holds one
+// of its keywords (case-insensitive), so the ordinary line never reaches RE2.
+
 namespace {
 
-// Lower rank wins when two detectors claim the same bytes: a token's own format names it
-// better than the variable it is assigned to.
-int kindRank(SecretKind kind)
+using detail::kRunBucket;
+
+enum class ValueCheck : std::uint8_t {
+    None,
+    Bearer, // 16+ characters, or 8+ with a digit: prose says "Bearer token"
+    Argument, // a password given as an argument: anything but a placeholder, a path, …
+    CredentialWord, // after the bare word "password": quoted, or shaped like a credential
+    AwsSecretShape, // upper, lower and digit, and the entropy of random base64
+};
+
+using StructuredDetector = bool (*)(std::string_view, std::vector<SecretMasker::Span>&);
+
+struct SecretPattern {
+    SecretKind kind;
+    int bucket; // the prefilter bucket every match holds a pair of; kRunBucket; -1: any
+    std::string_view keywords; // '|'-separated, lowercase; every match holds one; "": none
+    std::string_view regex; // RE2 (Latin-1); group 1 is masked
+    ValueCheck check;
+    StructuredDetector detector; // instead of a regex
+    std::string_view example;
+};
+
+// Token boundaries: a token starts where no word byte or dash precedes it
+// ("use_hf_transfer" holds no hf_ token).
+#define RS_START "(?:^|[^\\w-])"
+
+constexpr SecretPattern kCatalogue[] = {
+    // Issuer-prefixed tokens: the prefix names the issuer, the length rules out words.
+    { SecretKind::HfToken, 0, "hf_", RS_START "(hf_[A-Za-z0-9]{30,})", ValueCheck::None, nullptr,
+        "export HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567" },
+    { SecretKind::GithubToken, 0, "ghp_|gho_|ghu_|ghs_|ghr_", RS_START "(gh[pousr]_[A-Za-z0-9]{30,})",
+        ValueCheck::None, nullptr, "git clone https://ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789@github.com/o/r" },
+    { SecretKind::GithubToken, 0, "github_pat_", RS_START "(github_pat_\\w{22,})", ValueCheck::None,
+        nullptr, "token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH" },
+    { SecretKind::AwsAccessKey, 6, "akia|asia", RS_START "((?:AKIA|ASIA)[A-Z0-9]{16})(?:$|[^A-Za-z0-9])",
+        ValueCheck::None, nullptr, "aws_access_key_id = AKIAIOSFODNN7EXAMPLE" },
+    { SecretKind::SlackToken, 4, "xox", RS_START "(xox[bpars]-[A-Za-z0-9-]{10,})", ValueCheck::None,
+        nullptr, "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx posted" },
+    { SecretKind::OpenAiKey, 2, "sk-", RS_START "(sk-[\\w-]{32,})", ValueCheck::None, nullptr,
+        "OPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789" },
+    { SecretKind::StripeKey, 0, "live_|test_|prod_",
+        RS_START "((?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,})", ValueCheck::None, nullptr,
+        "stripe.api_key = sk_live_51HqLyjWDarjtT1zdp7dcXN4fQ2r8aB3c" },
+    { SecretKind::NpmToken, 0, "npm_", RS_START "(npm_[A-Za-z0-9]{36})(?:$|[^A-Za-z0-9])",
+        ValueCheck::None, nullptr,
+        "//registry.npmjs.org/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" },
+    { SecretKind::GitlabToken, 2, "glpat-|glptt-|glrt-|gldt-|glft-|glsoat-|glcbt-",
+        RS_START "((?:glpat|glptt|glrt|gldt|glft|glsoat|glcbt)-[\\w-]{20,})", ValueCheck::None,
+        nullptr, "git clone https://oauth2:glpat-x8Fz3kQ2mN7pR1sT5vWy@gitlab.com/g/p" },
+    { SecretKind::GoogleApiKey, 6, "aiza", "(AIza[\\w-]{35})", ValueCheck::None, nullptr,
+        "GOOGLE_KEY AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe" },
+    // A JSON Web Token: base64url of '{"' is "eyJ", header and payload alike. Session
+    // cookies, Bearer headers and bare tokens pasted into a log.
+    { SecretKind::Jwt, 6, "eyj",
+        RS_START "(eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*)", ValueCheck::None,
+        nullptr, "Cookie: session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3" },
+    // Azure: a storage connection string's key, and a SAS URL's signature.
+    { SecretKind::AzureKey, 3, "accountkey=|sharedaccesskey=",
+        "(?i)(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})", ValueCheck::None, nullptr,
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6==;" },
+    { SecretKind::AzureSas, 3, "sig=", "(?:^|[?&;\\s\"'])sig=([A-Za-z0-9%+/=]{16,})",
+        ValueCheck::None, nullptr,
+        "https://acct.blob.core.windows.net/c/f?sv=2021-06-08&sig=AbCdEfGhIjKlMnOp%2BQr%3D" },
+    // "Bearer <token>" anywhere: only tokens that look like one (prose says "Bearer token").
+    { SecretKind::BearerToken, 7, "bearer", "(?:^|[^A-Za-z])(?:Bearer|BEARER)[ \\t]+([A-Za-z0-9._~+/=-]+)",
+        ValueCheck::Bearer, nullptr, "requests: Bearer 0a1b2c3d4e5f6a7b" },
+    // Passwords given on a command line: --password X, --db-passwd X, mysql -pX, and the
+    // bare word "password X" (a netrc line, a prompt echoed with its answer).
+    { SecretKind::Password, 5, "password|passwd|pwd",
+        "(?i)(?:^|[\\s\"'])--?[\\w-]*(?:password|passwd|pwd)[ \\t]+(\"[^\"]*\"|'[^']*'|[^\\s\"'|;&]+)",
+        ValueCheck::Argument, nullptr, "python train.py --password Sup3rS3cretPw --lr 0.1" },
+    { SecretKind::Password, 5, "password|passwd",
+        "(?i)(?:^|[^\\w-])(?:password|passwd)[ \\t]+(\"[^\"]*\"|'[^']*'|[^\\s\"',;|&]+)",
+        ValueCheck::CredentialWord, nullptr, "machine api.wandb.ai login user password Hunter2x" },
+    { SecretKind::Password, 4, "mysql", "(?:^|[\\s/'\"])mysql\\w*[^|;&]*?[ \\t]-p([^\\s\"'|;&]+)",
+        ValueCheck::Argument, nullptr, "mysql -h db -u root -pHunter2Pass42 runs" },
+    // A bare AWS secret access key: 40 base64 bytes with no prefix; the run and the shape of
+    // random base64 (both cases, a digit, high entropy) tell it from paths and hex digests.
+    { SecretKind::AwsSecret, kRunBucket, "",
+        "(?:^|[^A-Za-z0-9+/])([A-Za-z0-9+/]{40})(?:$|[^A-Za-z0-9+/])", ValueCheck::AwsSecretShape,
+        nullptr, "aws configure set aws_secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" },
+    // The structured detectors (SecretMaskerDetectors above).
+    { SecretKind::BearerToken, -1, "authorization", "", ValueCheck::None,
+        [](std::string_view s, std::vector<SecretMasker::Span>& spans) {
+            SecretMaskerDetectors::authorizationHeaders(s, spans);
+            return false;
+        },
+        "curl -H 'Authorization: token 0123456789abcdef0123' https://api.github.com" },
+    { SecretKind::UrlPassword, 1, "://", "", ValueCheck::None,
+        [](std::string_view s, std::vector<SecretMasker::Span>& spans) {
+            SecretMaskerDetectors::urlPasswords(s, spans);
+            return false;
+        },
+        "MASTER_DB=postgres://alice:s3cret@db.internal:5432/runs" },
+    { SecretKind::EnvSecret, -1, "", "", ValueCheck::None,
+        [](std::string_view s, std::vector<SecretMasker::Span>& spans) {
+            SecretMaskerDetectors::assignments(s, spans);
+            return false;
+        },
+        "DB_PASSWORD=hunter2 MY_SERVICE_TOKEN=abc" },
+    { SecretKind::WandbKey, -1, "wandb", "", ValueCheck::None,
+        [](std::string_view s, std::vector<SecretMasker::Span>& spans) {
+            SecretMaskerDetectors::wandbBareKeys(s, spans);
+            return false;
+        },
+        "+ wandb login 0123456789abcdef0123456789abcdef01234567" },
+    // Returns true when the key goes on over the next lines.
+    { SecretKind::PrivateKey, 2, "-----begin", "", ValueCheck::None,
+        [](std::string_view s, std::vector<SecretMasker::Span>& spans) {
+            return SecretMaskerDetectors::privateKeyStart(s, spans);
+        },
+        "-----BEGIN RSA PRIVATE KEY-----" },
+};
+#undef RS_START
+
+// Shannon entropy in bits per byte.
+double entropy(std::string_view s)
 {
-    switch (kind) {
-    case SecretKind::PrivateKey:
-    case SecretKind::HfToken:
-    case SecretKind::GithubToken:
-    case SecretKind::AwsAccessKey:
-    case SecretKind::SlackToken:
-    case SecretKind::OpenAiKey:
-        return 0;
-    case SecretKind::WandbKey:
-    case SecretKind::AwsSecret:
-        return 1;
-    case SecretKind::UrlPassword:
-    case SecretKind::BearerToken:
-        return 2;
-    default:
-        return 3;
+    std::array<int, 256> counts {};
+    for (char c : s)
+        ++counts[static_cast<unsigned char>(c)];
+    double bits = 0;
+    for (int n : counts)
+        if (n > 0) {
+            const double p = static_cast<double>(n) / static_cast<double>(s.size());
+            bits -= p * std::log2(p);
+        }
+    return bits;
+}
+
+bool passesCheck(ValueCheck check, std::string_view v, bool quoted)
+{
+    switch (check) {
+    case ValueCheck::None:
+        return true;
+    case ValueCheck::Bearer:
+        return v.size() >= 16 || (v.size() >= 8 && std::any_of(v.begin(), v.end(), isDigit));
+    case ValueCheck::Argument:
+        return !harmlessValue(v, true);
+    case ValueCheck::CredentialWord: {
+        if (harmlessValue(v, true))
+            return false;
+        if (quoted)
+            return true;
+        // "password authentication failed", "password for alice": words are prose.
+        const bool shaped = std::any_of(v.begin(), v.end(), [](char c) { return !isLower(c); })
+            && !std::all_of(v.begin() + 1, v.end(), isLower);
+        return v.size() >= 4 && shaped;
     }
+    case ValueCheck::AwsSecretShape:
+        return std::any_of(v.begin(), v.end(), isUpper) && std::any_of(v.begin(), v.end(), isLower)
+            && std::any_of(v.begin(), v.end(), isDigit) && entropy(v) >= 4.2;
+    }
+    return false;
+}
+
+bool holdsKeyword(std::string_view line, std::string_view keywords)
+{
+    if (keywords.empty())
+        return true;
+    while (!keywords.empty()) {
+        const std::size_t bar = keywords.find('|');
+        if (iFind(line, keywords.substr(0, bar)) != std::string_view::npos)
+            return true;
+        keywords = bar == std::string_view::npos ? std::string_view {} : keywords.substr(bar + 1);
+    }
+    return false;
+}
+
+// The regexes, compiled once for the process (RE2 objects are safe to share between
+// threads). A pattern that does not compile is a programming error the tests catch; here it
+// only disables its row.
+const std::vector<std::unique_ptr<re2::RE2>>& compiledCatalogue()
+{
+    static const std::vector<std::unique_ptr<re2::RE2>> compiled = [] {
+        std::vector<std::unique_ptr<re2::RE2>> out;
+        re2::RE2::Options options;
+        options.set_encoding(re2::RE2::Options::EncodingLatin1);
+        options.set_log_errors(false);
+        for (const SecretPattern& row : kCatalogue) {
+            std::unique_ptr<re2::RE2> re;
+            if (!row.regex.empty()) {
+                re = std::make_unique<re2::RE2>(
+                    re2::StringPiece(row.regex.data(), row.regex.size()), options);
+                if (!re->ok())
+                    re.reset();
+            }
+            out.push_back(std::move(re));
+        }
+        return out;
+    }();
+    return compiled;
+}
+
+// Runs one row on a line, appending what it claims; true when a private key block opens.
+bool runRow(std::size_t index, std::string_view line, std::vector<SecretMasker::Span>& spans)
+{
+    const SecretPattern& row = kCatalogue[index];
+    if (row.detector != nullptr)
+        return row.detector(line, spans);
+    const re2::RE2* re = compiledCatalogue()[index].get();
+    if (re == nullptr)
+        return false;
+    const re2::StringPiece text(line.data(), line.size());
+    re2::StringPiece groups[2];
+    std::size_t pos = 0;
+    while (pos <= line.size()
+        && re->Match(text, pos, line.size(), re2::RE2::UNANCHORED, groups, 2)) {
+        const auto matchBegin = static_cast<std::size_t>(groups[0].data() - line.data());
+        std::size_t next = matchBegin + 1;
+        if (groups[1].data() != nullptr) {
+            std::size_t begin = static_cast<std::size_t>(groups[1].data() - line.data());
+            std::size_t end = begin + groups[1].size();
+            next = std::max(next, end);
+            const bool quoted = end - begin >= 2 && (line[begin] == '"' || line[begin] == '\'')
+                && line[end - 1] == line[begin];
+            if (quoted) {
+                ++begin;
+                --end;
+            }
+            if (passesCheck(row.check, line.substr(begin, end - begin), quoted))
+                SecretMaskerDetectors::add(spans, begin, end, row.kind);
+        }
+        pos = next;
+    }
+    return false;
 }
 
 } // namespace
@@ -803,33 +1006,36 @@ bool SecretMasker::maskKeyBlockLine(std::string_view line, std::string& out)
     return false;
 }
 
+bool SecretMasker::hasLongTokenRun(std::string_view line)
+{
+    return longTokenRun(line.data(), line.size());
+}
+
 bool SecretMasker::maskSlow(std::string_view line, std::string& out, std::uint8_t buckets)
 {
     m_lastKinds = 0;
     if (m_keyLines > 0 && maskKeyBlockLine(line, out))
         return true;
-    if (buckets == 0)
+    // The run is looked for only when no pair was: mask() knows it is there when buckets is 0.
+    int run = buckets == 0 ? 1 : -1; // -1: not looked for yet
+    if (buckets == 0 && !hasLongTokenRun(line))
         return false;
     m_spans.clear();
-    using D = SecretMaskerDetectors;
-    // A detector whose every match holds a pair of some bucket runs only when that bucket
-    // was seen (bucket numbers as in the table above); the rest run on every candidate line.
-    auto seen = [buckets](std::initializer_list<int> list) {
-        for (int b : list)
-            if (buckets & (1u << b))
-                return true;
-        return false;
-    };
-    if (seen({ 0, 2, 4, 6 })) // hf_ gh?_ github_pat_ | sk- | xox?- | AKIA ASIA
-        D::prefixedTokens(line, buckets, m_spans);
-    if (seen({ 7 })) // Bearer BEARER
-        D::bearerTokens(line, m_spans);
-    D::authorizationHeaders(line, m_spans);
-    if (seen({ 1 })) // user:password@host
-        D::urlPasswords(line, m_spans);
-    D::assignments(line, m_spans);
-    D::wandbBareKeys(line, m_spans);
-    const bool opensKeyBlock = seen({ 2 }) && D::privateKeyStart(line, m_spans); // -----BEGIN
+    bool opensKeyBlock = false;
+    for (std::size_t i = 0; i < std::size(kCatalogue); ++i) {
+        const SecretPattern& row = kCatalogue[i];
+        if (row.bucket == kRunBucket) {
+            if (run < 0)
+                run = hasLongTokenRun(line) ? 1 : 0;
+            if (run == 0)
+                continue;
+        } else if (row.bucket >= 0 ? !(buckets & (1u << row.bucket)) : buckets == 0) {
+            continue;
+        }
+        if (!holdsKeyword(line, row.keywords))
+            continue;
+        opensKeyBlock |= runRow(i, line, m_spans);
+    }
     if (m_spans.empty())
         return false;
     emit(line, out);
@@ -873,7 +1079,66 @@ std::string maskSecrets(std::string_view line)
     return masker.mask(line, out) ? out : std::string(line);
 }
 
+bool maskText(std::string_view text, std::string& out)
+{
+    SecretMasker masker;
+    std::string masked;
+    std::string result;
+    bool any = false;
+    std::size_t done = 0; // text[0, done) is in result (only once something was masked)
+    for (std::size_t from = 0; from <= text.size();) {
+        std::size_t nl = text.find('\n', from);
+        if (nl == std::string_view::npos)
+            nl = text.size();
+        std::string_view line = text.substr(from, nl - from);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (masker.mask(line, masked)) {
+            if (!any) {
+                result.reserve(text.size() + 32);
+                any = true;
+            }
+            result.append(text.substr(done, from - done));
+            result += masked;
+            done = from + line.size();
+        }
+        from = nl + 1;
+    }
+    if (!any)
+        return false;
+    result.append(text.substr(done));
+    out = std::move(result);
+    return true;
+}
+
 namespace detail {
+
+bool hasLongTokenRunScalar(std::string_view line)
+{
+    return longTokenRunScalar(line.data(), line.size());
+}
+
+std::vector<SecretPatternInfo> secretCatalogue()
+{
+    std::vector<SecretPatternInfo> rows;
+    for (const SecretPattern& row : kCatalogue)
+        rows.push_back({ row.kind, row.bucket, row.keywords, row.regex, row.example });
+    return rows;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> matchRow(std::size_t row, std::string_view line)
+{
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    if (row >= std::size(kCatalogue))
+        return out;
+    if (!kCatalogue[row].regex.empty() && compiledCatalogue()[row] == nullptr)
+        return { { 0, 0 } }; // a pattern RE2 refused: the tests name it
+    std::vector<SecretMasker::Span> spans;
+    runRow(row, line, spans);
+    for (const auto& s : spans)
+        out.emplace_back(s.begin, s.end);
+    return out;
+}
 
 std::uint8_t fingerprintsScalar(std::string_view line)
 {

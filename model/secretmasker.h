@@ -1,33 +1,25 @@
 #pragma once
-// Masks secrets in log lines before anything else reads them (issue 5): the scanner runs
-// every line through a SecretMasker before prefix stripping and parsing, so no parser, no
-// interned string and no export ever holds a raw token; the log viewer masks the raw lines
-// it displays the same way. A secret is replaced by "‹masked:KIND›" (U+2039/U+203A).
+// Masks secrets in every string before the model holds it (issues 5 and 21): the scanner
+// runs every log line through a SecretMasker before prefix stripping and parsing, and
+// ParsedSource masks every other string that enters it (interned dump fields, error.json
+// messages, file and folder names, import-issue samples), so no parser, no interned string
+// and no export ever holds a raw token. A secret is replaced by "‹masked:KIND›"
+// (U+2039/U+203A). The catalogue of forms, their sources and their limits:
+// docs/secret-masking.md.
 //
-// One input line → what it becomes, per kind:
-//   hf-token        export HF_TOKEN=hf_AbCd…(30+ alnum)
-//                   → export HF_TOKEN=‹masked:hf-token›
-//   wandb-key       WANDB_API_KEY=0123…(40 hex), + wandb login 0123…(40 hex)
-//                   → WANDB_API_KEY=‹masked:wandb-key›, + wandb login ‹masked:wandb-key›
-//   aws-access-key  aws_access_key_id = AKIAIOSFODNN7EXAMPLE (AKIA/ASIA + 16 [A-Z0-9])
-//                   → aws_access_key_id = ‹masked:aws-access-key›
-//   aws-secret      aws_secret_access_key = wJalr…, AWS_SECRET_ACCESS_KEY=wJalr…
-//                   → aws_secret_access_key = ‹masked:aws-secret›
-//   github-token    git clone https://ghp_…(30+)@github.com/org/repo, github_pat_…
-//                   → git clone https://‹masked:github-token›@github.com/org/repo
-//   bearer-token    > Authorization: Bearer eyJhbGciOi…
-//                   → > Authorization: Bearer ‹masked:bearer-token›
-//                   ("Bearer"/"BEARER" + a token of 16+ chars, or 8+ with a digit, anywhere;
-//                   after "Authorization:" any Bearer/Basic credential, however short)
-//   private-key     -----BEGIN RSA PRIVATE KEY----- and every key line up to -----END
-//                   → ‹masked:private-key› (what precedes the key on a line is kept)
-//   url-password    MASTER_URL=postgres://alice:s3cret@db:5432/runs
-//                   → MASTER_URL=postgres://alice:‹masked:url-password›@db:5432/runs
+// The forms are data: one table in secretmasker.cpp (kCatalogue) names, for each form, its
+// kind, the prefilter bucket every match holds a pair of, the keywords every match holds and
+// its matcher (an RE2 pattern compiled once, or one of the few structured detectors whose
+// rule is more than a pattern: NAME=value assignments, URL passwords, Authorization headers,
+// private-key blocks). One input line → what it becomes, for a few kinds:
+//   hf-token        export HF_TOKEN=hf_AbCd…(30+ alnum) → export HF_TOKEN=‹masked:hf-token›
+//   jwt             Cookie: session=eyJhbGciOi….eyJzdWIi….SflKx → Cookie: session=‹masked:jwt›
+//   password        mysql -u root -pHunter2 runs → mysql -u root -p‹masked:password› runs
+//   aws-secret      a bare wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY → ‹masked:aws-secret›
+//   url-password    postgres://alice:s3cret@db:5432/runs → postgres://alice:‹masked:url-password›@db…
 //   env-secret      DB_PASSWORD=hunter2 MY_SERVICE_TOKEN=abc
 //                   → DB_PASSWORD=‹masked:env-secret› MY_SERVICE_TOKEN=‹masked:env-secret›
-//   slack-token     xoxb-123456789012-…  → ‹masked:slack-token›
-//   openai-key      OPENAI_API_KEY=sk-proj-…(32+) → OPENAI_API_KEY=‹masked:openai-key›
-//   password        mysql password: hunter2 / passwd=hunter2 → password: ‹masked:password›
+//   private-key     -----BEGIN RSA PRIVATE KEY----- and every key line up to -----END
 //
 // Assignments (NAME=value, NAME = value, NAME: value, "NAME": "value"): the name decides
 // whether the value is a secret, the value decides whether it is worth hiding.
@@ -42,10 +34,21 @@
 //   (true, false, none, null, nil, yes, no, on, off, unset) and values already masked.
 //   A tokenizer's pad_token=<pad> or a SSH_KEY=/path stays readable.
 //
-// Speed: mightContainSecret() is a SIMD prefilter (2-byte fingerprints, one pass, no
-// branches per byte) that rejects almost every ordinary line; only lines that pass it are
-// parsed by the detectors. Every detector needs one of the prefilter's fingerprints, so the
-// prefilter never hides a secret from them.
+// Speed: mightContainSecret() is the prefilter every line meets first. It looks for 2-byte
+// fingerprints in 8 buckets (a SIMD pass, no branches per byte) and, only when it finds
+// none, for a run of kLongTokenRun base64 bytes (the shape of a bare AWS secret key). Every
+// catalogue row names the bucket (or the run) each of its matches holds, so the prefilter
+// never hides a secret from the detectors; test_secretmasker.cpp proves it row by row.
+//
+// What the prefilter promises to callers that skip the masker on a line it would pass
+// (NcclParser::recordRepeatedColl tells a repeated COLL line clean from its pieces); each
+// claim is checked against the prefilter itself in test_secretmasker.cpp:
+//   1. A space is the first byte of no pair, nor the second byte of a pair whose first
+//      byte is a letter or a digit, and no base64 run crosses it: two clean strings joined
+//      by a space next to a letter or digit are clean.
+//   2. A run of lowercase hex digits or decimal digits shorter than kLongTokenRun is clean,
+//      and so is "0x" followed by one that does not start with 'a' ("xa" is a pair), and
+//      "(nil)".
 //
 // Multi-line private keys: a masker carries a small state from line to line (inside a
 // "-----BEGIN … PRIVATE KEY-----" block), so feed it the lines of ONE stream in order; the
@@ -59,6 +62,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rankscope::model {
@@ -76,6 +80,13 @@ enum class SecretKind : std::uint8_t {
     SlackToken,
     OpenAiKey,
     Password,
+    Jwt,
+    GoogleApiKey,
+    GitlabToken,
+    NpmToken,
+    StripeKey,
+    AzureKey,
+    AzureSas,
     Count
 };
 
@@ -91,18 +102,32 @@ struct SecretMaskerDetectors;
 
 class SecretMasker {
 public:
+    // Bytes [begin, end) of a line that one detector claims.
+    struct Span {
+        std::size_t begin = 0;
+        std::size_t end = 0;
+        SecretKind kind = SecretKind::EnvSecret;
+    };
+
     static constexpr std::size_t kMaxPrivateKeyLines = 128;
+    // A run of this many base64 bytes ([A-Za-z0-9+/]) may be a bare secret key.
+    static constexpr std::size_t kLongTokenRun = 40;
 
     // The cheap test: false means the line certainly holds no secret this class masks.
-    static bool mightContainSecret(std::string_view line) { return fingerprints(line) != 0; }
+    static bool mightContainSecret(std::string_view line)
+    {
+        return fingerprints(line) != 0 || hasLongTokenRun(line);
+    }
     // The prefilter's fingerprint buckets seen in the line (bit i = bucket i; see the .cpp).
     static std::uint8_t fingerprints(std::string_view line);
+    // True when the line holds kLongTokenRun base64 bytes in a row.
+    static bool hasLongTokenRun(std::string_view line);
     // Masks `line` into `out` and returns true when it held a secret; otherwise returns
     // false and leaves `out` untouched (use the line as it is). Stateful for private keys.
     bool mask(std::string_view line, std::string& out)
     {
         const std::uint8_t buckets = fingerprints(line);
-        if (m_keyLines == 0 && buckets == 0)
+        if (m_keyLines == 0 && buckets == 0 && !hasLongTokenRun(line))
             return false;
         return maskSlow(line, out, buckets);
     }
@@ -118,11 +143,6 @@ public:
 
 private:
     friend struct SecretMaskerDetectors;
-    struct Span {
-        std::size_t begin = 0;
-        std::size_t end = 0;
-        SecretKind kind = SecretKind::EnvSecret;
-    };
 
     bool maskSlow(std::string_view line, std::string& out, std::uint8_t buckets);
     bool maskKeyBlockLine(std::string_view line, std::string& out);
@@ -139,9 +159,29 @@ private:
 // are only recognised by a SecretMasker fed the lines in order).
 std::string maskSecrets(std::string_view line);
 
+// Masks a string that may hold several lines (an error.json message, a dump field, a path)
+// line by line with one masker, so a private key spread over its lines is masked too.
+// Returns false and leaves `out` untouched when nothing was masked.
+bool maskText(std::string_view text, std::string& out);
+
 namespace detail {
 // The portable prefilter the SIMD versions must agree with (tests compare them).
 std::uint8_t fingerprintsScalar(std::string_view line);
+bool hasLongTokenRunScalar(std::string_view line);
+
+// One row of the catalogue, as the tests see it: every row must mask its example line, and
+// every line it masks must pass the prefilter.
+struct SecretPatternInfo {
+    SecretKind kind;
+    int bucket; // prefilter bucket each match holds a pair of; kRunBucket: a long run; -1: any
+    std::string_view keywords; // '|'-separated, lowercase; one is in every match
+    std::string_view regex; // empty for a structured detector
+    std::string_view example; // a line the row masks
+};
+inline constexpr int kRunBucket = 8;
+std::vector<SecretPatternInfo> secretCatalogue();
+// The spans one row alone masks in `line`, as [begin, end) pairs (empty when none).
+std::vector<std::pair<std::size_t, std::size_t>> matchRow(std::size_t row, std::string_view line);
 // The 16-byte version (the scalar one where the CPU lacks SSSE3), tested on AVX2 machines.
 std::uint8_t fingerprintsSsse3(std::string_view line);
 } // namespace detail

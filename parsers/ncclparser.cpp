@@ -376,7 +376,7 @@ void NcclParser::rememberHeader(std::string_view body, const Header& header, std
     if (msgStart == 0 || msgStart > body.size() || body[msgStart - 1] != ' ')
         return;
     m_headerCache.text.assign(body.substr(0, msgStart));
-    m_headerCache.fingerprintFree = model::SecretMasker::fingerprints(m_headerCache.text) == 0;
+    m_headerCache.fingerprintFree = !model::SecretMasker::mightContainSecret(m_headerCache.text);
     m_headerCache.identityFor = kNoIdentity;
     m_headerCache.hostSize = header.host.size();
     m_headerCache.pid = header.pid;
@@ -487,14 +487,13 @@ bool NcclParser::parseLine(
 
 // The line unmasked is the cached header, then the memo's head ("AllReduce: opCount "), the
 // middle (opCount, buffers, count) and the memo's tail (" datatype …" to the end). The
-// header and memo pieces carry the masker prefilter's verdict taken when they were stored;
-// the middle holds no fingerprint pair when its opCount is lowercase hex, its pointers are
-// plain (CollCursor::pointer) and its count decimal, for NCCL's layout words hold none and
-// neither do hex digits side by side (the prefilter's pairs avoid them: NCCL lines are full
-// of pointers). No pair spans two pieces either: each boundary is a space next to a letter or
-// digit, and a space is neither the first byte of any pair nor the second of a pair whose
-// first byte is a letter or digit; the spaces trimmed after the tail pair with nothing
-// (tests/parsers/test_ncclparser.cpp checks these claims against the prefilter itself).
+// header and memo pieces carry the masker prefilter's verdict taken when they were stored.
+// The middle is clean by the masker's promise 2 (secretmasker.h): its opCount is lowercase
+// hex of at most 16 digits, its pointers plain (CollCursor::pointer, at most 15 bytes) and
+// its count at most 19 decimal digits, each shorter than SecretMasker::kLongTokenRun, and
+// NCCL's layout words are clean. The pieces join cleanly by promise 1: each boundary is a
+// space next to a letter or digit, and the spaces trimmed after the tail pair with nothing.
+// tests/model/test_secretmasker.cpp checks both promises against the prefilter itself.
 bool NcclParser::recordRepeatedColl(
     std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out)
 {
@@ -933,7 +932,7 @@ bool NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
     if (!coll.headFromMemo && coll.call.op != model::OpType::Unknown) {
         m_collMemo.head.assign(msg.substr(0, coll.headSize));
         m_collMemo.op = coll.call.op;
-        m_collMemo.headFingerprintFree = model::SecretMasker::fingerprints(m_collMemo.head) == 0;
+        m_collMemo.headFingerprintFree = !model::SecretMasker::mightContainSecret(m_collMemo.head);
         headIsLine = true;
     }
     const CollFields& f = coll.fields;
@@ -948,7 +947,7 @@ bool NcclParser::rememberColl(std::string_view msg, const CollLine& coll)
     m_collMemo.nranks = f.nranks;
     m_collMemo.commAt = static_cast<std::size_t>(f.comm.data() - tail.data());
     m_collMemo.commSize = f.comm.size();
-    m_collMemo.tailFingerprintFree = model::SecretMasker::fingerprints(tail) == 0;
+    m_collMemo.tailFingerprintFree = !model::SecretMasker::mightContainSecret(tail);
     return headIsLine;
 }
 

@@ -80,8 +80,9 @@ public:
     // changed. The caller vouches that it is a new physical line with no launcher prefix or
     // timestamp, that no parser has a block open and that the secret masker is not inside a
     // key block. The line has not been masked: it is taken only when its pieces show that the
-    // masker would find no fingerprint in it (SecretMasker::fingerprints() is 0), so masking
-    // would leave it as it is (collFingerprintFree). Records it into that line's trace,
+    // masker's prefilter would pass it by (SecretMasker::mightContainSecret() is false, told
+    // from the pieces by the promises the masker states in secretmasker.h), so masking would
+    // leave it as it is. Records it into that line's trace,
     // exactly as parseLine would, and returns true; false, with nothing changed, otherwise.
     bool recordRepeatedColl(
         std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out);
@@ -159,7 +160,7 @@ private:
         // The process identity of lines with this header under prefix identity identityFor.
         std::uint32_t identityFor = kNoIdentity;
         std::uint32_t identity = 0;
-        bool fingerprintFree = false; // SecretMasker::fingerprints(text) == 0
+        bool fingerprintFree = false; // !SecretMasker::mightContainSecret(text)
     };
     static constexpr std::uint32_t kNoIdentity = UINT32_MAX;
 
@@ -229,7 +230,7 @@ private:
         std::int32_t nranks = -1;
         std::size_t commAt = 0; // the comm pointer within the tail
         std::size_t commSize = 0;
-        bool headFingerprintFree = false; // SecretMasker::fingerprints(head) == 0
+        bool headFingerprintFree = false; // !SecretMasker::mightContainSecret(head)
         bool tailFingerprintFree = false;
     };
     static bool readColl(std::string_view msg, CollLine& coll, const CollMemo* memo = nullptr);

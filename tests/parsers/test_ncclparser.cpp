@@ -1,6 +1,5 @@
 // NCCL_DEBUG output ([formats 3]): verbatim lines for every version row, torn, prefixed
 // and garbage input, through the real LogScanner pipeline.
-#include "model/secretmasker.h"
 #include "scanhelpers.h"
 
 #include <catch2/catch.hpp>
@@ -1297,39 +1296,4 @@ TEST_CASE("COLL lines that repeat the line before take the scanner's short lane 
         REQUIRE(fingerprint(whole) == fingerprint(pieces));
     }
     CHECK(repeated > 5000);
-}
-
-TEST_CASE("the pieces of a repeated COLL line hold no fingerprint of the secret masker",
-    "[parsers][nccl]")
-{
-    // NcclParser::recordRepeatedColl takes an unmasked line only when SecretMasker::
-    // fingerprints() is 0 for it, told from its pieces. The claims that reasoning rests on,
-    // checked against the prefilter itself.
-    using model::SecretMasker;
-    auto fp = [](const std::string& s) { return SecretMasker::fingerprints(s); };
-    // A space is the first byte of no pair...
-    for (int c = 1; c < 256; ++c)
-        REQUIRE(fp(std::string(" ") + char(c)) == fp(std::string(1, char(c))));
-    // ...nor the second byte of a pair whose first byte is a letter or digit.
-    for (int c = 1; c < 256; ++c)
-        if (std::isalnum(c))
-            REQUIRE(fp(std::string(1, char(c)) + " ") == 0);
-    // The layout's own words.
-    for (const char* word : { " sendbuff ", " recvbuff ", " count ", ": opCount " })
-        CHECK(fp(word) == 0);
-    // Lowercase hex and decimal runs, and plain pointers; "0xa…" pairs x with a, and an
-    // uppercase opCount may hold "BE".
-    std::mt19937 rng(5);
-    const std::string hex = "0123456789abcdef";
-    for (int round = 0; round < 5000; ++round) {
-        std::string digits;
-        for (unsigned n = 1 + rng() % 16; n > 0; --n)
-            digits += hex[rng() % hex.size()];
-        REQUIRE(fp(digits) == 0);
-        if (digits[0] != 'a')
-            REQUIRE(fp("0x" + digits) == 0);
-    }
-    CHECK(fp("(nil)") == 0);
-    CHECK(fp("0xa1") != 0);
-    CHECK(fp("1BE") != 0);
 }
