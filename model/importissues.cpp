@@ -1,5 +1,7 @@
 #include "model/importissues.h"
 
+#include "model/secretmasker.h"
+
 namespace rankscope::model {
 
 void ImportIssues::add(std::string_view kind, std::string sample)
@@ -8,8 +10,13 @@ void ImportIssues::add(std::string_view kind, std::string sample)
     if (it == m_issues.end())
         it = m_issues.emplace(std::string(kind), ImportIssue { std::string(kind), 0, {} }).first;
     ++it->second.count;
-    if (it->second.samples.size() < kMaxSamples && !sample.empty())
+    if (it->second.samples.size() < kMaxSamples && !sample.empty()) {
+        // A sample quotes a path or a line as it came (issue 21): masked as it enters.
+        std::string masked;
+        if (maskText(sample, masked))
+            sample = std::move(masked);
         it->second.samples.push_back(std::move(sample));
+    }
 }
 
 void ImportIssues::merge(const ImportIssues& other)

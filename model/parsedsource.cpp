@@ -1,5 +1,7 @@
 #include "model/parsedsource.h"
 
+#include "model/secretmasker.h"
+
 namespace rankscope::model {
 
 ParsedSource::ParsedSource()
@@ -10,9 +12,25 @@ ParsedSource::ParsedSource()
 ParsedSource::ParsedSource(Source src)
     : source(std::move(src))
 {
+    // A file or folder name is text a stranger chose (issue 21): the display path is what
+    // every output prints. containerPath and memberPath stay raw: they open the bytes and
+    // are never printed.
+    std::string masked;
+    if (maskText(source.path, masked))
+        source.path = std::move(masked);
+    if (maskText(source.pathIdentity.host, masked))
+        source.pathIdentity.host = std::move(masked);
     RawIdentity self;
     self.source = source.id;
     identityIndex(self);
+}
+
+StrId ParsedSource::intern(std::string_view text)
+{
+    if (!SecretMasker::mightContainSecret(text))
+        return strings.intern(text);
+    std::string masked;
+    return maskText(text, masked) ? strings.intern(masked) : strings.intern(text);
 }
 
 std::uint32_t ParsedSource::identityIndex(const RawIdentity& identity)

@@ -1,7 +1,9 @@
 #pragma once
 // Everything one source yields, before sources are merged into a Bundle. Parsers fill it
 // from one thread each; it owns its own string pool so no locking is needed, and the
-// bundle builder remaps ids when merging.
+// bundle builder remaps ids when merging. It is where strings enter the model: the source's
+// display path, interned strings and import-issue samples are masked on their way in
+// (SecretMasker), so no view or export can see a raw secret.
 
 #include "model/event.h"
 #include "model/identity.h"
@@ -44,7 +46,11 @@ struct ParsedSource {
     ParsedSource();
     explicit ParsedSource(Source src);
 
-    StrId intern(std::string_view text) { return strings.intern(text); }
+    // Every string a parser keeps enters the model here, so it is masked here (issue 21):
+    // dump fields, error.json messages, thread and process-group names never hold a raw
+    // secret, whatever parser read them. Log lines arrive masked already (LogScanner); the
+    // masker's prefilter passes them by.
+    StrId intern(std::string_view text);
     std::string_view text(StrId id) const { return strings.view(id); }
 
     // Index of this identity in `identities`, adding it on first use. Index 0 is the
