@@ -8,7 +8,7 @@ packages=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev libxkbcommon-dev
     libre2-dev nlohmann-json3-dev catch2 libarchive-dev zlib1g-dev libzstd-dev libssl-dev
     libbenchmark-dev
-    xvfb xauth x11-apps imagemagick python3 poppler-utils
+    xvfb xauth x11-apps imagemagick python3 python3-pip poppler-utils
     chromium
     fonts-dejavu-core
 )
@@ -26,9 +26,22 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-    exit 0
+if [ ${#missing[@]} -ne 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# Optional: a maintained secret scanner judges the masking (tests/judge/secret_judge.py).
+# Neither is a Debian package; when neither installs, that one test says so and skips.
+if ! python3 -c "import detect_secrets" >/dev/null 2>&1; then
+    timeout 120 $SUDO pip3 install -q --break-system-packages --retries 0 --timeout 15 \
+        detect-secrets >/dev/null 2>&1 \
+        || echo "install-deps: detect-secrets not installed (no Python package index here?)" >&2
+fi
+if ! command -v secretlint >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+    timeout 300 $SUDO npm install -g --no-audit --no-fund secretlint@13 \
+        @secretlint/secretlint-rule-preset-recommend@13 >/dev/null 2>&1 \
+        || echo "install-deps: secretlint not installed" >&2
+fi
+exit 0
