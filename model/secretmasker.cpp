@@ -741,9 +741,9 @@ struct SecretPattern {
     std::string_view example;
 };
 
-// Token boundaries: a token starts where no word byte or dash precedes it
-// ("use_hf_transfer" holds no hf_ token).
-#define RS_START "(?:^|[^\\w-])"
+// Token boundaries: a token starts where no word byte precedes it ("use_hf_transfer" holds
+// no hf_ token); a dash may ("job-glpat-…", a folder named after a token).
+#define RS_START "(?:^|\\W)"
 
 constexpr SecretPattern kCatalogue[] = {
     // Issuer-prefixed tokens: the prefix names the issuer, the length rules out words.
