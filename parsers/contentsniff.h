@@ -16,7 +16,7 @@ enum class ContentKind {
     Xz,
     Tar,                // uncompressed tar (ustar magic at 257)
     Zip,
-    Pickle,             // protocol 2-5 pickle: Flight Recorder dump
+    Pickle,             // pickle, protocols 0-5: Flight Recorder dump
     Json,               // a JSON document (error.json, FR JSON, RAS JSON)
     OwnOutput,          // a report Rankscope wrote
     Binary,             // anything else with NULs or mostly non-text bytes
