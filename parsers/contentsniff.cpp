@@ -2,6 +2,7 @@
 
 #include "parsers/textscan.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -67,6 +68,31 @@ bool looksLikeOldPickle(std::string_view head)
     return false;
 }
 
+// UTF-16 without a BOM (Windows tools, some redirections): ASCII text puts a NUL in every
+// other byte, on the odd side for little-endian and the even side for big-endian. Binary
+// formats have NULs on both sides. Binary when it is not UTF-16.
+ContentKind bomlessUtf16(std::string_view head)
+{
+    const std::size_t pairs = std::min<std::size_t>(head.size(), 4096) / 2;
+    if (pairs < 8)
+        return ContentKind::Binary;
+    std::size_t evenNul = 0, oddNul = 0, oddAscii = 0, evenAscii = 0;
+    for (std::size_t i = 0; i < pairs; ++i) {
+        const auto a = static_cast<unsigned char>(head[2 * i]);
+        const auto b = static_cast<unsigned char>(head[2 * i + 1]);
+        evenNul += a == 0;
+        oddNul += b == 0;
+        evenAscii += a >= 0x09 && a < 0x7f;
+        oddAscii += b >= 0x09 && b < 0x7f;
+    }
+    // Nine in ten units are ASCII (logs are), and the other side is almost never NUL.
+    if (oddNul * 10 >= pairs * 9 && evenAscii * 10 >= pairs * 9 && evenNul * 50 <= pairs)
+        return ContentKind::Utf16LeText;
+    if (evenNul * 10 >= pairs * 9 && oddAscii * 10 >= pairs * 9 && oddNul * 50 <= pairs)
+        return ContentKind::Utf16BeText;
+    return ContentKind::Binary;
+}
+
 } // namespace
 
 ContentKind sniffContent(std::string_view head)
@@ -93,6 +119,9 @@ ContentKind sniffContent(std::string_view head)
         return ContentKind::Pickle;
     if (startsWithBytes(head, { 0xff, 0xfe }) || startsWithBytes(head, { 0xfe, 0xff }))
         return ContentKind::Utf16Text;
+
+    if (const ContentKind utf16 = bomlessUtf16(head); utf16 != ContentKind::Binary)
+        return utf16;
 
     const std::string_view trimmed = skipSpace(head);
     if (contains(head.substr(0, 2048), "\"schema\": \"rankscope.")

@@ -10,6 +10,8 @@ enum class ContentKind {
     Empty,
     Text,               // a log (UTF-8 or ASCII, possibly with a few stray bytes)
     Utf16Text,          // UTF-16 with BOM: transcoded before scanning
+    Utf16LeText,        // UTF-16 without BOM (told by its NUL bytes), little-endian
+    Utf16BeText,        // the same, big-endian
     Gzip,               // single compressed stream or a .tar.gz
     Zstd,
     Bzip2,

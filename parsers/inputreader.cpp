@@ -424,12 +424,15 @@ private:
     std::uint64_t m_totalBytes = 0;
 };
 
-TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits,
+// The archive in the file already open as `fd` (checked to be a regular file), read from its
+// start: opening it again by name could open something else.
+TaskResult readArchiveFile(int fd, const InputTask& task, const LoadLimits& limits,
     const ReadControl& control, SourceScratch& scratch, const SourceSinks* sinks)
 {
     TaskResult result;
     ArchivePtr a = newReader();
-    if (archive_read_open_filename(a.get(), task.diskPath.c_str(), kReadBlock) != ARCHIVE_OK) {
+    if (::lseek(fd, 0, SEEK_SET) != 0
+        || archive_read_open_fd(a.get(), fd, kReadBlock) != ARCHIVE_OK) {
         const char* e = archive_error_string(a.get());
         result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
         return result;
@@ -455,7 +458,10 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     // instead of raising SIGBUS on a mapped page past the new end, and memory stays at one
     // buffer per reader thread whatever the file size. Measured as fast as mapping.
     TaskResult result;
-    const int fd = ::open(task.diskPath.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO or device put where a file was planned must not block the open or a
+    // read (a link to /proc/kmsg hung forever); only regular files are read, and for those
+    // the flag changes nothing.
+    const int fd = ::open(task.diskPath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         result.issues.add("unreadable_file", task.displayPath + ": " + std::strerror(errno));
         return result;
@@ -464,6 +470,11 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         result.issues.add("unreadable_file", task.displayPath + ": " + std::strerror(errno));
+        return result;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        result.issues.add("not_regular_file",
+            task.displayPath + ": not a regular file (a pipe, socket or device); not read");
         return result;
     }
     const auto size = static_cast<std::uint64_t>(st.st_size);
@@ -479,7 +490,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     }
     const ContentKind kind = sniffContent(piece.substr(0, 8192));
     if (isArchiveOrCompressed(kind))
-        return readArchiveFile(task, limits, control, readBuffer.source, sinks);
+        return readArchiveFile(fd, task, limits, control, readBuffer.source, sinks);
 
     if (size > limits.maxEntryBytes) {
         result.issues.add("file_too_large", task.displayPath + ": " + humanBytes(size)

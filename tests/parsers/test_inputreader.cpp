@@ -288,7 +288,8 @@ TEST_CASE("missing paths are fatal and named; folders are walked in a stable ord
 }
 
 TEST_CASE(
-    "folder walk: links to files are read; links to folders, dangling links and pipes are not",
+    "folder walk: links to files are read; links to folders, dangling links and pipes are not, "
+    "and each file not read is named",
     "[parsers][input]")
 {
     namespace fs = std::filesystem;
@@ -313,7 +314,11 @@ TEST_CASE(
     CHECK(plan->tasks[0].diskPath == (dir / "node-1" / "attempt_0" / "3" / "stderr.log").string());
     CHECK(plan->tasks[1].diskBytes == 2 * kLog.size()); // the link's target's size
     CHECK(plan->totalDiskBytes == 5 * kLog.size());
-    CHECK(plan->issues.list().empty());
+    // The folder link is walked where it lies (node-1), so only the dangling link and the
+    // pipe are inputs not read.
+    CHECK(plan->issues.count("dangling_link") == 1);
+    CHECK(plan->issues.count("not_regular_file") == 1);
+    CHECK(plan->issues.list().size() == 2);
 
     // Two folders shown under one name: ordered by disk path too, whatever the order given.
     const auto other = scratchDir("walk2") / "rankscope-test-walk";
