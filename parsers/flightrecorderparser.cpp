@@ -232,6 +232,8 @@ public:
     std::size_t droppedEntries() const { return m_dropped; }
     // What "entries" holds when it is not a list ("None", "a dict"), else empty.
     const std::string& entriesNotList() const { return m_entriesNotList; }
+    // Entries whose collective_seq_id is negative (one left out is merely not lined up).
+    std::size_t negativeSeqs() const { return m_negativeSeqs; }
     std::size_t clampedEntries() const { return m_clamped; }
     model::TimePoint newestTime() const { return m_newest; }
 
@@ -343,6 +345,7 @@ private:
     RankTextCache& m_rankTexts;
     std::size_t m_dropped = 0;
     std::string m_entriesNotList;
+    std::size_t m_negativeSeqs = 0;
     std::size_t m_clamped = 0; // entries with a time or duration beyond FrEntry's fields
     model::TimePoint m_newest;
     std::string m_buffer;
@@ -732,8 +735,10 @@ inline bool DumpMapper::ownField(Field f, PickleId v, FrEntry& e, EntryTimes& t)
             e.recordId = narrowId(n);
         return true;
     case Field::CollectiveSeq:
-        if (integer(v, n))
+        if (integer(v, n)) {
             e.collectiveSeq = narrowId(n);
+            m_negativeSeqs += n < 0 ? 1 : 0;
+        }
         return true;
     case Field::P2pSeq:
         if (integer(v, n))
@@ -1119,7 +1124,8 @@ std::uint32_t dumpIdentity(model::ParsedSource& out)
 // Whether the dump's entries show where its rank stopped (FrDump::stopUnknown); each reason
 // is an import issue. A collateral rank's broken dump must not read as a rank that stopped
 // early: the matcher would blame it, or count its peers' collectives as never completed.
-void checkStopShown(model::ParsedSource& out, model::FrDump& dump, const DumpMapper& mapper)
+void checkStopShown(
+    model::ParsedSource& out, model::FrDump& dump, const DumpMapper& mapper, bool complete)
 {
     const std::string& path = out.source.path;
     if (!mapper.entriesNotList().empty()) {
@@ -1131,20 +1137,15 @@ void checkStopShown(model::ParsedSource& out, model::FrDump& dump, const DumpMap
     }
     if (mapper.droppedEntries() > 0)
         dump.stopUnknown = true;
-    std::size_t withoutSeq = 0;
-    for (std::uint32_t i = dump.firstEntry; i < dump.firstEntry + dump.entryCount; ++i) {
-        const model::FrEntry& e = out.frEntries[i];
-        if (e.call < out.frCalls.size() && !out.frCalls[e.call].isP2p && e.collectiveSeq < 0)
-            ++withoutSeq;
-    }
-    if (withoutSeq > 0) {
+    if (mapper.negativeSeqs() > 0) {
         dump.stopUnknown = true;
         out.issues.add(kIssueKind,
-            path + ": " + std::to_string(withoutSeq)
-                + " collective entries have a negative or no collective_seq_id; they cannot be "
-                  "lined up and the dump is not taken to show where its rank stopped");
+            path + ": " + std::to_string(mapper.negativeSeqs())
+                + " entries have a negative collective_seq_id; they cannot be lined up and the "
+                  "dump is not taken to show where its rank stopped");
     }
-    if (dump.entryCount == 0)
+    // A cut-short dump already says so; its entries may simply not have been reached.
+    if (dump.entryCount == 0 && complete && mapper.entriesNotList().empty())
         for (const model::FrPgStatus& status : dump.pgStatus)
             if (status.lastEnqueued > 0) {
                 dump.stopUnknown = true;
@@ -1183,7 +1184,7 @@ void mapDocument(const PickleDocument& doc, PickleId root, bool complete, std::s
                 + " entries that are not dicts were skipped");
     }
     if (isDump)
-        checkStopShown(out, dump, mapper);
+        checkStopShown(out, dump, mapper, complete);
     if (mapper.clampedEntries() > 0)
         out.issues.add(kIssueKind,
             path + ": " + std::to_string(mapper.clampedEntries())
