@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <map>
 #include <string_view>
 #include <thread>
@@ -28,6 +29,9 @@ constexpr std::int64_t kMaxWindowSeqs = 1024;
 // worker threads (a job's default group alone holds a third of all the work or more);
 // smaller PGs are matched one per thread.
 constexpr std::size_t kSharedWalkMembers = 256;
+// A dump's rank is believed up to this, or up to kRanksPerDump per dump given.
+constexpr std::int32_t kAlwaysMatchedRanks = 1 << 16;
+constexpr std::size_t kRanksPerDump = 4;
 
 // One member's view of one PG. Its collective and p2p entries are not copied: the matcher
 // walks the dump's own entries with a cursor, skipping those of the dump's other PGs (the
@@ -148,6 +152,12 @@ template <typename Work> void runOnThreads(std::size_t count, unsigned threads, 
 struct PgMembers {
     std::vector<const MemberTrack*> tracks; // null: no dump
     std::size_t dumped = 0; // members with a track
+    // Per member: the highest seq id whose absence from its entries means it never enqueued
+    // it. A dump cut short, with unreadable entries or entries without seq ids says nothing
+    // by absence (-1); one whose entries end before the last collective its own pg_status
+    // says was enqueued says nothing past its last entry. Such a member is then neither a
+    // voter nor a suspect, like one whose ring buffer does not reach back.
+    std::vector<std::int64_t> absenceCountsUpTo;
 };
 
 // A member's cursor over its collectives on the PG: resting on its next collective entry
@@ -247,6 +257,7 @@ private:
     void addToTrack(std::uint32_t i, const FrCall& call, MemberTrack& track);
     void describePg(const PgKey& key, const PgWork& w, const FrMatchResult& r, FrPgMatch& out,
         PgMembers& members) const;
+    std::int64_t absenceCountsUpTo(const MemberTrack& t, StrId pg) const;
     void matchPg(const PgWork& w, const PgMembers& members, FrPgMatch& out, MatchScratch& scratch,
         unsigned threads) const;
 
@@ -317,6 +328,12 @@ void Matcher::chooseDumps(FrMatchResult& r)
         const std::int32_t rank = rankOfDump(d);
         if (rank < 0)
             continue; // a dump that no rank claims cannot vote on a rank's behalf
+        // dumpOfRank is indexed by rank: a claimed rank far beyond the dumps there are
+        // (a hand-made FrMatchInput; the bundle's ranks are bounded by the resolver) would
+        // size it. Bounded as the resolver bounds claims.
+        if (rank >= kAlwaysMatchedRanks
+            && static_cast<std::size_t>(rank) >= m_in.dumps.size() * kRanksPerDump)
+            continue;
         if (static_cast<std::size_t>(rank) >= r.dumpOfRank.size())
             r.dumpOfRank.resize(static_cast<std::size_t>(rank) + 1, kNoFrIndex);
         std::uint32_t& slot = r.dumpOfRank[static_cast<std::size_t>(rank)];
@@ -706,6 +723,8 @@ SeqView Matcher::gather(const PgMembers& members, const SeqWindow& window, std::
             view.completed += scratch.pos[m] == FrRankPosition::Completed;
         } else if (t->firstSeq > view.seq || (t->firstSeq < 0 && t->wrapped)) {
             scratch.pos[m] = FrRankPosition::BufferDoesNotReach;
+        } else if (view.seq > members.absenceCountsUpTo[m]) {
+            scratch.pos[m] = FrRankPosition::Unknown;
         } else if (t->lastSeq < view.seq) {
             scratch.pos[m] = FrRankPosition::StoppedBefore;
             ++view.reaching;
@@ -1110,6 +1129,19 @@ void Matcher::matchP2p(const PgWork& w, FrPgMatch& out, unsigned threads) const
     }
 }
 
+// See PgMembers::absenceCountsUpTo. pg_status is keyed by the PG's id, which is its name
+// unless the program named the group; a status that names no PG of the dump is not used.
+std::int64_t Matcher::absenceCountsUpTo(const MemberTrack& t, StrId pg) const
+{
+    const FrDump& dump = m_in.dumps[t.dump];
+    if (dump.stopUnknown || dump.truncated)
+        return -1;
+    for (const FrPgStatus& status : dump.pgStatus)
+        if (status.pg == pg && status.lastEnqueued > t.lastSeq)
+            return t.lastSeq;
+    return std::numeric_limits<std::int64_t>::max();
+}
+
 // The PG's identity and membership, and which members have a dump (no matching yet).
 void Matcher::describePg(const PgKey& key, const PgWork& w, const FrMatchResult& r, FrPgMatch& out,
     PgMembers& members) const
@@ -1125,6 +1157,7 @@ void Matcher::describePg(const PgKey& key, const PgWork& w, const FrMatchResult&
     }
     // Both sorted: one merge walk instead of a lookup per member (a listed rank may repeat).
     members.tracks.assign(out.members.size(), nullptr);
+    members.absenceCountsUpTo.assign(out.members.size(), -1);
     auto track = w.tracks.begin();
     for (std::size_t m = 0; m < out.members.size(); ++m) {
         while (track != w.tracks.end() && track->first < out.members[m])
@@ -1132,6 +1165,7 @@ void Matcher::describePg(const PgKey& key, const PgWork& w, const FrMatchResult&
         if (track != w.tracks.end() && track->first == out.members[m]
             && track->second.dump != kNoFrIndex) {
             members.tracks[m] = &track->second;
+            members.absenceCountsUpTo[m] = absenceCountsUpTo(track->second, key.name);
             ++members.dumped;
         }
     }
@@ -1290,7 +1324,11 @@ FrMatchResult matchFlightRecorder(const Bundle& bundle, const FrMatchOptions& op
     std::vector<std::int32_t> ranks(bundle.frDumps.size(), -1);
     for (std::size_t d = 0; d < ranks.size(); ++d) {
         const FrDump& dump = bundle.frDumps[d];
-        ranks[d] = dump.globalRank >= 0 ? dump.globalRank : bundle.rankOfIdentity(dump.identity);
+        // The file name's rank when the resolver's rank table holds it; one it did not believe
+        // (nccl_trace_rank_999999999) falls back to what the resolver decided, usually none.
+        const bool believed = dump.globalRank >= 0
+            && (bundle.ranks.empty() || static_cast<std::size_t>(dump.globalRank) < bundle.ranks.size());
+        ranks[d] = believed ? dump.globalRank : bundle.rankOfIdentity(dump.identity);
     }
     FrMatchInput in;
     in.dumps = bundle.frDumps;

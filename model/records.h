@@ -534,6 +534,11 @@ struct FrDump {
     std::uint32_t firstEntry = 0; // range in the entry table
     std::uint32_t entryCount = 0;
     bool truncated = false;       // the dump ended early; entries read so far are kept
+    // Its entries do not show where its rank stopped: cut short, entries unreadable or
+    // without sequence ids, or ending before the collectives its own pg_status says were
+    // enqueued. It speaks for the collectives it holds, never for what it lacks (an import
+    // issue says why).
+    bool stopUnknown = false;
 };
 
 // nvidia-smi / dcgmi samples summarised per GPU ([formats 7.3]).

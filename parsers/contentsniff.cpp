@@ -2,6 +2,7 @@
 
 #include "parsers/textscan.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -32,6 +33,66 @@ std::string_view skipSpace(std::string_view s)
     return s;
 }
 
+bool isDigitByte(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+// Protocols 0 and 1 have no PROTO opcode. A dump (a dict, or before format 2.0 a list) then
+// starts by building its outermost container:
+//   protocol 0: MARK DICT/LIST, then PUT "p0\n" or a first item: "(dp0\nVversion\n…"
+//   protocol 1: EMPTY_DICT/EMPTY_LIST, then BINPUT/LONG_BINPUT or MARK: "}q\x00(X…"
+// No log or JSON document starts that way ("(d" / "(l" followed by a memo slot or an
+// opcode; "}" / "]" followed by a binary memo index or a MARK and a binary opcode).
+bool looksLikeOldPickle(std::string_view head)
+{
+    if (head.size() < 4)
+        return false;
+    if (head[0] == '(' && (head[1] == 'd' || head[1] == 'l')) {
+        if (head[2] == 'p') {
+            std::size_t i = 3;
+            while (i < head.size() && i < 16 && isDigitByte(head[i]))
+                ++i;
+            return i > 3 && i < head.size() && head[i] == '\n';
+        }
+        return head[2] == '(' || head[2] == 'V' || (head[2] == 'S' && head[3] == '\'');
+    }
+    if (head[0] == '}' || head[0] == ']') {
+        const auto next = static_cast<unsigned char>(head[2]);
+        if (head[1] == 'q' || head[1] == 'r')
+            return next < 0x20; // the first memo index, little-endian binary
+        if (head[1] == '(') // MARK, then a binary string or int opcode with its length byte
+            return (head[2] == 'X' || head[2] == 'U' || head[2] == 'K' || head[2] == 'J')
+                && static_cast<unsigned char>(head[3]) < 0x20;
+    }
+    return false;
+}
+
+// UTF-16 without a BOM (Windows tools, some redirections): ASCII text puts a NUL in every
+// other byte, on the odd side for little-endian and the even side for big-endian. Binary
+// formats have NULs on both sides. Binary when it is not UTF-16.
+ContentKind bomlessUtf16(std::string_view head)
+{
+    const std::size_t pairs = std::min<std::size_t>(head.size(), 4096) / 2;
+    if (pairs < 8)
+        return ContentKind::Binary;
+    std::size_t evenNul = 0, oddNul = 0, oddAscii = 0, evenAscii = 0;
+    for (std::size_t i = 0; i < pairs; ++i) {
+        const auto a = static_cast<unsigned char>(head[2 * i]);
+        const auto b = static_cast<unsigned char>(head[2 * i + 1]);
+        evenNul += a == 0;
+        oddNul += b == 0;
+        evenAscii += a >= 0x09 && a < 0x7f;
+        oddAscii += b >= 0x09 && b < 0x7f;
+    }
+    // Nine in ten units are ASCII (logs are), and the other side is almost never NUL.
+    if (oddNul * 10 >= pairs * 9 && evenAscii * 10 >= pairs * 9 && evenNul * 50 <= pairs)
+        return ContentKind::Utf16LeText;
+    if (evenNul * 10 >= pairs * 9 && oddAscii * 10 >= pairs * 9 && oddNul * 50 <= pairs)
+        return ContentKind::Utf16BeText;
+    return ContentKind::Binary;
+}
+
 } // namespace
 
 ContentKind sniffContent(std::string_view head)
@@ -54,8 +115,13 @@ ContentKind sniffContent(std::string_view head)
     if (head.size() >= 3 && static_cast<unsigned char>(head[0]) == 0x80
         && head[1] >= 2 && head[1] <= 5)
         return ContentKind::Pickle;
+    if (looksLikeOldPickle(head))
+        return ContentKind::Pickle;
     if (startsWithBytes(head, { 0xff, 0xfe }) || startsWithBytes(head, { 0xfe, 0xff }))
         return ContentKind::Utf16Text;
+
+    if (const ContentKind utf16 = bomlessUtf16(head); utf16 != ContentKind::Binary)
+        return utf16;
 
     const std::string_view trimmed = skipSpace(head);
     if (contains(head.substr(0, 2048), "\"schema\": \"rankscope.")

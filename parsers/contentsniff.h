@@ -10,13 +10,15 @@ enum class ContentKind {
     Empty,
     Text,               // a log (UTF-8 or ASCII, possibly with a few stray bytes)
     Utf16Text,          // UTF-16 with BOM: transcoded before scanning
+    Utf16LeText,        // UTF-16 without BOM (told by its NUL bytes), little-endian
+    Utf16BeText,        // the same, big-endian
     Gzip,               // single compressed stream or a .tar.gz
     Zstd,
     Bzip2,
     Xz,
     Tar,                // uncompressed tar (ustar magic at 257)
     Zip,
-    Pickle,             // protocol 2-5 pickle: Flight Recorder dump
+    Pickle,             // pickle, protocols 0-5: Flight Recorder dump
     Json,               // a JSON document (error.json, FR JSON, RAS JSON)
     OwnOutput,          // a report Rankscope wrote
     Binary,             // anything else with NULs or mostly non-text bytes

@@ -30,6 +30,8 @@ constexpr std::size_t kMaxFrames = 64; // FrEntry::frames: "at most a few dozen"
 constexpr std::size_t kMaxJsonNesting = 64; // FR JSON nests 5 deep
 constexpr std::string_view kIssueKind = "bad_flight_recorder_dump";
 
+std::string_view kindName(PickleKind kind);
+
 enum class Field : std::uint8_t {
     Unknown,
     RecordId,
@@ -228,6 +230,10 @@ public:
     // False when the root is not a dump at all.
     bool map(PickleId root, model::FrDump& dump);
     std::size_t droppedEntries() const { return m_dropped; }
+    // What "entries" holds when it is not a list ("None", "a dict"), else empty.
+    const std::string& entriesNotList() const { return m_entriesNotList; }
+    // Entries whose collective_seq_id is negative (one left out is merely not lined up).
+    std::size_t negativeSeqs() const { return m_negativeSeqs; }
     std::size_t clampedEntries() const { return m_clamped; }
     model::TimePoint newestTime() const { return m_newest; }
 
@@ -338,6 +344,8 @@ private:
     model::ParsedSource& m_out;
     RankTextCache& m_rankTexts;
     std::size_t m_dropped = 0;
+    std::string m_entriesNotList;
+    std::size_t m_negativeSeqs = 0;
     std::size_t m_clamped = 0; // entries with a time or duration beyond FrEntry's fields
     model::TimePoint m_newest;
     std::string m_buffer;
@@ -727,8 +735,10 @@ inline bool DumpMapper::ownField(Field f, PickleId v, FrEntry& e, EntryTimes& t)
             e.recordId = narrowId(n);
         return true;
     case Field::CollectiveSeq:
-        if (integer(v, n))
+        if (integer(v, n)) {
             e.collectiveSeq = narrowId(n);
+            m_negativeSeqs += n < 0 ? 1 : 0;
+        }
         return true;
     case Field::P2pSeq:
         if (integer(v, n))
@@ -1059,9 +1069,13 @@ bool DumpMapper::map(PickleId root, model::FrDump& dump)
         dump.version = internValue(m_doc.find(root, "version"));
         mapPgConfig(m_doc.find(root, "pg_config"), dump);
         mapPgStatus(m_doc.find(root, "pg_status"), dump);
+        // PyTorch leaves "entries" out when nothing was recorded; anything but a list there
+        // is a broken dump.
         const PickleId entries = m_doc.find(root, "entries");
         if (m_doc.is(entries, PickleKind::List))
             mapEntries(entries);
+        else if (entries != kNoPickleValue)
+            m_entriesNotList = std::string(kindName(m_doc.kind(entries)));
     } else {
         return false;
     }
@@ -1107,6 +1121,43 @@ std::uint32_t dumpIdentity(model::ParsedSource& out)
     return out.identityIndex(id);
 }
 
+// Whether the dump's entries show where its rank stopped (FrDump::stopUnknown); each reason
+// is an import issue. A collateral rank's broken dump must not read as a rank that stopped
+// early: the matcher would blame it, or count its peers' collectives as never completed.
+void checkStopShown(
+    model::ParsedSource& out, model::FrDump& dump, const DumpMapper& mapper, bool complete)
+{
+    const std::string& path = out.source.path;
+    if (!mapper.entriesNotList().empty()) {
+        dump.stopUnknown = true;
+        out.issues.add(kIssueKind,
+            path + ": \"entries\" is " + mapper.entriesNotList()
+                + ", not a list; the dump cannot show where its rank stopped and is left out "
+                  "of the cross-rank matching");
+    }
+    if (mapper.droppedEntries() > 0)
+        dump.stopUnknown = true;
+    if (mapper.negativeSeqs() > 0) {
+        dump.stopUnknown = true;
+        out.issues.add(kIssueKind,
+            path + ": " + std::to_string(mapper.negativeSeqs())
+                + " entries have a negative collective_seq_id; they cannot be lined up and the "
+                  "dump is not taken to show where its rank stopped");
+    }
+    // A cut-short dump already says so; its entries may simply not have been reached.
+    if (dump.entryCount == 0 && complete && mapper.entriesNotList().empty())
+        for (const model::FrPgStatus& status : dump.pgStatus)
+            if (status.lastEnqueued > 0) {
+                dump.stopUnknown = true;
+                out.issues.add(kIssueKind,
+                    path + ": pg_status says collective #" + std::to_string(status.lastEnqueued)
+                        + " of PG " + std::string(out.text(status.pg))
+                        + " was enqueued, but the dump holds no entries; it cannot show where "
+                          "its rank stopped");
+                break;
+            }
+}
+
 void mapDocument(const PickleDocument& doc, PickleId root, bool complete, std::string_view error,
     std::string_view format, model::ParsedSource& out, DumpMapper& mapper)
 {
@@ -1132,6 +1183,8 @@ void mapDocument(const PickleDocument& doc, PickleId root, bool complete, std::s
             path + ": " + std::to_string(mapper.droppedEntries())
                 + " entries that are not dicts were skipped");
     }
+    if (isDump)
+        checkStopShown(out, dump, mapper, complete);
     if (mapper.clampedEntries() > 0)
         out.issues.add(kIssueKind,
             path + ": " + std::to_string(mapper.clampedEntries())

@@ -28,7 +28,8 @@ std::string reasonOf(const std::error_code& ec)
 // becomes an "unreadable_file" issue there).
 bool canRead(const fs::path& p, std::string& reason)
 {
-    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO put in place of the file must not wait for a writer.
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         reason = std::strerror(errno);
         return false;
@@ -58,8 +59,11 @@ using DirStream = std::unique_ptr<DIR, DirCloser>;
 
 // Walks one folder the user gave, relative to each folder's descriptor (openat/fstatat):
 // a folder of 4096 rank logs costs one stat per file and no path lookup from the root, which
-// a path-based walk (std::filesystem) repeats for every file. Symlinked folders are not
-// followed (loops); symlinked files are read; folders we may not enter are skipped.
+// a path-based walk (std::filesystem) repeats for every file. Only regular files are read.
+// A link is followed only to a regular file inside the folder: one leading out of it would
+// put a stranger's bundle's view of this machine (/etc, ~/.ssh, /proc/kmsg, which blocks
+// forever) into a report. Links to folders are not followed (loops; a folder inside is
+// walked where it lies). Everything not read is named in an import issue.
 class FolderWalk {
 public:
     FolderWalk(std::string diskRoot, std::string displayRoot, InputPlan& plan)
@@ -77,6 +81,12 @@ public:
             reason = std::strerror(errno);
             return false;
         }
+        std::error_code ec;
+        m_realRoot = fs::canonical(m_diskRoot, ec).string();
+        if (ec)
+            m_realRoot.clear(); // then no link is followed
+        else if (!m_realRoot.ends_with('/'))
+            m_realRoot += '/';
         walk(fd, std::string());
         return true;
     }
@@ -109,8 +119,7 @@ private:
             const int subFd = ::openat(
                 ::dirfd(dir.get()), sub.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (subFd < 0) {
-                if (errno != EACCES && errno != EPERM)
-                    unreadable(rel + sub, errno);
+                unreadable(rel + sub, errno);
                 continue;
             }
             walk(subFd, rel + sub + '/');
@@ -123,8 +132,10 @@ private:
         const std::string nameText(name);
         struct stat st { };
         if (type == DT_UNKNOWN) { // some file systems do not fill d_type
-            if (::fstatat(dirFd, nameText.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            if (::fstatat(dirFd, nameText.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                unreadable(rel + nameText, errno);
                 return;
+            }
             type = S_ISDIR(st.st_mode) ? DT_DIR
                 : S_ISLNK(st.st_mode)  ? DT_LNK
                 : S_ISREG(st.st_mode)  ? DT_REG
@@ -134,11 +145,16 @@ private:
             subfolders.push_back(nameText);
             return;
         }
-        if (type != DT_REG && type != DT_LNK)
+        if (type == DT_LNK) {
+            if (!followLink(dirFd, nameText, rel, st))
+                return;
+        } else if (type != DT_REG) {
+            skipped("not_regular_file", rel + nameText, "not a regular file (a pipe, socket or device)");
             return;
-        // Following a link here: a link to a file is read, a link to a folder or nowhere is not.
-        if (::fstatat(dirFd, nameText.c_str(), &st, 0) != 0 || !S_ISREG(st.st_mode))
+        } else if (::fstatat(dirFd, nameText.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            unreadable(rel + nameText, errno);
             return;
+        }
         InputTask task;
         task.diskPath = m_diskRoot + rel + nameText;
         task.displayPath = m_displayRoot + rel + nameText;
@@ -146,13 +162,57 @@ private:
         m_plan.tasks.push_back(std::move(task));
     }
 
+    // True (with `st` of the target) when the link at rel/name is read: it leads to a
+    // regular file inside the folder.
+    bool followLink(int dirFd, const std::string& name, const std::string& rel, struct stat& st)
+    {
+        const std::string path = rel + name;
+        if (::fstatat(dirFd, name.c_str(), &st, 0) != 0) {
+            const int error = errno;
+            skipped("dangling_link", path,
+                "link to '" + linkTarget(dirFd, name) + "' that cannot be followed ("
+                    + std::strerror(error) + ")");
+            return false;
+        }
+        std::error_code ec;
+        const std::string real = fs::canonical(m_diskRoot + path, ec).string();
+        if (ec || m_realRoot.empty() || !real.starts_with(m_realRoot)) {
+            skipped("link_outside_bundle", path,
+                "link to '" + (ec ? linkTarget(dirFd, name) : real)
+                    + "' outside the folder; not followed");
+            return false;
+        }
+        if (S_ISDIR(st.st_mode))
+            return false; // walked where it lies, inside the folder
+        if (!S_ISREG(st.st_mode)) {
+            skipped("not_regular_file", path,
+                "link to '" + real + "', not a regular file (a pipe, socket or device)");
+            return false;
+        }
+        return true;
+    }
+
+    static std::string linkTarget(int dirFd, const std::string& name)
+    {
+        char buf[4096];
+        const ssize_t n = ::readlinkat(dirFd, name.c_str(), buf, sizeof buf);
+        return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("?");
+    }
+
     void unreadable(const std::string& rel, int error)
     {
-        m_plan.issues.add("unreadable_path", m_diskRoot + rel + ": " + std::strerror(error));
+        m_plan.issues.add("unreadable_path",
+            m_displayRoot + rel + ": " + std::strerror(error) + "; not read");
+    }
+
+    void skipped(std::string_view kind, const std::string& rel, const std::string& why)
+    {
+        m_plan.issues.add(kind, m_displayRoot + rel + ": " + why);
     }
 
     std::string m_diskRoot; // the folder as given, ending in '/'
     std::string m_displayRoot; // what display paths start with, ending in '/'
+    std::string m_realRoot; // the folder with links resolved, ending in '/'; empty: unknown
     InputPlan& m_plan;
     std::size_t m_seen = 0;
 };

@@ -19,7 +19,6 @@ struct LoadLimits {
     double maxCompressionRatio = 1000.0;          // decompressed / compressed bytes
     std::uint64_t ratioCheckAfterBytes = 64ull << 20; // ratio only judged past this much output
     std::uint64_t maxArchiveEntries = 1'000'000;
-    std::uint64_t maxNestedArchiveBytes = 1ull << 30; // nested archives are read into memory
     int maxArchiveDepth = 2;                         // archive inside archive inside archive: no
     std::uint64_t maxJsonBytes = 512ull << 20;       // error.json / FR JSON read whole
 };

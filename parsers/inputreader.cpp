@@ -1,6 +1,7 @@
 #include "parsers/inputreader.h"
 
 #include "parsers/contentsniff.h"
+#include "parsers/nestedstream.h"
 #include "parsers/sourcebuilder.h"
 #include "parsers/textscan.h"
 
@@ -159,7 +160,7 @@ public:
         std::uint64_t entries = 0;
         bool isRaw = false;
         for (;;) {
-            if (m_control.cancelled())
+            if (m_control.cancelled() || m_overBudget)
                 return false;
             const int r = archive_read_next_header(a, &entry);
             if (r == ARCHIVE_EOF)
@@ -208,6 +209,7 @@ public:
                     if (m_totalBytes > m_limits.maxArchiveBytes) {
                         refuse(display,
                             "it expands to more than " + humanBytes(m_limits.maxArchiveBytes));
+                        m_overBudget = true;
                         return false;
                     }
                     continue;
@@ -254,7 +256,10 @@ private:
                 + ". If this archive is trusted, raise the limit (see rankscope-cli --help).");
     }
 
-    bool checkBudget(archive* a, const std::string& display, std::uint64_t entryBytes,
+    // Limits on what reading goes on to produce. Output is counted across every nesting
+    // level and the ratio is judged against the bytes read from disk (the outermost
+    // archive's input), so nesting cannot multiply what a limit allows.
+    bool checkBudget(const std::string& display, std::uint64_t entryBytes,
         const std::string& member)
     {
         if (entryBytes > m_limits.maxEntryBytes) {
@@ -263,14 +268,16 @@ private:
         }
         if (m_totalBytes > m_limits.maxArchiveBytes) {
             refuse(display, "it expands to more than " + humanBytes(m_limits.maxArchiveBytes));
+            m_overBudget = true;
             return false;
         }
         if (m_totalBytes > m_limits.ratioCheckAfterBytes) {
-            const auto compressed = static_cast<double>(std::max<la_int64_t>(archive_filter_bytes(a, -1), 1));
+            const auto compressed = static_cast<double>(std::max<la_int64_t>(archive_filter_bytes(m_outer, -1), 1));
             if (static_cast<double>(m_totalBytes) / compressed > m_limits.maxCompressionRatio) {
                 refuse(display, "compression ratio over " + std::to_string(static_cast<int>(m_limits.maxCompressionRatio))
                         + ":1 (" + humanBytes(m_totalBytes) + " from " + humanBytes(static_cast<std::uint64_t>(compressed))
                         + "), a decompression bomb");
+                m_overBudget = true;
                 return false;
             }
         }
@@ -285,7 +292,6 @@ private:
         size_t size = 0;
         la_int64_t offset = 0;
         std::uint64_t entryBytes = 0;
-        la_int64_t lastFilterBytes = archive_filter_bytes(a, -1);
 
         // Peek the first block to decide between a log and a nested archive.
         int r = archive_read_data_block(a, &buf, &size, &offset);
@@ -328,7 +334,7 @@ private:
             std::string_view chunk(static_cast<const char*>(buf), size);
             entryBytes += chunk.size();
             m_totalBytes += chunk.size();
-            if (!checkBudget(a, display, entryBytes, isRaw ? memberDisplay : member)) {
+            if (!checkBudget(display, entryBytes, isRaw ? memberDisplay : member)) {
                 here().markTruncated("reading stopped: archive refused");
                 ok = false;
                 break;
@@ -337,7 +343,7 @@ private:
                 whole.append(chunk);
             else
                 here().feed(chunk); // bigger than it said: read here, as it streams
-            reportProgress(a, lastFilterBytes);
+            reportProgress();
             if (m_control.cancelled()) {
                 ok = false;
                 break;
@@ -365,6 +371,12 @@ private:
         return ok;
     }
 
+    // A member that is itself an archive or compressed is read as it streams out of the
+    // outer one: the inner reader pulls the outer member's blocks through NestedStream, so
+    // memory stays at libarchive's buffers whatever it expands to. Its members count
+    // against the same limits as the outer ones: m_totalBytes is shared, and the ratio is
+    // judged against the bytes read from disk (checkBudget), never per level (a 14 KB
+    // archive nested twice expanded to 8 GiB with each level under the ratio).
     bool readNested(archive* a, const std::string& display, const std::string& memberDisplay,
         const std::string& member, int depth, std::string_view first, const std::string& nestedPrefix)
     {
@@ -373,44 +385,34 @@ private:
                 display + ": '" + member + "' is an archive inside an archive nested too deep; extract it first");
             return true;
         }
-        std::string bytes(first);
-        const void* buf = nullptr;
-        size_t size = 0;
-        la_int64_t offset = 0;
-        for (;;) {
-            const int r = archive_read_data_block(a, &buf, &size, &offset);
-            if (r == ARCHIVE_EOF)
-                break;
-            if (r < ARCHIVE_WARN) {
-                m_result.issues.add("archive_truncated", display + ": '" + member + "': " + errorText(a));
-                return false;
-            }
-            if (bytes.size() + size > m_limits.maxNestedArchiveBytes) {
-                m_result.issues.add("nested_archive_skipped",
-                    display + ": '" + member + "' is a nested archive over " + humanBytes(m_limits.maxNestedArchiveBytes)
-                        + "; extract it and open the result");
-                return true;
-            }
-            bytes.append(static_cast<const char*>(buf), size);
-        }
+        NestedStream stream(a, first);
         ArchivePtr inner = newReader();
-        if (archive_read_open_memory(inner.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
-            m_result.issues.add("archive_unreadable", memberDisplay + ": " + errorText(inner.get()));
-            return true;
+        if (stream.openReader(inner.get()) != ARCHIVE_OK) {
+            if (!stream.failed())
+                m_result.issues.add("archive_unreadable", memberDisplay + ": " + errorText(inner.get()));
+        } else {
+            // A refused nested archive does not stop the outer one, unless the whole
+            // expansion is over a limit (checked again below).
+            walk(inner.get(), memberDisplay, depth + 1, nestedPrefix);
         }
-        // A refused nested archive does not stop the outer one.
-        walk(inner.get(), memberDisplay, depth + 1, nestedPrefix);
-        return true;
+        if (stream.failed()) {
+            m_result.issues.add("archive_truncated", display + ": '" + member + "': " + errorText(a));
+            return false;
+        }
+        // Whatever of the member the inner reader left unread is skipped by the outer one.
+        return !m_overBudget;
     }
 
-    void reportProgress(archive* a, la_int64_t& last)
+    // Progress in bytes read from disk: the outermost archive's input, whatever level the
+    // member being read is at.
+    void reportProgress()
     {
-        if (!m_control.onBytes)
+        if (!m_control.onBytes || !m_outer)
             return;
-        const la_int64_t now = archive_filter_bytes(a, -1);
-        if (now > last) {
-            m_control.onBytes(static_cast<std::uint64_t>(now - last));
-            last = now;
+        const la_int64_t now = archive_filter_bytes(m_outer, -1);
+        if (now > m_reported) {
+            m_control.onBytes(static_cast<std::uint64_t>(now - m_reported));
+            m_reported = now;
         }
     }
 
@@ -421,15 +423,20 @@ private:
     SourceScratch& m_scratch;
     const SourceSinks* m_sinks; // null: sources go into the result
     archive* m_outer = nullptr;
-    std::uint64_t m_totalBytes = 0;
+    std::uint64_t m_totalBytes = 0; // bytes produced, at every nesting level
+    bool m_overBudget = false; // the whole read is over a limit: nothing more is read
+    la_int64_t m_reported = 0; // disk bytes reported through ReadControl::onBytes
 };
 
-TaskResult readArchiveFile(const InputTask& task, const LoadLimits& limits,
+// The archive in the file already open as `fd` (checked to be a regular file), read from its
+// start: opening it again by name could open something else.
+TaskResult readArchiveFile(int fd, const InputTask& task, const LoadLimits& limits,
     const ReadControl& control, SourceScratch& scratch, const SourceSinks* sinks)
 {
     TaskResult result;
     ArchivePtr a = newReader();
-    if (archive_read_open_filename(a.get(), task.diskPath.c_str(), kReadBlock) != ARCHIVE_OK) {
+    if (::lseek(fd, 0, SEEK_SET) != 0
+        || archive_read_open_fd(a.get(), fd, kReadBlock) != ARCHIVE_OK) {
         const char* e = archive_error_string(a.get());
         result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
         return result;
@@ -455,7 +462,10 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     // instead of raising SIGBUS on a mapped page past the new end, and memory stays at one
     // buffer per reader thread whatever the file size. Measured as fast as mapping.
     TaskResult result;
-    const int fd = ::open(task.diskPath.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO or device put where a file was planned must not block the open or a
+    // read (a link to /proc/kmsg hung forever); only regular files are read, and for those
+    // the flag changes nothing.
+    const int fd = ::open(task.diskPath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         result.issues.add("unreadable_file", task.displayPath + ": " + std::strerror(errno));
         return result;
@@ -464,6 +474,11 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         result.issues.add("unreadable_file", task.displayPath + ": " + std::strerror(errno));
+        return result;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        result.issues.add("not_regular_file",
+            task.displayPath + ": not a regular file (a pipe, socket or device); not read");
         return result;
     }
     const auto size = static_cast<std::uint64_t>(st.st_size);
@@ -479,7 +494,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
     }
     const ContentKind kind = sniffContent(piece.substr(0, 8192));
     if (isArchiveOrCompressed(kind))
-        return readArchiveFile(task, limits, control, readBuffer.source, sinks);
+        return readArchiveFile(fd, task, limits, control, readBuffer.source, sinks);
 
     if (size > limits.maxEntryBytes) {
         result.issues.add("file_too_large", task.displayPath + ": " + humanBytes(size)

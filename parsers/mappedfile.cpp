@@ -12,7 +12,9 @@ namespace rankscope::parsers {
 
 MappedFile::MappedFile(const std::string& path)
 {
-    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK and regular files only, as the reader (inputreader.cpp): a FIFO or device
+    // swapped in since the load must not block the log viewer.
+    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (m_fd < 0) {
         m_error = std::strerror(errno);
         return;
@@ -20,6 +22,10 @@ MappedFile::MappedFile(const std::string& path)
     struct stat st {};
     if (::fstat(m_fd, &st) != 0) {
         m_error = std::strerror(errno);
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        m_error = "not a regular file";
         return;
     }
     m_size = static_cast<std::size_t>(st.st_size);

@@ -26,10 +26,18 @@ void SourceBuilder::start(ContentKind kind)
         m_scanner = std::make_unique<LogScanner>(m_out);
         break;
     case ContentKind::Utf16Text:
+    case ContentKind::Utf16LeText:
+    case ContentKind::Utf16BeText:
         m_out.source.kind = model::SourceKind::Log;
         m_scanner = std::make_unique<LogScanner>(m_out);
-        m_utf16 = std::make_unique<Utf16Decoder>();
-        m_out.issues.add("utf16_transcoded", m_out.source.path + ": UTF-16 text read as UTF-8");
+        m_utf16 = std::make_unique<Utf16Decoder>(*m_kind == ContentKind::Utf16Text
+                ? Utf16Decoder::Start::Bom
+                : (*m_kind == ContentKind::Utf16LeText ? Utf16Decoder::Start::LittleEndian
+                                                       : Utf16Decoder::Start::BigEndian));
+        m_out.issues.add("utf16_transcoded",
+            m_out.source.path + ": UTF-16 text"
+                + (*m_kind == ContentKind::Utf16Text ? "" : " without a byte order mark")
+                + " read as UTF-8");
         break;
     case ContentKind::Json:
         m_out.source.kind = model::SourceKind::Unknown;

@@ -1,6 +1,7 @@
 #include "parsers/sourcecontent.h"
 
 #include "parsers/mappedfile.h"
+#include "parsers/nestedstream.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -43,8 +44,8 @@ std::unique_ptr<archive, ArchiveDeleter> newReader()
     return a;
 }
 
-// Reads the entry named `name` (or the raw stream when `name` is empty) fully.
-model::Result<std::string> readEntry(archive* a, const std::string& name, const LoadLimits& limits)
+// Moves `a` to the entry named `name` (any entry of a raw stream when `name` is empty).
+model::Result<bool> findEntry(archive* a, const std::string& name)
 {
     archive_entry* entry = nullptr;
     for (;;) {
@@ -58,26 +59,31 @@ model::Result<std::string> readEntry(archive* a, const std::string& name, const 
         std::string path = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
         while (path.starts_with("./"))
             path.erase(0, 2);
-        if (!name.empty() && path != name)
-            continue;
-        std::string out;
-        char buf[1 << 16];
-        for (;;) {
-            const la_ssize_t n = archive_read_data(a, buf, sizeof buf);
-            if (n == 0)
-                break;
-            if (n < 0) {
-                const char* e = archive_error_string(a);
-                if (out.empty())
-                    return model::Error { std::string("archive read failed: ") + (e ? e : "unknown error") };
-                break; // keep what was read, as loading did
-            }
-            out.append(buf, static_cast<std::size_t>(n));
-            if (out.size() > limits.maxEntryBytes)
-                return model::Error { "'" + name + "' is larger than the per-file limit" };
-        }
-        return out;
+        if (name.empty() || path == name)
+            return true;
     }
+}
+
+// Reads the entry `a` is on fully.
+model::Result<std::string> readData(archive* a, const std::string& name, const LoadLimits& limits)
+{
+    std::string out;
+    char buf[1 << 16];
+    for (;;) {
+        const la_ssize_t n = archive_read_data(a, buf, sizeof buf);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            const char* e = archive_error_string(a);
+            if (out.empty())
+                return model::Error { std::string("archive read failed: ") + (e ? e : "unknown error") };
+            break; // keep what was read, as loading did
+        }
+        out.append(buf, static_cast<std::size_t>(n));
+        if (out.size() > limits.maxEntryBytes)
+            return model::Error { "'" + name + "' is larger than the per-file limit" };
+    }
+    return out;
 }
 
 } // namespace
@@ -103,29 +109,28 @@ model::Result<std::shared_ptr<const model::SourceBytes>> openSourceContent(const
     auto a = newReader();
     if (archive_read_open_filename(a.get(), source.containerPath.c_str(), 1 << 20) != ARCHIVE_OK)
         return model::Error { "cannot open '" + source.containerPath + "'" };
-    std::string bytes;
-    for (std::size_t level = 0; level < chain.size(); ++level) {
-        auto entry = readEntry(a.get(), chain[level], limits);
-        if (!entry)
-            return entry.error();
-        if (level + 1 == chain.size()) {
-            bytes = std::move(entry.value());
-            break;
-        }
-        // A nested archive: read the next member from it in memory.
-        const std::string outer = std::move(entry.value());
+    if (chain.size() > 2)
+        return model::Error { "archives nested more than two levels are not re-read" };
+    auto found = findEntry(a.get(), chain[0]);
+    if (!found)
+        return found.error();
+    model::Result<std::string> bytes = std::string();
+    if (chain.size() == 1) {
+        bytes = readData(a.get(), chain[0], limits);
+    } else {
+        // A nested archive: its member is read as the outer member streams (nestedstream.h).
+        NestedStream stream(a.get());
         auto inner = newReader();
-        if (archive_read_open_memory(inner.get(), outer.data(), outer.size()) != ARCHIVE_OK)
-            return model::Error { "cannot open nested archive '" + chain[level] + "'" };
-        auto next = readEntry(inner.get(), chain[level + 1], limits);
+        if (stream.openReader(inner.get()) != ARCHIVE_OK)
+            return model::Error { "cannot open nested archive '" + chain[0] + "'" };
+        auto next = findEntry(inner.get(), chain[1]);
         if (!next)
             return next.error();
-        if (level + 2 < chain.size())
-            return model::Error { "archives nested more than two levels are not re-read" };
-        bytes = std::move(next.value());
-        break;
+        bytes = readData(inner.get(), chain[1], limits);
     }
-    return std::shared_ptr<const model::SourceBytes>(std::make_shared<model::OwnedSourceBytes>(std::move(bytes)));
+    if (!bytes)
+        return bytes.error();
+    return std::shared_ptr<const model::SourceBytes>(std::make_shared<model::OwnedSourceBytes>(std::move(bytes.value())));
 }
 
 } // namespace rankscope::parsers

@@ -2,6 +2,12 @@
 
 namespace rankscope::parsers {
 
+Utf16Decoder::Utf16Decoder(Start start)
+    : m_started(start != Start::Bom)
+    , m_bigEndian(start == Start::BigEndian)
+{
+}
+
 void Utf16Decoder::emit(std::uint32_t cp, std::string& out)
 {
     if (cp < 0x80) {

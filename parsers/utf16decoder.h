@@ -1,5 +1,5 @@
 #pragma once
-// Streaming UTF-16 (with BOM) → UTF-8, for logs saved by Windows tools or PowerShell
+// Streaming UTF-16 (with a BOM, or a byte order sniffed from the text) → UTF-8, for logs saved by Windows tools or PowerShell
 // redirection. Invalid surrogates become U+FFFD; a byte or surrogate split across chunks
 // is carried over.
 
@@ -11,8 +11,11 @@ namespace rankscope::parsers {
 
 class Utf16Decoder {
 public:
-    // Appends the UTF-8 of `chunk` to `out`. The first two bytes of the stream (the BOM)
-    // decide the byte order and are dropped.
+    enum class Start { Bom, LittleEndian, BigEndian }; // how the byte order is known
+
+    explicit Utf16Decoder(Start start = Start::Bom);
+    // Appends the UTF-8 of `chunk` to `out`. With Start::Bom the first two bytes of the
+    // stream (the BOM) decide the byte order and are dropped.
     void decode(std::string_view chunk, std::string& out);
 
 private:

@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev libxkbcommon-dev
     libre2-dev nlohmann-json3-dev catch2 libarchive-dev zlib1g-dev libzstd-dev libssl-dev
     libbenchmark-dev
+    clang libclang-rt-14-dev
     xvfb xauth x11-apps imagemagick python3 python3-pip poppler-utils
     chromium
     fonts-dejavu-core

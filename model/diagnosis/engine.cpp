@@ -264,6 +264,15 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
         d.confidence = 0.2;
         d.summary = facts.anyTimeout ? "Collectives timed out, but the logs do not show which rank or link started it."
                                      : "Errors were logged, but none of them explains a hang.";
+    } else if (std::any_of(bundle.frDumps.begin(), bundle.frDumps.end(),
+                   [](const FrDump& dump) { return dump.stopUnknown || dump.truncated; })) {
+        // A broken dump hides where its rank stood: with nothing else pointing at a hang,
+        // "no hang" would be a claim about a rank nobody can see.
+        d.status = DiagnosisStatus::Inconclusive;
+        d.rootCause = RootCauseClass::Unknown;
+        d.confidence = 0.2;
+        d.summary = "No rule found a hang, but a Flight Recorder dump is broken or cut short and "
+                    "cannot show where its rank stood (see the import issues).";
     } else {
         d.status = DiagnosisStatus::NoHangFound;
         d.rootCause = RootCauseClass::None;

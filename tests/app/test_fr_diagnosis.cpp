@@ -6,6 +6,7 @@
 #include "app/core/diagnosisjson.h"
 #include "app/core/bundlesourceaccess.h"
 #include "app/core/diagnosistext.h"
+#include "app/core/jsonexport.h"
 #include "reportfixture.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -281,4 +283,88 @@ TEST_CASE("FR only: a job dumped while every rank was inside the same collective
         CHECK(r["last_enqueued"] == 20);
         CHECK(r["last_completed"] == 19);
     }
+}
+
+namespace {
+
+// scenarios/stuck_inside ranks 0-2 (rank 1 stuck inside #6) with collateral rank 3's dump
+// broken one way (tests/data/fr/collateral/<name>, written by tools/frgen/frgen.py).
+std::vector<std::string> withBrokenCollateral(const std::string& name)
+{
+    auto paths = dumpsOf("scenarios/stuck_inside", { 0, 1, 2 });
+    paths.push_back(std::string(RANKSCOPE_TEST_DATA) + "/fr/collateral/" + name + "/nccl_trace_rank_3");
+    return paths;
+}
+
+const std::vector<std::string> kBrokenDumps = { "entries_empty", "entries_none", "entries_dict",
+    "entries_missing", "negative_seq", "cut_short" };
+
+} // namespace
+
+TEST_CASE("FR only: a collateral rank's broken dump is an import issue and rank 1 stays stuck",
+    "[app][fr][hostile]")
+{
+    for (const std::string& name : kBrokenDumps) {
+        INFO(name);
+        const auto c = loadAndDiagnose(withBrokenCollateral(name));
+        CHECK(c.bundle->issues.count("bad_flight_recorder_dump") >= 1);
+        const auto d = app::diagnosisJson(*c.bundle, c.diagnosis);
+        const auto& v = d["verdict"];
+        CHECK(v["status"] == "hang_diagnosed");
+        CHECK(v["initiating_ranks"] == nlohmann::json::array({ 1 }));
+        CHECK(v["stuck_collective"]["seq"] == 6);
+        CHECK(primaryFinding(d)["rule"] == "fr.stuck_inside");
+        for (const auto& r : d["ranks"])
+            if (r["rank"] == 3)
+                CHECK(r["state"] != "never_entered");
+    }
+}
+
+TEST_CASE("FR only: a broken dump alone is inconclusive, never no hang found", "[app][fr][hostile]")
+{
+    for (const std::string& name : kBrokenDumps) {
+        INFO(name);
+        const auto c = loadAndDiagnose({ std::string(RANKSCOPE_TEST_DATA) + "/fr/collateral/"
+            + name + "/nccl_trace_rank_3" });
+        CHECK(c.bundle->issues.count("bad_flight_recorder_dump") >= 1);
+        CHECK(app::diagnosisJson(*c.bundle, c.diagnosis)["verdict"]["status"] == "inconclusive");
+    }
+}
+
+TEST_CASE("FR only: dumps in pickle protocols 0 and 1 are read as dumps, not as text",
+    "[app][fr]")
+{
+    for (const std::string dir : { "scenarios/stuck_inside_p0", "scenarios/stuck_inside_p1" }) {
+        INFO(dir);
+        const auto c = loadAndDiagnose(dumpsOf(dir, { 0, 1, 2, 3 }));
+        CHECK(c.bundle->frDumps.size() == 4);
+        CHECK(c.bundle->issues.count("bad_flight_recorder_dump") == 0);
+        const auto d = app::diagnosisJson(*c.bundle, c.diagnosis);
+        CHECK(d["verdict"]["status"] == "hang_diagnosed");
+        CHECK(d["verdict"]["initiating_ranks"] == nlohmann::json::array({ 1 }));
+        CHECK(primaryFinding(d)["rule"] == "fr.stuck_inside");
+    }
+}
+
+TEST_CASE("FR only: a dump named for rank 999999999 is not believed and sizes nothing",
+    "[app][fr][hostile]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "rankscope-fr-rank-999999999";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const int r : { 0, 1, 2 })
+        std::filesystem::copy_file(dumpsOf("scenarios/stuck_inside", { r })[0],
+            dir / ("nccl_trace_rank_" + std::to_string(r)));
+    std::filesystem::copy_file(
+        dumpsOf("scenarios/stuck_inside", { 3 })[0], dir / "nccl_trace_rank_999999999");
+    const auto c = loadAndDiagnose({ dir.string() });
+    // Not believed (the file name's number is out of any credible range): no rank table or
+    // match table is sized by it, and no dump is matched as that rank.
+    CHECK(c.bundle->ranks.size() <= 8);
+    for (const auto& dump : c.bundle->frDumps)
+        CHECK(dump.globalRank < 8);
+    const auto d = app::diagnosisJson(*c.bundle, c.diagnosis);
+    CHECK(app::dumpJson(d).size() < 64 * 1024);
+    CHECK(d["verdict"]["initiating_ranks"] == nlohmann::json::array({ 1 }));
+    std::filesystem::remove_all(dir);
 }

@@ -356,11 +356,20 @@ TEST_CASE("JSON variant: string pg_status, zero discovery times, list process_gr
 
 TEST_CASE("JSON dump without entries is a dump of zero entries", "[parsers][fr]")
 {
+    // Its pg_status still says collectives were enqueued: the dump cannot show where the
+    // rank stopped (issue 21, item 15), which is said, and the matcher is told.
     const auto p = jsonDump(fixture("json/no_entries.json"));
-    CHECK(p.issues.empty());
+    CHECK(p.issues.count("bad_flight_recorder_dump") == 1);
     REQUIRE(p.frDumps.size() == 1);
     CHECK(p.frDumps[0].entryCount == 0);
     CHECK(p.frDumps[0].pgConfig.size() == 2);
+    CHECK(p.frDumps[0].stopUnknown);
+    // Without such a status, no entries is nothing recorded: no issue.
+    const auto quiet = jsonDump(R"({"version": "2.5", "pg_config": {}, "pg_status": )"
+                                R"({"0": {"last_enqueued_collective": "-1"}}})");
+    CHECK(quiet.issues.empty());
+    REQUIRE(quiet.frDumps.size() == 1);
+    CHECK_FALSE(quiet.frDumps[0].stopUnknown);
 }
 
 TEST_CASE("JSON content checks tell FR dumps from RAS reports and error files", "[parsers][fr]")

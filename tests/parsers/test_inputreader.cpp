@@ -220,6 +220,61 @@ TEST_CASE("nested archives are opened one level deep", "[parsers][input]")
     CHECK(r.sources[0].source.pathIdentity.globalRank == 2);
 }
 
+TEST_CASE("a nested archive is judged end to end: output against the bytes on disk",
+    "[parsers][input][hostile]")
+{
+    // An uncompressed tar of 32 MiB of zeros inside a .tar.zst of a few KB: each level alone
+    // is harmless (the inner tar expands 1:1), the whole a bomb.
+    const auto inner = makeArchive({ { "zeros.log", std::string(32 << 20, '\0'), {} } }, "tar", "");
+    const auto outer = makeArchive({ { "inner.tar", inner, {} }, { "rank0.log", kLog, {} } }, "tar", "zstd");
+    REQUIRE(outer.size() < (64 << 10));
+    parsers::LoadLimits limits;
+    limits.ratioCheckAfterBytes = 4 << 20;
+    std::uint64_t reported = 0;
+    parsers::ReadControl control;
+    control.onBytes = [&](std::uint64_t n) { reported += n; };
+    auto r = parsers::readMemory(outer, "bomb.tar.zst", limits, control);
+    CHECK(hasIssue(r.issues, "archive_refused"));
+    CHECK_THAT(firstSample(r.issues, "archive_refused"), Catch::Contains("decompression bomb"));
+    // Refused at the first check past 4 MiB, not after expanding it all; progress counts
+    // bytes of the file, not of the levels inside it.
+    for (const auto& src : r.sources)
+        CHECK(src.source.path != "bomb.tar.zst!rank0.log");
+    CHECK(reported <= outer.size());
+}
+
+TEST_CASE("members of a nested archive count against the size limits like any member",
+    "[parsers][input][hostile]")
+{
+    const auto inner = makeArchive({ { "rank1.log", kLog, {} },
+                                       { "core.log", std::string(3 << 20, 'a'), {} },
+                                       { "rank2.log", kLog, {} } },
+        "tar", "gzip");
+    const auto compressedLog = testing::compressRaw(std::string(3 << 20, 'b'), "gzip");
+    const auto outer = makeArchive(
+        { { "node1.tgz", inner, {} }, { "big.log.gz", compressedLog, {} }, { "rank0.log", kLog, {} } },
+        "tar", "gzip");
+    parsers::LoadLimits limits;
+    limits.maxEntryBytes = 1 << 20;
+    auto r = readBytes(outer, "job.tgz", limits);
+    std::vector<std::string> read;
+    for (const auto& src : r.sources)
+        read.push_back(src.source.path);
+    // The big member inside the nested archive is skipped by its declared size, the
+    // compressed log stopped as it grows past the limit; the rest is read.
+    CHECK(std::find(read.begin(), read.end(), "job.tgz!node1.tgz!rank1.log") != read.end());
+    CHECK(std::find(read.begin(), read.end(), "job.tgz!node1.tgz!rank2.log") != read.end());
+    CHECK(std::find(read.begin(), read.end(), "job.tgz!rank0.log") != read.end());
+    CHECK(r.issues.count("archive_entry_too_large") == 1);
+    CHECK_THAT(firstSample(r.issues, "archive_refused"), Catch::Contains("limit per file"));
+
+    // And the total: the nested members' output counts towards the archive's.
+    parsers::LoadLimits total;
+    total.maxArchiveBytes = 2 << 20;
+    auto t = readBytes(outer, "job.tgz", total);
+    CHECK_THAT(firstSample(t.issues, "archive_refused"), Catch::Contains("expands to more than"));
+}
+
 TEST_CASE("binary files and our own outputs are skipped with an issue", "[parsers][input]")
 {
     std::string binary(4096, '\0');
@@ -288,7 +343,8 @@ TEST_CASE("missing paths are fatal and named; folders are walked in a stable ord
 }
 
 TEST_CASE(
-    "folder walk: links to files are read; links to folders, dangling links and pipes are not",
+    "folder walk: links to files are read; links to folders, dangling links and pipes are not, "
+    "and each file not read is named",
     "[parsers][input]")
 {
     namespace fs = std::filesystem;
@@ -313,7 +369,11 @@ TEST_CASE(
     CHECK(plan->tasks[0].diskPath == (dir / "node-1" / "attempt_0" / "3" / "stderr.log").string());
     CHECK(plan->tasks[1].diskBytes == 2 * kLog.size()); // the link's target's size
     CHECK(plan->totalDiskBytes == 5 * kLog.size());
-    CHECK(plan->issues.list().empty());
+    // The folder link is walked where it lies (node-1), so only the dangling link and the
+    // pipe are inputs not read.
+    CHECK(plan->issues.count("dangling_link") == 1);
+    CHECK(plan->issues.count("not_regular_file") == 1);
+    CHECK(plan->issues.list().size() == 2);
 
     // Two folders shown under one name: ordered by disk path too, whatever the order given.
     const auto other = scratchDir("walk2") / "rankscope-test-walk";

@@ -36,7 +36,11 @@ What it writes (all deterministic):
                                 no dump, the others wait in #6: it died), p2p_unmatched (rank 0's
                                 send to rank 1 was never received), not_started (rank 2 only
                                 enqueued #6, its peers started it), extra_collective (rank 0
-                                alone issued #6)
+                                alone issued #6); stuck_inside_p0 / _p1 the same
+                                in pickle protocols 0 and 1
+  collateral/<case>/nccl_trace_rank_3   stuck_inside's collateral rank 3 with a broken dump:
+                                entries [] / None / a dict / left out, negative
+                                collective_seq_ids, the file cut at 40%
 """
 
 import io
@@ -396,6 +400,47 @@ class Recorder:
                 "pg_status": pg_status(self.entries), "entries": self.entries}
 
 
+def stuck_inside():
+    """Rank 1 started #6 and never finished it; its peers completed #6 and wait in #7."""
+    ranks = [Recorder(r) for r in range(WORLD)]
+    for r in ranks:
+        r.warmup()
+        r.add("nccl:all_reduce", [[1024]], "started" if r.rank == 1 else "completed",
+              ["all_reduce"] + STEP)
+        if r.rank != 1:
+            r.add("nccl:all_reduce", [[1024]], "started", ["all_reduce"] + STEP)
+    return ranks
+
+
+def collateral(out):
+    """stuck_inside with collateral rank 3's dump broken in one way per file; the test loads
+    it beside scenarios/stuck_inside ranks 0-2. pg_status is kept as the rank wrote it."""
+    good = stuck_inside()[3].dump()
+    broken = {}
+    for name, entries in (("entries_empty", []), ("entries_none", None),
+                          ("entries_dict", {str(i): e for i, e in enumerate(good["entries"])}),
+                          ("entries_missing", "omit")):
+        d = dict(good)
+        if entries == "omit":
+            del d["entries"]
+        else:
+            d["entries"] = entries
+        broken[name] = pickle.dumps(d, protocol=2)
+    d = dict(good)
+    d["entries"] = [dict(e, collective_seq_id=-e["collective_seq_id"]) for e in good["entries"]]
+    broken["negative_seq"] = pickle.dumps(d, protocol=2)
+    full = torch_style_dumps(good)
+    broken["cut_short"] = full[:len(full) * 2 // 5]
+    for name, data in broken.items():
+        write(os.path.join(out, "collateral", name, "nccl_trace_rank_3"), data)
+    # The whole scenario in the protocols without PROTO (Python 2's default, and 1).
+    for protocol in (0, 1):
+        for r in stuck_inside():
+            write(os.path.join(out, "scenarios", "stuck_inside_p%d" % protocol,
+                               "nccl_trace_rank_%d" % r.rank),
+                  pickle.dumps(r.dump(), protocol=protocol))
+
+
 def scenarios(out):
     cases = {}
     # Rank 2 took the eval path at #6 and broadcast while ranks 0, 1, 3 all_reduce.
@@ -407,15 +452,7 @@ def scenarios(out):
         else:
             r.add("nccl:all_reduce", [[1024]], "started", ["all_reduce"] + STEP)
     cases["op_mismatch"] = ranks
-    # Rank 1 started #6 and never finished it; its peers completed #6 and wait in #7.
-    ranks = [Recorder(r) for r in range(WORLD)]
-    for r in ranks:
-        r.warmup()
-        r.add("nccl:all_reduce", [[1024]], "started" if r.rank == 1 else "completed",
-              ["all_reduce"] + STEP)
-        if r.rank != 1:
-            r.add("nccl:all_reduce", [[1024]], "started", ["all_reduce"] + STEP)
-    cases["stuck_inside"] = ranks
+    cases["stuck_inside"] = stuck_inside()
     # Rank 2 wrote no dump; ranks 0, 1, 3 wait in #6 (no timing: "scheduled").
     ranks = [Recorder(r, timing=False) for r in range(WORLD)]
     for r in ranks:
@@ -506,6 +543,7 @@ def main(out):
 
     hostile(out)
     scenarios(out)
+    collateral(out)
 
     full = job[0]
     for keep in (1, 2, 40, len(full) // 2, len(full) * 3 // 4, len(full) * 9 // 10, len(full) - 1):
