@@ -15,6 +15,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QPixmap>
 #include <QTimer>
 
@@ -94,6 +95,10 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Rankscope"));
     QApplication::setApplicationName(QStringLiteral("rankscope"));
+    // The installed desktop entry and icon (packaging/): a Wayland compositor matches the
+    // window to its entry by this name, and an X11 one shows the icon from the theme.
+    QGuiApplication::setDesktopFileName(QStringLiteral(RANKSCOPE_APP_ID));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(RANKSCOPE_APP_ID)));
     // --version prints "rankscope 0.1.0 (git 15bc968e1a2b)": Qt puts the name before this.
     const std::string versionLine = rankscope::about::versionLine("rankscope");
     QApplication::setApplicationVersion(
