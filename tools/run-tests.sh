@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds everything and runs every test; then proves the headless
+# Installs dependencies, builds everything and runs every test; builds the Debian packages
+# and installs, runs and purges them (tools/test-packages.sh); then proves the headless
 # build: a second build directory with RANKSCOPE_GUI=OFF builds rankscope-cli and the core
 # tests without Qt and runs them. This is the README's test command and what CI runs.
 set -euo pipefail
@@ -12,6 +13,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRANKSCOPE_GUI=ON
 cmake --build build -j "$jobs"
 # GUI tests render offscreen; the end-to-end test starts the real app under xvfb-run itself.
 QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j "$jobs"
+bash tools/test-packages.sh build
 
 cmake -S . -B build-headless -G Ninja -DCMAKE_BUILD_TYPE=Release -DRANKSCOPE_GUI=OFF -DRANKSCOPE_BENCH=OFF
 cmake --build build-headless -j "$jobs"
