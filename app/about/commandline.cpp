@@ -17,12 +17,7 @@ ProgramSpec makeCliProgram()
     ProgramSpec p;
     p.name = "rankscope-cli";
     p.oneLine = "diagnose hung multi-GPU training runs from their logs, without a display";
-    p.synopsis = {
-        "summary PATH... [--format text|json] [-o FILE] [--anonymize]",
-        "diagnose PATH... [--format text|json|md] [-o FILE] [--anonymize]",
-        "report PATH... -o FILE [--format html|md|json] [--anonymize]",
-        "--help | --version",
-    };
+    p.synopsis = { "--help | --version" };
     p.description
         = "rankscope-cli reads the whole log bundle of a failed multi-GPU training run (every "
           "rank's stdout and stderr, NCCL_DEBUG output, PyTorch watchdog messages, torchrun "
@@ -260,6 +255,20 @@ const CommandSpec* findCommand(const ProgramSpec& program, std::string_view name
         if (command.name == name)
             return &command;
     return nullptr;
+}
+
+std::vector<std::string> synopsisLines(const ProgramSpec& program)
+{
+    std::vector<std::string> lines;
+    for (const CommandSpec& command : program.commands) {
+        std::string line = std::string(command.name) + ' ' + std::string(command.arguments);
+        for (std::size_t i = 0; i < command.formats.size(); ++i)
+            line += (i == 0 ? " [--format " : "|") + std::string(command.formats[i]);
+        lines.push_back(line + (command.formats.empty() ? " [options]" : "] [options]"));
+    }
+    for (std::string_view form : program.synopsis)
+        lines.emplace_back(form);
+    return lines;
 }
 
 std::vector<std::string_view> allFormats(const ProgramSpec& program)

@@ -43,7 +43,7 @@ struct OptionSpec {
 
 struct CommandSpec {
     std::string_view name; // "diagnose"
-    std::string_view arguments; // what follows the name in the synopsis
+    std::string_view arguments; // what follows the name in the synopsis: "PATH... -o FILE"
     std::vector<std::string_view> formats; // what --format accepts; the first is the default
     std::string_view summary; // one line for --help
     std::string_view description; // the manual's paragraph(s)
@@ -65,7 +65,8 @@ struct SectionSpec {
 struct ProgramSpec {
     std::string_view name; // "rankscope-cli"
     std::string_view oneLine; // the manual's NAME line and the first line of --help
-    std::vector<std::string_view> synopsis; // arguments after the name, one form a line
+    // Forms of the command line besides one per command, each what follows the name.
+    std::vector<std::string_view> synopsis;
     std::string_view description; // the manual's DESCRIPTION
     std::vector<CommandSpec> commands; // empty for a program without commands
     std::vector<PositionalSpec> positionals;
@@ -86,6 +87,9 @@ const ProgramSpec& appProgram();
 
 // The command named `name` in `program`, or nullptr.
 const CommandSpec* findCommand(const ProgramSpec& program, std::string_view name);
+// The synopsis, each line what follows the program's name: one line per command (its
+// arguments, its formats, "[options]"), then the program's other forms.
+std::vector<std::string> synopsisLines(const ProgramSpec& program);
 // The values --format takes for any command, in table order ("text|json|md|html").
 std::vector<std::string_view> allFormats(const ProgramSpec& program);
 // How an option reads in --help and the manual: "-o, --output FILE", "--format text|json|md".

@@ -79,8 +79,8 @@ std::string cliHelpText(const ProgramSpec& program)
 {
     std::string out = std::string(program.name) + ": " + std::string(program.oneLine) + "\n\n";
     out += "Usage:\n";
-    for (std::string_view form : program.synopsis)
-        out += "  " + std::string(program.name) + ' ' + std::string(form) + '\n';
+    for (const std::string& form : synopsisLines(program))
+        out += "  " + std::string(program.name) + ' ' + form + '\n';
 
     out += "\nCommands:\n";
     std::size_t nameWidth = 0;

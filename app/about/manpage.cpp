@@ -85,7 +85,7 @@ std::string manPage(const ProgramSpec& program, std::string_view date, std::stri
     out += ".SH NAME\n" + name + " \\- " + roffEscape(program.oneLine) + '\n';
 
     out += ".SH SYNOPSIS\n.nf\n";
-    for (std::string_view form : program.synopsis)
+    for (const std::string& form : synopsisLines(program))
         out += "\\fB" + name + "\\fR " + roffEscape(form) + '\n';
     out += ".fi\n";
 

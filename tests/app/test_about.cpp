@@ -91,6 +91,9 @@ TEST_CASE("rankscope-cli --help names every command, option and format", "[about
     }
     for (const about::OptionSpec& option : cli.options)
         CHECK_THAT(help, Catch::Contains(about::optionLabel(cli, option)));
+    CHECK_THAT(help,
+        Catch::Contains(
+            "  rankscope-cli report PATH... -o FILE [--format html|md|json] [options]\n"));
     CHECK_THAT(help, Catch::Contains("Exit status:"));
     CHECK_THAT(help, Catch::Contains("(default 32G)"));
 }
