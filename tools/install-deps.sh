@@ -12,6 +12,9 @@ packages=(
     xvfb xauth x11-apps imagemagick python3 python3-pip poppler-utils
     chromium
     fonts-dejavu-core
+    # packaging: the Debian packages, their checks and the desktop-entry screenshot
+    # (tools/test-packages.sh, tests/packaging)
+    dpkg-dev file lintian desktop-file-utils appstream man-db bsdextrautils x11-utils
 )
 
 if [ "$(id -u)" -eq 0 ]; then

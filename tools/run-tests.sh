@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds everything and runs every test; then proves the headless
+# Installs dependencies, builds everything and runs every test; builds the Debian packages
+# and installs, runs and purges them (tools/test-packages.sh); then proves the headless
 # build: a second build directory with RANKSCOPE_GUI=OFF builds rankscope-cli and the core
 # tests without Qt and runs them; runs those tests again under ASan + UBSan (build-asan) and
 # each libFuzzer target for a bounded time (build-fuzz). This is the README's test command
@@ -14,6 +15,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRANKSCOPE_GUI=ON
 cmake --build build -j "$jobs"
 # GUI tests render offscreen; the end-to-end test starts the real app under xvfb-run itself.
 QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j "$jobs"
+bash tools/test-packages.sh build
 
 cmake -S . -B build-headless -G Ninja -DCMAKE_BUILD_TYPE=Release -DRANKSCOPE_GUI=OFF -DRANKSCOPE_BENCH=OFF
 cmake --build build-headless -j "$jobs"
@@ -29,7 +31,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # Every fuzz target for a bounded time (docs/fuzzing.md has the long runs' figures).
 bash tools/run-fuzz.sh "${RANKSCOPE_FUZZ_SECONDS:-45}"
 # Nothing in the core may include Qt.
-if grep -rlE '#include *[<"]Q[A-Za-z]+|#include *[<"]Qt' model parsers app/core app/cli; then
+if grep -rlE '#include *[<"]Q[A-Za-z]+|#include *[<"]Qt' model parsers app/about app/core app/cli tools/docgen; then
     echo "run-tests: Qt is included from the Qt-free core (files above)" >&2
     exit 1
 fi

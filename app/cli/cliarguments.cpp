@@ -1,5 +1,8 @@
 #include "app/cli/cliarguments.h"
 
+#include "app/about/commandline.h"
+
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -58,34 +61,6 @@ bool sameFile(const std::string& x, const std::string& y)
 
 } // namespace
 
-std::string cliUsage()
-{
-    return R"(Usage: rankscope-cli COMMAND PATH... [options]
-
-Commands:
-  summary   what Rankscope understood: sources, ranks, hosts, per-PG progress, import issues
-  diagnose  which rank or link initiated the hang, which ranks are collateral, and why
-  report    write a diagnosis report for teammates (HTML, Markdown or JSON; no figures)
-
-PATH is a log folder (read recursively), log files, archives (.tar, .tar.gz, .tgz, .tar.zst,
-.zip) or compressed logs (.gz, .zst), in any mix. Archives are read in memory.
-
-Options:
-  --format text|json|md|html   output format (summary, diagnose: text or json; diagnose: md too)
-  -o, --output FILE            write to FILE (replaced whole, never an input) instead of stdout
-  --anonymize                  replace hosts, IPs, users and job ids with stable pseudonyms
-  --threads N                  parsing and matching threads (default: one per core)
-  --max-entry-size SIZE        refuse archive members / files larger than SIZE (default 32G)
-  --max-archive-size SIZE      refuse archives expanding past SIZE (default 256G)
-  --max-ratio N                refuse archives compressing better than N:1 (default 1000)
-  -h, --help                   this text
-  --version                    print the version
-  --                           end of options: every argument after it is a PATH
-
-Exit status: 0 on success, 2 on usage or input errors (with a one-line reason).
-)";
-}
-
 CliParseResult parseCliArguments(const std::vector<std::string>& args)
 {
     CliArguments a;
@@ -101,7 +76,8 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
         a.command = "version";
         return { a, {} };
     }
-    if (first != "summary" && first != "diagnose" && first != "report")
+    const about::CommandSpec* command = about::findCommand(about::cliProgram(), first);
+    if (!command)
         return { std::nullopt, "unknown command '" + first + "' (expected summary, diagnose or report)" };
     a.command = first;
     ++i;
@@ -165,12 +141,10 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
     if (a.paths.empty())
         return { std::nullopt, a.command + " needs at least one PATH (a log folder, files or archives)" };
     const bool isReport = a.command == "report";
-    if (!a.format.empty()) {
-        const bool ok = a.format == "text" || a.format == "json"
-            || (a.command != "summary" && a.format == "md") || (isReport && a.format == "html");
-        if (!ok)
-            return { std::nullopt, "format '" + a.format + "' is not available for " + a.command };
-    }
+    if (!a.format.empty()
+        && std::find(command->formats.begin(), command->formats.end(), a.format)
+            == command->formats.end())
+        return { std::nullopt, "format '" + a.format + "' is not available for " + a.command };
     if (isReport && a.output.empty())
         return { std::nullopt, "report needs -o FILE (.html, .md or .json)" };
     // `report x.tar.gz -o x.tar.gz` would replace the logs with the report.

@@ -24,7 +24,8 @@ struct CliParseResult {
     std::string error; // one line when arguments is empty
 };
 
+// Commands and their formats are checked against about::cliProgram(), the table --help
+// and the manual page are made from.
 CliParseResult parseCliArguments(const std::vector<std::string>& args);
-std::string cliUsage();
 
 } // namespace rankscope::app

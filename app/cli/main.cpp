@@ -1,6 +1,8 @@
 // rankscope-cli: the headless entry point (cluster login nodes, scripts, CI). Builds and
 // runs without Qt.
 
+#include "app/about/helptext.h"
+#include "app/about/version.h"
 #include "app/cli/cliarguments.h"
 #include "app/cli/outputfile.h"
 #include "app/core/anonymizer.h"
@@ -77,11 +79,11 @@ int main(int argc, char** argv)
         return fail(parsed.error);
     const app::CliArguments& args = *parsed.arguments;
     if (args.command == "help") {
-        std::cout << app::cliUsage();
+        std::cout << about::cliHelpText(about::cliProgram());
         return 0;
     }
     if (args.command == "version") {
-        std::cout << "rankscope-cli " << RANKSCOPE_VERSION << "\n";
+        std::cout << about::versionLine("rankscope-cli") << "\n";
         return 0;
     }
 

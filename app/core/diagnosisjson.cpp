@@ -1,5 +1,6 @@
 #include "app/core/diagnosisjson.h"
 
+#include "app/about/version.h"
 #include "app/core/jsonexport.h"
 
 #include <cmath>
@@ -68,7 +69,7 @@ json diagnosisJson(const model::Bundle& b, const model::Diagnosis& d)
     }
     json out;
     out["schema"] = "rankscope.diagnosis/1";
-    out["tool_version"] = RANKSCOPE_VERSION;
+    out["tool_version"] = std::string(about::version());
     out["inputs"] = inputsJson(b);
     out["world"] = worldJson(b);
     out["verdict"] = verdictJson(b, d);

@@ -1,5 +1,6 @@
 #include "app/core/reportdata.h"
 
+#include "app/about/version.h"
 #include "app/core/anonymizer.h"
 #include "app/core/diagnosisjson.h"
 #include "model/ranklist.h"
@@ -211,7 +212,7 @@ ReportData buildReportData(
     const model::Bundle& b, const model::Diagnosis& d, const ReportOptions& options)
 {
     ReportData r;
-    r.toolVersion = RANKSCOPE_VERSION;
+    r.toolVersion = std::string(about::version());
     r.generatedAt = options.generatedAt;
     r.statusValue = d.status;
     r.status = std::string(model::statusName(d.status));

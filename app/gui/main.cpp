@@ -6,6 +6,8 @@
 //   rankscope --export FILE [--format F] [--anonymize] BUNDLE...
 //                                            write the diagnosis report and exit, with no
 //                                            window and no display (headlessexport.h)
+#include "app/about/helptext.h"
+#include "app/about/version.h"
 #include "app/gui/headlessexport.h"
 #include "app/gui/mainwindow.h"
 
@@ -13,6 +15,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QPixmap>
 #include <QTimer>
 
@@ -20,11 +23,12 @@
 #include <cstdio>
 #include <cstring>
 
-#ifndef RANKSCOPE_VERSION
-#define RANKSCOPE_VERSION "dev"
-#endif
-
 namespace {
+
+QString fromView(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
 
 // Time the window gets to lay out and paint the new document before it is grabbed.
 constexpr int kSettleMs = 800;
@@ -91,38 +95,35 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Rankscope"));
     QApplication::setApplicationName(QStringLiteral("rankscope"));
-    QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
+    // The installed desktop entry and icon (packaging/): a Wayland compositor matches the
+    // window to its entry by this name, and an X11 one shows the icon from the theme.
+    QGuiApplication::setDesktopFileName(QStringLiteral(RANKSCOPE_APP_ID));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(RANKSCOPE_APP_ID)));
+    // --version prints "rankscope 0.1.0 (git 15bc968e1a2b)": Qt puts the name before this.
+    const std::string versionLine = rankscope::about::versionLine("rankscope");
+    QApplication::setApplicationVersion(
+        QString::fromStdString(versionLine.substr(versionLine.find(' ') + 1)));
 
+    // The options come from the table the manual page is made from (app/about/commandline.h).
+    const rankscope::about::ProgramSpec& spec = rankscope::about::appProgram();
     QCommandLineParser parser;
-    parser.setApplicationDescription(QObject::tr(
-        "Why did my multi-GPU training run hang?\n\n"
-        "Headless report export (needs no display; uses Qt's offscreen platform):\n"
-        "  rankscope --export report.html|.md|.json|.pdf [--format F] [--anonymize] PATH...\n"
-        "loads the bundle, diagnoses it, writes the report with its figures and exits: 0 written,\n"
-        "1 the bundle could not be loaded or the report not written, 2 usage error."));
+    parser.setApplicationDescription(fromView(spec.oneLine) + QStringLiteral("\n\n")
+        + QString::fromStdString(rankscope::about::helpSectionsText(spec)));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("bundle"),
-        QObject::tr("Log folders, files or archives to open."), QStringLiteral("[BUNDLE...]"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QObject::tr("After loading, save the main window to FILE (PNG)."), QStringLiteral("FILE"));
-    const QCommandLineOption quitAfterLoad(QStringLiteral("quit-after-load"),
-        QObject::tr("Exit once the diagnosis is shown (0), the load failed (2) or timed out (3)."));
-    const QCommandLineOption timeout(QStringLiteral("load-timeout"),
-        QObject::tr("Seconds --quit-after-load waits for the verdict (default 300)."),
-        QStringLiteral("SECONDS"), QStringLiteral("300"));
-    const QCommandLineOption exportTo(QStringLiteral("export"),
-        QObject::tr("Write the diagnosis report of BUNDLE... to FILE and exit, without a window. "
-                    "The format comes from the extension (.html, .md, .json, .pdf) or --format."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption format(QStringLiteral("format"),
-        QObject::tr("Report format for --export: html, md, json or pdf."), QStringLiteral("F"));
-    const QCommandLineOption anonymize(QStringLiteral("anonymize"),
-        QObject::tr("With --export: replace host names, IP addresses, user names and job ids "
-                    "by stable pseudonyms (host-01, ip-01, user-01, job-01)."));
-    for (const QCommandLineOption& option :
-        { screenshot, quitAfterLoad, timeout, exportTo, format, anonymize })
-        parser.addOption(option);
+    for (const rankscope::about::PositionalSpec& positional : spec.positionals)
+        parser.addPositionalArgument(fromView(positional.name), fromView(positional.description),
+            fromView(positional.syntax));
+    for (const rankscope::about::OptionSpec& option : spec.options) {
+        if (option.longName == "--help" || option.longName == "--version")
+            continue; // Qt's own, added above
+        QStringList names { fromView(option.longName.substr(2)) };
+        if (!option.shortName.empty())
+            names.append(fromView(option.shortName.substr(1)));
+        parser.addOption(
+            QCommandLineOption(names, QString::fromStdString(rankscope::about::optionText(option)),
+                fromView(option.valueName), fromView(option.defaultValue)));
+    }
     // parse() rather than process(): a usage error exits with 2 like rankscope-cli's.
     if (!parser.parse(QApplication::arguments())) {
         std::fprintf(stderr, "rankscope: %s\n", qPrintable(parser.errorText()));
@@ -133,15 +134,15 @@ int main(int argc, char** argv)
     if (parser.isSet(version))
         parser.showVersion();
 
-    if (parser.isSet(exportTo)) {
+    if (parser.isSet(QStringLiteral("export"))) {
         rankscope::app::HeadlessExportRequest request;
-        request.output = parser.value(exportTo);
-        request.format = parser.value(format);
-        request.anonymize = parser.isSet(anonymize);
+        request.output = parser.value(QStringLiteral("export"));
+        request.format = parser.value(QStringLiteral("format"));
+        request.anonymize = parser.isSet(QStringLiteral("anonymize"));
         request.paths = parser.positionalArguments();
         return rankscope::app::runHeadlessExport(request);
     }
-    if (parser.isSet(format) || parser.isSet(anonymize)) {
+    if (parser.isSet(QStringLiteral("format")) || parser.isSet(QStringLiteral("anonymize"))) {
         std::fprintf(stderr, "rankscope: --format and --anonymize go with --export FILE\n");
         return rankscope::app::kExportUsage;
     }
@@ -152,11 +153,12 @@ int main(int argc, char** argv)
     if (!bundles.isEmpty())
         window.openPaths(bundles);
 
-    if (parser.isSet(quitAfterLoad) || parser.isSet(screenshot)) {
+    if (parser.isSet(QStringLiteral("quit-after-load"))
+        || parser.isSet(QStringLiteral("screenshot"))) {
         if (bundles.isEmpty())
             window.openSampleBundle();
-        return runHeadlessCheck(
-            window, parser.value(screenshot), std::max(1, parser.value(timeout).toInt()));
+        return runHeadlessCheck(window, parser.value(QStringLiteral("screenshot")),
+            std::max(1, parser.value(QStringLiteral("load-timeout")).toInt()));
     }
     return QApplication::exec();
 }

@@ -1,5 +1,6 @@
 #include "app/gui/mainwindow.h"
 
+#include "app/about/version.h"
 #include "app/gui/chartspanel.h"
 #include "app/gui/documentloader.h"
 #include "app/gui/exportdialog.h"
@@ -50,10 +51,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-
-#ifndef RANKSCOPE_VERSION
-#define RANKSCOPE_VERSION "dev"
-#endif
 
 namespace rankscope::app {
 
@@ -337,7 +334,8 @@ void MainWindow::createActions()
                "PyTorch/NCCL job, names the rank, GPU or link that stopped the others, and shows "
                "the lines "
                "that prove it.</p>")
-                .arg(QStringLiteral(RANKSCOPE_VERSION)));
+                .arg(QString::fromStdString(rankscope::about::versionLine("Rankscope"))
+                         .section(QLatin1Char(' '), 1)));
     });
     about->setMenuRole(QAction::AboutRole);
 }

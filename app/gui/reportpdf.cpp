@@ -1,5 +1,6 @@
 #include "app/gui/reportpdf.h"
 
+#include "app/about/version.h"
 #include "app/gui/reporttextdocument.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -14,10 +15,6 @@
 #include <QTextTable>
 
 #include <memory>
-
-#ifndef RANKSCOPE_VERSION
-#define RANKSCOPE_VERSION "dev"
-#endif
 
 namespace rankscope::app {
 
@@ -103,7 +100,8 @@ model::Result<int> writeReportPdf(
     writer.setTitle(QStringLiteral("Rankscope report: %1 — %2")
                         .arg(QString::fromStdString(data.headline),
                             QString::fromStdString(data.rootCauseLabel)));
-    writer.setCreator(QStringLiteral("Rankscope " RANKSCOPE_VERSION));
+    writer.setCreator(
+        QStringLiteral("Rankscope ") + QString::fromStdString(std::string(about::version())));
     QPainter painter;
     if (!painter.begin(&writer))
         return model::Error { "cannot write " + path.toStdString() };
