@@ -426,6 +426,8 @@ private:
                         "NCCL init of the world communicator" });
             }
         }
+        else
+            claimFromChannelLines();
         // Launcher tables: (host, local rank) → rank and (host, pid) → rank.
         for (const auto& g : m_b.workerGroups) {
             const std::uint32_t host = hostOf(g.identity);
@@ -459,6 +461,40 @@ private:
                     claim(i, c.rank, c.strength, c.evidence, c.what);
         }
         m_claims.seal();
+    }
+
+    // Without a world communicator's init line, NCCL's connection lines still say who printed
+    // them: a send-side setup prints "Channel NN : <own rank>[dev] -> <peer>[dev] via SHM|P2P|
+    // NET … [send]", a NET receive "<peer> -> <own rank> [receive]" (src/transport/*.cc). A
+    // process whose lines all name one own rank, in a bundle where every such process names a
+    // different one, is that rank of the communicator being set up; with one communicator in
+    // sight that is the job's. Weak (Inferred): a [rankN] prefix or a launcher table wins.
+    void claimFromChannelLines()
+    {
+        std::map<std::uint64_t, std::pair<std::set<std::int32_t>, EvidenceRef>> own; // (host, pid) → own ranks
+        for (const CommLink& l : m_b.commLinks) {
+            if (l.pid < 0 || l.host == kNoStr
+                || (l.kind != LinkKind::ChannelSend && l.kind != LinkKind::ChannelReceive))
+                continue;
+            auto& entry = own[hostNumberKey(m_hosts.ofText(l.host), l.pid)];
+            entry.first.insert(l.kind == LinkKind::ChannelSend ? l.fromRank : l.toRank);
+            entry.second = l.evidence;
+        }
+        if (own.size() < 2)
+            return;
+        std::set<std::int32_t> taken;
+        for (const auto& [key, entry] : own)
+            if (entry.first.size() != 1 || *entry.first.begin() < 0 || !taken.insert(*entry.first.begin()).second)
+                return; // several communicators in these lines: their ranks are not the job's
+        if (m_worldSize && *taken.rbegin() >= *m_worldSize)
+            return;
+        // Init lines of communicators of another size: the connection lines may be theirs.
+        for (const CommInit& c : m_b.commInits)
+            if (c.nranks != static_cast<std::int32_t>(*taken.rbegin()) + 1 && c.nranks >= 0)
+                return;
+        for (const auto& [key, entry] : own)
+            m_processRank.add(key, { *entry.first.begin(), RankEvidence::Inferred, entry.second,
+                                       "the NCCL connection lines it printed" });
     }
 
     static bool isTorchPgEvent(EventKind k)

@@ -1,5 +1,6 @@
 #include "parsers/lineprefix.h"
 
+#include "parsers/pathidentity.h"
 #include "parsers/textscan.h"
 
 #include <algorithm>
@@ -265,6 +266,35 @@ bool stripLabelOrHost(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "logs/rank3.log:…" or "LOG1.0.txt:12:…": grep -H (and -n) run over several files puts the
+// file name, and the line number, before each matching line. Taken only when the name ends in
+// an extension log files have, so "host:pid:tid" and "Error: …" never match; what the name
+// says about its writer (rank3.log) is kept as for a file in the bundle.
+bool stripGrepFileName(std::string_view& s, LinePrefix& p)
+{
+    static constexpr std::string_view kExtensions[] = { ".log", ".txt", ".out", ".err", ".stdout", ".stderr" };
+    std::size_t i = 0;
+    const std::size_t limit = std::min<std::size_t>(s.size(), 256);
+    while (i < limit && (isAlnum(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-' || s[i] == '/'))
+        ++i;
+    if (i < 5 || i >= s.size() || s[i] != ':')
+        return false;
+    const std::string_view name = s.substr(0, i);
+    if (std::none_of(std::begin(kExtensions), std::end(kExtensions),
+            [&](std::string_view ext) { return name.size() > ext.size() && name.ends_with(ext); }))
+        return false;
+    ++i;
+    // grep -n: the line number and its own colon.
+    std::size_t j = i;
+    if (readUnsigned(s, j) && j > i && j < s.size() && s[j] == ':')
+        i = j + 1;
+    const model::PathIdentity fromName = identityFromPath(name);
+    if (fromName.globalRank >= 0 && p.globalRank < 0)
+        p.globalRank = fromName.globalRank;
+    s.remove_prefix(i);
+    return true;
+}
+
 } // namespace
 
 std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
@@ -280,9 +310,10 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
         } else if (c == '(') {
             stripped = stripRay(line, prefix);
         } else if (isUpper(c)) {
-            stripped = stripMpiTimestamp(line) || stripLabelOrHost(line, prefix);
-        } else if (isAlnum(c)) {
-            stripped = stripLabelOrHost(line, prefix);
+            stripped = stripMpiTimestamp(line) || stripLabelOrHost(line, prefix)
+                || (round == 0 && stripGrepFileName(line, prefix));
+        } else if (isAlnum(c) || c == '.' || c == '/') {
+            stripped = stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix));
         }
         if (!stripped)
             break;

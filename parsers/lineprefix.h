@@ -12,6 +12,8 @@
 //   "[default3]:"               torchrun tee                → localRank 3
 //   "[rank3]:"                  PyTorch C++ logger          → globalRank 3
 //   "[rank: 1] "                Lightning                   → globalRank 1
+//   "logs/rank3.log:" / "LOG1.0.txt:12:"  grep -H / -Hn over files → what the file
+//                               name says (rank3.log → globalRank 3), else nothing
 // Prefixes may come in any order; stripping stops at the first text that is none of them.
 
 #include <cstdint>

@@ -275,15 +275,17 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
     std::stable_sort(exhausted.begin(), exhausted.end(), [](const RankFacts* x, const RankFacts* y) {
         return earlierThan(x->primaryFailureTime, y->primaryFailureTime);
     });
-    if (exhausted.size() * 2 >= std::max<std::size_t>(2, b.world.ranksSeen.size()))
-        return; // everyone out of memory: a job-wide sizing problem, said by the crash finding
+    // Half the ranks or more out of memory is a job-wide sizing problem, said by the crash
+    // finding; one rank alone is that rank's, even in a bundle of two.
+    if (exhausted.size() > 1 && exhausted.size() * 2 >= b.world.ranksSeen.size())
+        return;
     const RankFacts& rf = *exhausted.front();
     Placeholders values = ctx.placeholdersFor(rf.rank);
     Finding& f = out.add(ctx, "resource.init_allocation", RootCauseClass::ResourceExhaustion, values);
     f.ranks = { rf.rank };
     const std::uint32_t evidence = rf.resourceEvents.empty() ? rf.primaryFailure : rf.resourceEvents.front();
     if (f.title.empty())
-        f.title = ctx.rankLabel(rf.rank) + " ran out of memory while creating a communicator";
+        f.title = ctx.rankLabel(rf.rank) + " ran out of GPU memory inside NCCL's setup";
     f.evidence.push_back(evidenceOf(b, evidence));
     if (evidence != rf.primaryFailure)
         f.evidence.push_back(evidenceOf(b, rf.primaryFailure));
@@ -294,8 +296,9 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
           " first collective.";
     const std::size_t waiting = countWaiting(facts, { rf.rank });
     out.propose(RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, 88,
-        ctx.rankLabel(rf.rank) + " ran out of memory creating an NCCL communicator (" + failureText(b, evidence).substr(0, 120)
-            + "); " + std::to_string(waiting) + " rank(s) waited for it.");
+        ctx.rankLabel(rf.rank) + " ran out of GPU memory inside NCCL (" + failureText(b, evidence).substr(0, 120) + ")"
+            + (waiting > 0 ? "; " + std::to_string(waiting) + " rank(s) waited for it."
+                           : ": its peers cannot finish the communicator setup or the first collective without it."));
 }
 
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out)

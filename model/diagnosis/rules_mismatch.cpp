@@ -236,6 +236,35 @@ namespace rankscope::model {
 
 namespace {
 
+// What NCCL requires every rank of a communicator to pass at one opCount (src/enqueue.cc
+// checks none of it across ranks): the same collective, count and datatype, and for rooted
+// collectives the same root. Any difference is a call that can never complete.
+struct CallSignature {
+    OpType op = OpType::Unknown;
+    std::uint64_t count = 0;
+    std::int32_t datatype = -1;
+    std::int32_t root = -1;
+
+    explicit CallSignature(const CollCall& c)
+        : op(c.op)
+        , count(c.count)
+        , datatype(c.datatype)
+        , root(c.op == OpType::Broadcast || c.op == OpType::Reduce ? c.root : -1)
+    {
+    }
+    auto operator<=>(const CallSignature&) const = default;
+
+    std::string describe() const
+    {
+        std::string text = std::string(torchName(op)) + " count " + std::to_string(count);
+        if (datatype >= 0)
+            text += " datatype " + std::to_string(datatype);
+        if (root >= 0)
+            text += " root " + std::to_string(root);
+        return text;
+    }
+};
+
 // Without init lines the COLL lines cannot be tied to ranks, but processes whose calls on
 // same-sized communicators disagree at one opCount still show a mismatch (names nobody).
 void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
@@ -243,37 +272,35 @@ void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     struct Call {
         std::size_t trace;
-        OpType op;
-        std::uint64_t count;
+        CallSignature sig;
         EvidenceRef evidence;
     };
     std::map<std::pair<std::int32_t, std::uint64_t>, std::vector<Call>> byKey; // (nranks, opCount)
     for (std::size_t t = 0; t < b.collTraces.size(); ++t)
         for (const CollCall& c : b.collTraces[t].tail)
             if (!isPointToPoint(c.op) && b.collTraces[t].nranks > 1)
-                byKey[{ b.collTraces[t].nranks, c.opCount }].push_back({ t, c.op, c.count, c.evidence });
+                byKey[{ b.collTraces[t].nranks, c.opCount }].push_back({ t, CallSignature(c), c.evidence });
     for (const auto& [key, calls] : byKey) {
         std::set<std::size_t> traces;
-        std::set<std::pair<OpType, std::uint64_t>> sigs;
+        std::set<CallSignature> sigs;
         for (const Call& c : calls) {
             traces.insert(c.trace);
-            sigs.insert({ c.op, c.count });
+            sigs.insert(c.sig);
         }
         if (traces.size() < 2 || sigs.size() < 2)
             continue;
         Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, {});
         f.title = "Processes called different collectives at NCCL opCount " + std::to_string(key.second);
         std::string camps;
-        std::set<std::pair<OpType, std::uint64_t>> shown;
+        std::set<CallSignature> shown;
         for (const Call& c : calls) {
-            if (!shown.insert({ c.op, c.count }).second)
+            if (!shown.insert(c.sig).second)
                 continue;
             const CollTrace& tr = b.collTraces[c.trace];
             camps += (camps.empty() ? "" : "; ") + std::string(b.text(tr.host)) + ":" + std::to_string(tr.pid) + " called "
-                + std::string(torchName(c.op)) + " count " + std::to_string(c.count);
+                + c.sig.describe();
             if (f.evidence.size() < 4)
-                f.evidence.push_back({ c.evidence, std::string(torchName(c.op)) + " count " + std::to_string(c.count)
-                        + " at opCount " + std::to_string(key.second) });
+                f.evidence.push_back({ c.evidence, c.sig.describe() + " at opCount " + std::to_string(key.second) });
         }
         f.confidence = 0.6;
         f.explanation = "On communicators of " + std::to_string(key.first) + " ranks, NCCL opCount "
@@ -289,9 +316,11 @@ void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
 } // namespace
 
 // NCCL COLL lines ([formats 3.5], [formats 11] C, the RCCL #429 pattern): at the same opCount on one
-// communicator every rank must call the same op with the same count. The first opCount where
-// a minority disagrees names the rank that took a different code path — even when that
-// rank was killed before its own watchdog could print its WorkNCCL.
+// communicator every rank must call the same op with the same count, datatype and root. The
+// first opCount where a minority disagrees names the rank that took a different code path —
+// even when that rank was killed before its own watchdog could print its WorkNCCL. The
+// minority is named only when it would stay the smaller side even if every rank missing
+// from the bundle had called what it called.
 void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
@@ -302,8 +331,7 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
     }
     struct Call {
         std::int32_t rank;
-        OpType op;
-        std::uint64_t count;
+        CallSignature sig;
         EvidenceRef evidence;
     };
     // One vote per rank and opCount: the same COLL line can reach the bundle twice (the
@@ -314,48 +342,50 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
         std::set<std::uint64_t> seen;
         for (const CollCall& c : tails[r])
             if (!isPointToPoint(c.op) && seen.insert(c.opCount).second)
-                byOpCount[c.opCount].push_back({ static_cast<std::int32_t>(r), c.op, c.count, c.evidence });
+                byOpCount[c.opCount].push_back({ static_cast<std::int32_t>(r), CallSignature(c), c.evidence });
     }
+    const auto world = static_cast<std::size_t>(std::max(0, b.world.worldSize.value_or(0)));
     for (const auto& [opCount, calls] : byOpCount) {
         if (calls.size() < 2)
             continue;
-        std::map<std::pair<OpType, std::uint64_t>, std::vector<std::int32_t>> camps;
-        std::map<std::pair<OpType, std::uint64_t>, EvidenceRef> example;
+        std::map<CallSignature, std::vector<std::int32_t>> camps;
+        std::map<CallSignature, EvidenceRef> example;
         for (const Call& c : calls) {
-            camps[{ c.op, c.count }].push_back(c.rank);
-            example.try_emplace({ c.op, c.count }, c.evidence);
+            camps[c.sig].push_back(c.rank);
+            example.try_emplace(c.sig, c.evidence);
         }
         if (camps.size() < 2)
             continue;
-        std::vector<std::pair<std::pair<OpType, std::uint64_t>, std::vector<std::int32_t>>> sorted(camps.begin(), camps.end());
-        std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.size() > y.second.size(); });
-        auto describe = [](const std::pair<OpType, std::uint64_t>& sig) {
-            return std::string(torchName(sig.first)) + " count " + std::to_string(sig.second);
-        };
+        std::vector<std::pair<CallSignature, std::vector<std::int32_t>>> sorted(camps.begin(), camps.end());
+        std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.second.size() > y.second.size(); });
         std::vector<std::int32_t> minority;
         for (std::size_t i = 1; i < sorted.size(); ++i)
             minority.insert(minority.end(), sorted[i].second.begin(), sorted[i].second.end());
         std::sort(minority.begin(), minority.end());
-        if (sorted[0].second.size() == sorted[1].second.size() || minority.size() * 3 > calls.size()) {
-            // The calls disagree, but no side is clearly the odd one out (an even split, or only
-            // a couple of ranks in the bundle): say it is a mismatch, name nobody.
+        const std::size_t unseen = world > calls.size() ? world - calls.size() : 0;
+        if (minority.size() + unseen >= sorted[0].second.size() || minority.size() * 3 > calls.size()) {
+            // The calls disagree, but no side is clearly the odd one out (an even split, only
+            // a couple of ranks in the bundle, or enough ranks missing to turn the count):
+            // say it is a mismatch, name nobody.
             Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, {});
             f.title = "Ranks called different collectives at NCCL opCount " + std::to_string(opCount);
-            std::string camps;
+            std::string campText;
             for (const auto& [sig, ranks] : sorted) {
-                camps += (camps.empty() ? "" : "; ") + std::string("ranks ") + formatRanks(ranks) + " called " + describe(sig);
+                campText += (campText.empty() ? "" : "; ") + std::string("ranks ") + formatRanks(ranks) + " called " + sig.describe();
                 if (f.evidence.size() < 4)
-                    f.evidence.push_back({ example[sig], "opCount " + std::to_string(opCount) + ": " + describe(sig) });
+                    f.evidence.push_back({ example.at(sig), "opCount " + std::to_string(opCount) + ": " + sig.describe() });
             }
             f.confidence = 0.6;
-            f.explanation = "At NCCL opCount " + std::to_string(opCount) + " the ranks in the bundle disagree: " + camps
+            f.explanation = "At NCCL opCount " + std::to_string(opCount) + " the ranks in the bundle disagree: " + campText
                 + ". Calls that do not match cannot complete, but these lines do not show which side took the wrong"
                   " code path.";
             out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, 74,
-                "Ranks called different collectives at NCCL opCount " + std::to_string(opCount) + " (" + camps
+                "Ranks called different collectives at NCCL opCount " + std::to_string(opCount) + " (" + campText
                     + "); which side is wrong is not in these lines.");
             return;
         }
+        const CallSignature& usual = sorted[0].first;
+        const CallSignature& odd = sorted[1].first;
         Placeholders values = ctx.placeholdersFor(minority.front());
         values["ranks"] = formatRanks(minority);
         Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, values);
@@ -363,20 +393,18 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
         if (f.title.empty())
             f.title = (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority))
                 + " called a different collective at NCCL opCount " + std::to_string(opCount);
-        f.evidence.push_back({ example[sorted[1].first], "opCount " + std::to_string(opCount) + ": " + describe(sorted[1].first) });
-        f.evidence.push_back({ example[sorted[0].first], "opCount " + std::to_string(opCount) + ": " + describe(sorted[0].first) });
+        f.evidence.push_back({ example.at(odd), "opCount " + std::to_string(opCount) + ": " + odd.describe() });
+        f.evidence.push_back({ example.at(usual), "opCount " + std::to_string(opCount) + ": " + usual.describe() });
         f.confidence = 0.85;
         f.explanation = "NCCL logs every collective call with its opCount (NCCL_DEBUG_SUBSYS=COLL). At opCount "
             + std::to_string(opCount) + " of the world communicator " + std::to_string(sorted[0].second.size())
-            + " ranks called " + describe(sorted[0].first) + " while " + formatRanks(minority) + " called "
-            + describe(sorted[1].first)
+            + " ranks called " + usual.describe() + " while " + formatRanks(minority) + " called " + odd.describe()
             + ". Calls that do not match cannot complete: the minority took a different code path (a different tensor"
               " shape, a skipped or extra collective).";
         out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, 76,
             (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority)) + " called "
-                + describe(sorted[1].first) + " where " + std::to_string(sorted[0].second.size()) + " ranks called "
-                + describe(sorted[0].first) + " (NCCL opCount " + std::to_string(opCount) + "): a collective mismatch.");
-        (void)b;
+                + odd.describe() + " where " + std::to_string(sorted[0].second.size()) + " ranks called "
+                + usual.describe() + " (NCCL opCount " + std::to_string(opCount) + "): a collective mismatch.");
         return;
     }
 }

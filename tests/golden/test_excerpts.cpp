@@ -314,6 +314,33 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
 "[rank3]:[E1108 19:03:44.3 ProcessGroupNCCL.cpp:1664] [PG ID 1 PG GUID 1 Rank 3] Exception (either an error or timeout) detected by watchdog at work: 5, last enqueued NCCL work: 5, last completed NCCL work: 4.\n"
                 } },
             "hang_diagnosed", "collective_mismatch", { 3 } },
+        // grep -H over per-process files, NCCL COLL lines: at opCount 0 of an 8-rank
+        // communicator two processes pass the same op and count with different datatypes
+        // (src/enqueue.cc does not check across ranks). No init line: no rank named.
+        { "grep-prefixed-coll-datatype-mismatch",
+            { { "paste.log",
+                "out.0.txt:hostA:100:100 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x7f0 recvbuff 0x7f0 count 64 datatype 7 op 0 root 0 comm 0x10 [nranks=8] stream 0x20\n"
+                "out.1.txt:hostA:101:101 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0x7f1 recvbuff 0x7f1 count 64 datatype 9 op 0 root 0 comm 0x11 [nranks=8] stream 0x21\n" } },
+            "hang_diagnosed", "collective_mismatch", {} },
+        // Send-side connection setup prints "<own rank>[dev] -> <peer>[dev] via SHM"
+        // (src/transport/shm.cc): with no init line, that ties each process to its rank, and
+        // the OOM in enqueue.cc is that rank's.
+        { "channel-lines-name-the-oom-rank",
+            { { "paste.log",
+                "hostB:500:600 [1] NCCL INFO Channel 00 : 1[2000] -> 0[1000] via SHM/direct/direct\n"
+                "hostB:501:601 [0] NCCL INFO Channel 00 : 0[1000] -> 1[2000] via SHM/direct/direct\n"
+                "hostB:501:501 [0] enqueue.cc:1085 NCCL WARN Cuda failure 'out of memory'\n" } },
+            "hang_diagnosed", "resource_exhaustion", { 0 } },
+        // The same lines from two communicators (each process shows two own ranks): they do
+        // not say which rank of the job a process is, so nobody is named.
+        { "channel-lines-of-two-communicators",
+            { { "paste.log",
+                "hostB:500:600 [1] NCCL INFO Channel 00 : 1[2000] -> 0[1000] via SHM/direct/direct\n"
+                "hostB:500:600 [1] NCCL INFO Channel 00 : 0[2000] -> 1[1000] via SHM/direct/direct\n"
+                "hostB:501:601 [0] NCCL INFO Channel 00 : 0[1000] -> 1[2000] via SHM/direct/direct\n"
+                "hostB:501:601 [0] NCCL INFO Channel 00 : 1[1000] -> 0[2000] via SHM/direct/direct\n"
+                "hostB:501:501 [0] enqueue.cc:1085 NCCL WARN Cuda failure 'out of memory'\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },

@@ -147,3 +147,22 @@ TEST_CASE("pieces of a line after a carriage return keep the line's launcher lab
     REQUIRE(e);
     CHECK(p.identities[e->identity].srunTask == 7);
 }
+
+TEST_CASE("grep -H file names are stripped, and a rank in the name is kept", "[lineprefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("LOG1.0.txt:learnfair062:32615:32615 [0] NCCL INFO Broadcast: opCount 0", p);
+    CHECK(body == "learnfair062:32615:32615 [0] NCCL INFO Broadcast: opCount 0");
+    CHECK(p.globalRank == -1);
+
+    LinePrefix q;
+    body = stripPrefixes("logs/rank3.log:1207:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog", q);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog");
+    CHECK(q.globalRank == 3);
+
+    // Not file names: NCCL's header, an exception, a host label.
+    LinePrefix r;
+    CHECK(stripPrefixes("node1:83:2526 [0] NCCL INFO x", r) == "node1:83:2526 [0] NCCL INFO x");
+    CHECK(stripPrefixes("ValueError: bad.txt: missing", r) == "ValueError: bad.txt: missing");
+    CHECK(stripPrefixes("config.yaml: loaded", r) == "config.yaml: loaded");
+}
