@@ -137,9 +137,10 @@ enum class StackActivity : std::uint8_t {
     CheckpointIo,  // torch.save / safetensors / fsync / copy
     Sleeping,      // time.sleep / input()
     Other,         // running Python elsewhere
+    InNcclInit,    // blocked creating a communicator (ncclCommInitRank, bootstrap): waiting for peers to join
 };
 
-enum class StackTool : std::uint8_t { PySpy, Faulthandler, C10Signal };
+enum class StackTool : std::uint8_t { PySpy, Faulthandler, C10Signal, Gdb };
 
 struct StackDump {
     std::uint32_t identity = 0;

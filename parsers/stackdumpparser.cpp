@@ -44,7 +44,16 @@ constexpr auto kCheckpoint = StackActivity::CheckpointIo;
 constexpr auto kSleep = StackActivity::Sleeping;
 using enum FunctionMatch;
 
+constexpr auto kNcclInit = StackActivity::InNcclInit;
+
 constexpr ActivityRule kActivityRules[] = {
+    // Creating a communicator: ncclCommInitRank blocks in bootstrap until every rank joined
+    // (src/init.cc, src/bootstrap.cc), so a process here waits for a peer that never came.
+    { "", "ncclCommInitRank", Prefix, kNcclInit },
+    { "", "ncclCommInitAll", Prefix, kNcclInit },
+    { "", "ncclCommSplit", Prefix, kNcclInit },
+    { "", "bootstrap", Prefix, kNcclInit },
+    { "", "initTransportsRank", Equals, kNcclInit },
     // Waiting on peers: the victims of a hang.
     { "distributed_c10d.py", "all_reduce", Prefix, kCollective },
     { "distributed_c10d.py", "all_gather", Prefix, kCollective },
@@ -130,6 +139,8 @@ std::string_view toolName(StackTool tool)
         return "faulthandler";
     case StackTool::C10Signal:
         return "c10 signal handler";
+    case StackTool::Gdb:
+        return "gdb";
     }
     return "stack dump";
 }
@@ -399,6 +410,47 @@ struct FrameView {
     std::int32_t line = -1;
 };
 
+// gdb: "#1  0x00007fff86bdb958 in ncclSocketAccept (listenComm=0x1b0, …) at net_socket.cc:153",
+// "#3  bootstrapRecv (…) at bootstrap.cc:332", "#0  0x… in accept () from /lib/libpthread.so.0".
+// A frame cut before its arguments end still names its function.
+bool gdbFrame(std::string_view s, FrameView& frame)
+{
+    s = trimEnd(trim(s));
+    if (!s.starts_with("#"))
+        return false;
+    std::size_t i = 1;
+    if (!readUnsigned(s, i) || i == 1 || i >= s.size() || s[i] != ' ')
+        return false;
+    while (i < s.size() && s[i] == ' ')
+        ++i;
+    std::string_view rest = s.substr(i);
+    if (rest.starts_with("0x")) {
+        const std::size_t in = rest.find(" in ");
+        if (in == std::string_view::npos)
+            return false;
+        rest = rest.substr(in + 4);
+    }
+    frame.file = {};
+    frame.line = -1;
+    if (const std::size_t at = rest.rfind(") at "); at != std::string_view::npos) {
+        std::string_view location = rest.substr(at + 5);
+        if (const std::size_t colon = location.rfind(':'); colon != std::string_view::npos) {
+            std::size_t j = colon + 1;
+            if (const auto line = readUnsigned(location, j); line && j == location.size())
+                frame.line = toInt32(*line).value_or(-1);
+            location = location.substr(0, colon);
+        }
+        frame.file = location;
+    } else if (const std::size_t from = rest.rfind(") from "); from != std::string_view::npos) {
+        frame.file = rest.substr(from + 7);
+    }
+    std::size_t end = 0;
+    while (end < rest.size() && rest[end] != ' ' && rest[end] != '(')
+        ++end;
+    frame.function = rest.substr(0, end);
+    return !frame.function.empty();
+}
+
 // "Timeout (0:05:00)!" — faulthandler.dump_traceback_later.
 bool faultTimeout(std::string_view s)
 {
@@ -417,7 +469,7 @@ bool StackDumpParser::parseLine(
         if (text.empty())
             return false;
         const char c = text.front();
-        if (c != 'P' && c != 'T' && c != 'F' && c != 'C' && c != 'S' && c != 'W')
+        if (c != 'P' && c != 'T' && c != 'F' && c != 'C' && c != 'S' && c != 'W' && c != '#')
             return false;
     } else {
         closeStale(ctx, out);
@@ -587,6 +639,26 @@ bool StackDumpParser::header(
             return true;
         }
         return false;
+    case '#': {
+        // gdb's innermost frame opens a backtrace (or a thread of "thread apply all bt"
+        // whose "Thread N (…):" line opened the dump); later frames are continuations.
+        if (!text.starts_with("#0 "))
+            return false;
+        FrameView view;
+        if (!gdbFrame(text, view))
+            return false;
+        Dump* dump = current();
+        if (!dump || dump->tool != StackTool::Gdb) {
+            close(ctx.identity, out);
+            dump = &open(ctx, StackTool::Gdb, -1);
+        }
+        if (dump->threads.empty() || !dump->threads.back().frames.empty())
+            addThread(*dump, {}, {}, false);
+        dump->threads.back().frames.push_back(
+            Frame { std::string(view.function), std::string(view.file), view.line });
+        touch(*dump);
+        return true;
+    }
     case 'F':
     case 'W':
         if (text.starts_with("Fatal Python error: ")
@@ -660,6 +732,12 @@ bool StackDumpParser::continuation(Dump& dump, std::string_view text)
             return true;
         }
         return trimmed.starts_with("signal lost waiting for stacktrace");
+    case StackTool::Gdb:
+        if (thread && gdbFrame(trimmed, view)) {
+            push(view);
+            return true;
+        }
+        return false;
     }
     return false;
 }
@@ -693,6 +771,9 @@ void StackDumpParser::report(const Dump& dump, model::ParsedSource& out)
                 if (dump.threads[static_cast<std::size_t>(i)].current)
                     main = i;
         }
+        break;
+    case StackTool::Gdb:
+        main = 0;
         break;
     case StackTool::C10Signal: {
         const std::string pid = std::to_string(dump.pid);
@@ -728,13 +809,21 @@ void StackDumpParser::report(const Dump& dump, model::ParsedSource& out)
         for (const Frame& frame : thread.frames)
             record.mainThread.push_back(model::StackFrame {
                 out.intern(frame.function), out.intern(frame.file), frame.line });
-        for (const Frame& frame : thread.frames) {
-            for (const ActivityRule& rule : kActivityRules) {
-                if (fileMatches(frame.file, rule.file) && functionMatches(frame.function, rule)) {
-                    activity = rule.activity;
-                    shown = &frame;
-                    break;
+        // Communicator creation anywhere in the stack decides first: its innermost frames are
+        // NCCL's own socket calls (ncclSocketAccept), which read as a collective otherwise,
+        // and PyTorch creates communicators lazily inside the first collective.
+        for (const bool initPass : { true, false }) {
+            for (const Frame& frame : thread.frames) {
+                for (const ActivityRule& rule : kActivityRules) {
+                    if ((rule.activity == kNcclInit) == initPass && fileMatches(frame.file, rule.file)
+                        && functionMatches(frame.function, rule)) {
+                        activity = rule.activity;
+                        shown = &frame;
+                        break;
+                    }
                 }
+                if (shown)
+                    break;
             }
             if (shown)
                 break;

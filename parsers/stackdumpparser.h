@@ -34,6 +34,12 @@
 //   [0] ???(0x7fb5808c16a9) in /…/libtorch_cpu.so              → older frame shape
 //   Main thread: the thread whose id equals the PID, else the first listed.
 //
+// gdb backtrace (bt; frames innermost first)
+//   #0  0x00007fffa99437f8 in accept () from /usr/lib64/libpthread.so.0  → opens a dump, a frame
+//   #3  bootstrapRecv (commState=0x1b0, …) at bootstrap.cc:332  → a frame: function, file:line
+//   Each "#0" starts another thread; the first backtrace stands for the process (a plain bt
+//   is the thread gdb stopped in, the one attached to a hung process is its main thread).
+//
 // Each dump yields a StackDump record (model/records.h: main thread's frames innermost first,
 // activity classified by the table in the .cpp) and a StackDump event: code = activity,
 // pid, text "py-spy: main thread in all_reduce (torch/distributed/distributed_c10d.py:2050)",

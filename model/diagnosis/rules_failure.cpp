@@ -325,7 +325,13 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
         if (b.events[i].kind == EventKind::NcclBootstrapError || b.events[i].kind == EventKind::LauncherRendezvousError)
             bootstrapErrors.push_back(i);
     const bool incomplete = facts.initIncomplete;
-    if (!incomplete && storeErrors.empty() && bootstrapErrors.empty())
+    // A stack dump (gdb, py-spy --native) whose main thread sits in ncclCommInitRank or NCCL's
+    // bootstrap: the process waits there for peers that never joined the communicator.
+    const StackDump* inInit = nullptr;
+    for (const StackDump& s : b.stackDumps)
+        if (s.activity == StackActivity::InNcclInit && !inInit)
+            inInit = &s;
+    if (!incomplete && storeErrors.empty() && bootstrapErrors.empty() && !inInit)
         return;
 
     // "Timed out after 601 seconds waiting for clients. 1/2 clients joined.": the TCPStore
@@ -395,6 +401,10 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
         initiating = notStarted;
         reason = std::to_string(started.size()) + " rank(s) started the world communicator's init and never completed it;"
             " rank(s) " + formatRanks(notStarted) + " never started it: the others wait for them in bootstrap.";
+    } else if (inInit && bootstrapErrors.empty() && !incomplete) {
+        reason = "a stack dump shows a process blocked creating its NCCL communicator (ncclCommInitRank/bootstrap):"
+                 " it waits for peers that never joined or cannot reach it (rank missing, network interface or"
+                 " transport choice that differs between nodes).";
     } else if (!bootstrapErrors.empty()) {
         reason = "NCCL/launcher bootstrap errors on " + std::to_string(bootstrapErrors.size())
             + " line(s): ranks could not reach each other to set up communication (network interface, firewall, rendezvous).";
@@ -414,6 +424,8 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
     for (std::uint32_t i : bootstrapErrors)
         if (f.evidence.size() < 2)
             f.evidence.push_back(evidenceOf(b, i));
+    if (inInit)
+        f.evidence.push_back(evidenceOf(b, inInit->evidence, "stack dump: main thread creating an NCCL communicator"));
     for (std::int32_t r : storeErrors)
         if (f.evidence.size() < 4) {
             f.evidence.push_back(evidenceOf(b, facts.ranks[r].storeErrors.front()));

@@ -109,6 +109,8 @@ std::string_view activityWords(StackActivity a)
         return "running Python outside any collective";
     case StackActivity::InCollective:
         return "inside a collective call";
+    case StackActivity::InNcclInit:
+        return "creating an NCCL communicator";
     default:
         return "in an unknown place";
     }

@@ -341,6 +341,16 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "hostB:501:601 [0] NCCL INFO Channel 00 : 1[1000] -> 0[2000] via SHM/direct/direct\n"
                 "hostB:501:501 [0] enqueue.cc:1085 NCCL WARN Cuda failure 'out of memory'\n" } },
             "hang_diagnosed", "resource_exhaustion", {} },
+        // gdb attached to a hung process: its main thread waits in ncclCommInitRank's
+        // bootstrap (src/bootstrap.cc) for a peer that never joined. Nothing names that peer.
+        { "gdb-stuck-in-nccl-init",
+            { { "gdb.txt",
+                "#0  0x00007f0000000001 in accept () from /lib64/libpthread.so.0\n"
+                "#1  0x00007f0000000002 in ncclSocketAccept (listenComm=0x1, recvComm=0x2) at misc/socket.cc:153\n"
+                "#2  bootstrapRecv (commState=0x3, peer=<optimized out>, data=0x4, size=<optimized out>) at bootstrap.cc:332\n"
+                "#3  0x00007f0000000004 in initTransportsRank (commId=0x5, comm=0x6) at init.cc:814\n"
+                "#4  ncclCommInitRankSync (newcomm=0x7, nranks=2, commId=..., myrank=0) at init.cc:950\n" } },
+            "hang_diagnosed", "init_bootstrap", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },

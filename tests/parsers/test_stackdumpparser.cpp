@@ -421,3 +421,23 @@ TEST_CASE("Python tracebacks, prose and binary junk are not stack dumps", "[pars
     CHECK(p.stackDumps.empty());
     CHECK(eventsOf(p, EventKind::StackDump).empty());
 }
+
+TEST_CASE("a gdb backtrace is a stack dump; NCCL init frames read as waiting in init", "[parsers][stacks]")
+{
+    const auto parsed = scan("#0  0x00007fffa99437f8 in accept () from /usr/lib64/libpthread.so.0\n"
+                                 "#1  0x00007fff86bdb958 in ncclSocketAccept (listenComm=0x1b0, recvComm=0x7ff) at "
+                                 "transport/net_socket.cc:153\n"
+                                 "#2  bootstrapRecv (commState=0x1b0, peer=<optimized out>) at bootstrap.cc:332\n"
+                                 "#3  0x00007fff86bbb3d0 in initTransportsRank (commId=0x7ff, comm=0x1b1) at init.cc:814\n"
+                                 "\n"
+                                 "training resumed\n");
+    REQUIRE(parsed.stackDumps.size() == 1);
+    const auto& dump = parsed.stackDumps.front();
+    CHECK(dump.tool == StackTool::Gdb);
+    CHECK(dump.activity == StackActivity::InNcclInit);
+    REQUIRE(dump.mainThread.size() == 4);
+    CHECK(str(parsed, dump.mainThread[1].function) == "ncclSocketAccept");
+    CHECK(str(parsed, dump.mainThread[1].file) == "transport/net_socket.cc");
+    CHECK(dump.mainThread[1].line == 153);
+    CHECK(str(parsed, dump.mainThread[0].file) == "/usr/lib64/libpthread.so.0");
+}
