@@ -28,15 +28,20 @@ bool consume(std::string_view s, std::size_t& i, std::string_view literal)
 std::optional<IbCompletion> parseIbCompletion(std::string_view msg)
 {
     constexpr std::string_view kPeer = "Got completion from peer ";
-    std::size_t i = findLiteral(msg, kPeer);
-    if (i == std::string_view::npos)
-        return std::nullopt;
+    constexpr std::string_view kNoPeer = "Got completion with ";
     IbCompletion c;
-    i += kPeer.size();
-    const std::string_view peer = tokenAt(msg, i);
-    if (peer != "with") {
-        c.peer = peer;
-        i += peer.size();
+    std::size_t i = findLiteral(msg, kPeer);
+    if (i != std::string_view::npos) {
+        i += kPeer.size();
+        const std::string_view peer = tokenAt(msg, i);
+        if (peer != "with") {
+            c.peer = peer;
+            i += peer.size();
+        }
+    } else if (i = findLiteral(msg, kNoPeer); i != std::string_view::npos) {
+        i += kNoPeer.size() - 5; // at "with "
+    } else {
+        return std::nullopt;
     }
     const std::size_t with = findLiteral(msg, "with ", i);
     if (with != std::string_view::npos) {
@@ -58,6 +63,12 @@ std::optional<IbCompletion> parseIbCompletion(std::string_view msg)
     if (const std::size_t hca = findLiteral(msg, " hca ", i); hca != std::string_view::npos)
         c.hca = tokenAt(msg, hca + 5);
     return c;
+}
+
+bool isBareIbCompletion(std::string_view line)
+{
+    return line.starts_with("NET/IB") && findLiteral(line, "Got completion ") != std::string_view::npos
+        && findLiteral(line, "Got completion ") < 24;
 }
 
 std::string_view socketErrorPeer(std::string_view text)

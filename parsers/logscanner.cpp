@@ -135,6 +135,8 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     } else {
         offer(m_ras);
     }
+    if (!recognised && !m_pytorch.inBlock())
+        recognised = m_nccl.parseBareIbCompletion(ctx, body, m_out);
     const std::size_t barEnd = ncclLine ? 0 : m_activity.parseProgressBar(ctx, body, m_out);
     if (!recognised || barEnd > 0)
         recognised = m_activity.parseLine(ctx, body.substr(barEnd), m_out) || recognised || barEnd > 0;

@@ -1469,7 +1469,7 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
         return;
     auto has = [msg](std::string_view literal) { return contains(msg, literal); };
 
-    if (has("Got completion from peer")) {
+    if (has("Got completion from peer") || has("Got completion with ")) {
         parseIbCompletion(line, msg, out);
         return;
     }
@@ -1537,16 +1537,36 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
 //   NET/IB : Got completion from peer fe80::…%ib0<53249> with error 4, opcode 32564, len …
 //   NET/IB: Got completion from peer 10.0.0.2<5> with status=IBV_WC_RETRY_EXC_ERR(12) … hca mlx5_0
 //   NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 …
-void NcclParser::parseIbCompletion(const Line& line, std::string_view msg, model::ParsedSource& out)
+namespace {
+
+// Peer, status and local HCA of an IB completion warning, as far as the text was not cut.
+void describeIbCompletion(model::Event& e, std::string_view text, model::ParsedSource& out)
 {
-    model::Event& e = emit(line, out, EventKind::NcclIbCompletionError, Severity::Error, msg);
-    const auto c = parsers::parseIbCompletion(msg);
+    const auto c = parsers::parseIbCompletion(text);
     if (!c)
         return; // cut right after "peer"
     e.peer = out.intern(c->peer);
     e.code = c->status < 0 ? 0 : c->status;
     if (!c->hca.empty())
         e.detail = out.intern(c->hca);
+}
+
+} // namespace
+
+// The IB completion warning pasted without its "host:pid:tid [dev] … NCCL WARN" header: the
+// status and peer still say what failed; the writer is whatever the line's prefix says.
+bool NcclParser::parseBareIbCompletion(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    const std::string_view text = trim(body);
+    if (!isBareIbCompletion(text))
+        return false;
+    describeIbCompletion(addEvent(out, ctx, EventKind::NcclIbCompletionError, Severity::Error, text), text, out);
+    return true;
+}
+
+void NcclParser::parseIbCompletion(const Line& line, std::string_view msg, model::ParsedSource& out)
+{
+    describeIbCompletion(emit(line, out, EventKind::NcclIbCompletionError, Severity::Error, msg), msg, out);
 }
 
 //   NET/IB : Got async event : port error                                  (≤2.19)

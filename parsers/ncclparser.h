@@ -67,6 +67,10 @@ namespace rankscope::parsers {
 class NcclParser {
 public:
     // True when the line was recognised (and events or records were added).
+    // The IB completion warning without its NCCL header ("NET/IBP:Got completion from peer …"),
+    // offered by the scanner only for lines no other parser took: after "Last error:" the
+    // same text belongs to PyTorch's exception.
+    bool parseBareIbCompletion(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
     {
         return parseLine(ctx, body, out, startsWithCachedHeader(body));

@@ -286,6 +286,19 @@ std::int32_t parseShellReport(std::string_view text, std::int32_t& pid)
         if (trimmed == w.word)
             return w.signal;
     }
+    // UCX's handler (ucs/debug/debug.c), loaded with NCCL's or MPI's UCX plugins: "[host:pid:tid]
+    // Caught signal 7 (Bus error: nonexistent physical address)"; its si_code line alone reads
+    // "Bus error: nonexistent physical address" / "Segmentation fault: address not mapped …".
+    if (const std::size_t caught = findLiteral(trimmed, "Caught signal "); caught != std::string_view::npos) {
+        std::size_t i = caught + 14;
+        if (const auto number = readUnsigned(trimmed, i); number && *number < 65 && trimmed.substr(i).starts_with(" ("))
+            return static_cast<std::int32_t>(*number);
+    }
+    for (const auto& w : kSignalWords) {
+        if (trimmed.starts_with(w.word) && trimmed.substr(w.word.size()).starts_with(": ") && w.signal != 9
+            && w.signal != 6)
+            return w.signal;
+    }
     // bash's report without a core dump: "…: line 12: 4242 Killed   python x.py"
     for (const auto& w : kSignalWords) {
         for (std::size_t pos = findLiteral(trimmed, w.word); pos != std::string_view::npos;

@@ -213,6 +213,45 @@ void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out)
             + " rank(s) timed out waiting for it in the next collective.");
 }
 
+namespace {
+
+// SIGBUS ("Bus error", signal 7, exit code -7, UCX's "Caught signal 7"): a page of a mapped
+// file had nothing behind it. In a training job the file is a tmpfs segment in /dev/shm —
+// NCCL's SHM transport and DataLoader workers both map theirs there — and a tmpfs that is full
+// (docker's default is 64 MiB) delivers SIGBUS on the first touch past its end instead of an
+// error at allocation. The node's limit, not the rank's fault; which rank hit it first is
+// chance, so none is named.
+bool busErrorOnSharedMemory(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::uint32_t> busErrors;
+    for (std::uint32_t i = 0; i < b.events.size() && busErrors.size() < 4; ++i) {
+        const Event& e = b.events[i];
+        if ((e.kind == EventKind::FatalSignal && e.code == 7)
+            || (e.kind == EventKind::LauncherWorkerFailed && e.code == -7))
+            busErrors.push_back(i);
+    }
+    if (busErrors.empty())
+        return false;
+    Finding& f = out.add(ctx, "resource.shm_sigbus", RootCauseClass::ResourceExhaustion, {});
+    if (f.title.empty())
+        f.title = "A process died of SIGBUS: shared memory (/dev/shm) ran out";
+    for (std::uint32_t i : busErrors)
+        f.evidence.push_back(evidenceOf(b, i));
+    f.confidence = 0.6;
+    f.explanation = "A process was killed by SIGBUS (\"" + std::string(b.text(b.events[busErrors.front()].text)).substr(0, 120)
+        + "\"). SIGBUS means a page of a memory-mapped file had nothing behind it; in a training job that file is a"
+          " shared-memory segment in /dev/shm (NCCL's SHM transport, DataLoader workers), and a full tmpfs answers"
+          " with SIGBUS on first touch rather than an error when the segment is created. /dev/shm is per node, so"
+          " no rank is at fault.";
+    out.propose(RootCauseClass::ResourceExhaustion, {}, 0.6, 86,
+        "A process died of SIGBUS: a shared-memory segment in /dev/shm had no memory behind it (full or too small,"
+        " docker's default is 64 MiB). The node's limit, not one rank's fault.");
+    return true;
+}
+
+} // namespace
+
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
@@ -266,6 +305,8 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
         p.collateral = std::move(waited);
         return;
     }
+    if (busErrorOnSharedMemory(ctx, out))
+        return;
     std::vector<const RankFacts*> exhausted;
     for (const auto& rf : facts.ranks)
         if (rf.primaryFailure != kNoIndex && (rf.ncclAllocationFailure || (rf.failureIsResource && rf.failureDuringInit)))

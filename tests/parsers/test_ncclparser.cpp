@@ -1297,3 +1297,20 @@ TEST_CASE("COLL lines that repeat the line before take the scanner's short lane 
     }
     CHECK(repeated > 5000);
 }
+
+TEST_CASE("IB completion errors: the <=2.7 form without a peer, and a line without its header", "[parsers][nccl]")
+{
+    const auto old = testing::scan(
+        "node3:946:988 [0] transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129\n");
+    const auto oldEvents = testing::eventsOf(old, model::EventKind::NcclIbCompletionError);
+    REQUIRE(oldEvents.size() == 1);
+    CHECK(oldEvents.front()->code == 12);
+
+    const auto bare = testing::scan(
+        "NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 len=32696 vendor err 129 (Send)\n"
+        "NET/IB is the transport this job uses\n");
+    const auto bareEvents = testing::eventsOf(bare, model::EventKind::NcclIbCompletionError);
+    REQUIRE(bareEvents.size() == 1);
+    CHECK(bareEvents.front()->code == 12);
+    CHECK(testing::str(bare, bareEvents.front()->peer) == "7.6.13.83<36315>");
+}
