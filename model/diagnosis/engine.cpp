@@ -214,6 +214,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleResourceExhaustion(ctx, out);
     ruleEarlyCrash(ctx, out);
     ruleEarlyExit(ctx, out);
+    ruleLocalPeerClosed(ctx, out);
     ruleIbPair(ctx, out);
     ruleSocketClosed(ctx, out);
     ruleTransportEverywhere(ctx, out);

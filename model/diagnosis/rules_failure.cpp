@@ -342,6 +342,66 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
                            : ": its peers cannot finish the communicator setup or the first collective without it."));
 }
 
+// NCCL's proxy service thread (src/proxy.cc) logs "[Service thread] Connection closed by
+// localRank L" when the process of local rank L closes its proxy connection: it exited. At the
+// end of a run every process leaves and each survivor sees several peers go. When every
+// process on a host that logs such lines names one and the same local rank, that process left
+// while all the others were still running: it died first. Named as a rank only where the
+// bundle ties that host's local rank to one; otherwise the class and the local rank are said.
+void ruleLocalPeerClosed(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    struct HostView {
+        std::set<std::int32_t> pids;
+        std::set<std::int32_t> closedBy;
+        std::vector<std::uint32_t> events;
+    };
+    std::map<StrId, HostView> hosts;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind != EventKind::NcclLocalRankClosed || e.peerRank < 0)
+            continue;
+        const RawIdentity& id = b.identities[e.identity];
+        if (id.host == kNoStr || id.pid < 0)
+            continue;
+        HostView& h = hosts[id.host];
+        h.pids.insert(id.pid);
+        h.closedBy.insert(e.peerRank);
+        if (h.events.size() < 3)
+            h.events.push_back(i);
+    }
+    if (hosts.size() != 1)
+        return;
+    const auto& [host, view] = *hosts.begin();
+    if (view.pids.size() < 2 || view.closedBy.size() != 1)
+        return;
+    const std::int32_t local = *view.closedBy.begin();
+    std::vector<std::int32_t> ranks;
+    for (const RankInfo& r : b.ranks)
+        if (r.host == host && r.localRank == local)
+            ranks.push_back(r.rank);
+    const std::string where = "local rank " + std::to_string(local) + " on " + std::string(b.text(host));
+    Placeholders values = ranks.size() == 1 ? ctx.placeholdersFor(ranks.front()) : Placeholders {};
+    values["host"] = std::string(b.text(host));
+    Finding& f = out.add(ctx, "crash.local_peer_closed", RootCauseClass::RankCrashed, values);
+    if (ranks.size() == 1)
+        f.ranks = ranks;
+    if (f.title.empty())
+        f.title = (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "The process of " + where)
+            + " exited while its peers were running";
+    for (std::uint32_t i : view.events)
+        f.evidence.push_back(evidenceOf(b, i));
+    f.confidence = 0.65;
+    f.explanation = std::to_string(view.pids.size()) + " processes on " + std::string(b.text(host))
+        + " logged that NCCL's proxy connection from local rank " + std::to_string(local)
+        + " closed, and none of them saw any other peer go: that one process exited (crashed, was killed or"
+          " returned) while the others were still running. Its own output, the launcher's exit code and the"
+          " kernel log (OOM killer, segfault) say why.";
+    out.propose(RootCauseClass::RankCrashed, f.ranks, 0.65, 66,
+        (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "The process of " + where)
+            + " exited first: every other process on the host saw only its NCCL proxy connection close.");
+}
+
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;

@@ -351,6 +351,22 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "#3  0x00007f0000000004 in initTransportsRank (commId=0x5, comm=0x6) at init.cc:814\n"
                 "#4  ncclCommInitRankSync (newcomm=0x7, nranks=2, commId=..., myrank=0) at init.cc:950\n" } },
             "hang_diagnosed", "init_bootstrap", {} },
+        // src/proxy.cc: each survivor's proxy service sees local rank 2's connection close and
+        // no other: that process left first. No line ties local rank 2 to a rank.
+        { "one-local-rank-closed-for-everyone",
+            { { "paste.log",
+                "nodeA:10:20 [0] NCCL INFO [Service thread] Connection closed by localRank 2\n"
+                "nodeA:11:21 [1] NCCL INFO [Service thread] Connection closed by localRank 2\n"
+                "nodeA:13:23 [3] NCCL INFO [Service thread] Connection closed by localRank 2\n" } },
+            "hang_diagnosed", "rank_crashed", {} },
+        // A normal end of run: every process sees several peers go.
+        { "local-ranks-closing-at-teardown",
+            { { "paste.log",
+                "nodeA:10:20 [0] NCCL INFO [Service thread] Connection closed by localRank 1\n"
+                "nodeA:10:20 [0] NCCL INFO [Service thread] Connection closed by localRank 2\n"
+                "nodeA:11:21 [1] NCCL INFO [Service thread] Connection closed by localRank 0\n"
+                "nodeA:11:21 [1] NCCL INFO [Service thread] Connection closed by localRank 2\n" } },
+            "no_hang_found", "none", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
