@@ -10,7 +10,12 @@ constexpr std::string_view kPathsText
     = "PATH is a log folder (read recursively), log files, archives (.tar, .tar.gz, .tgz, "
       ".tar.zst, .zip) or compressed logs (.gz, .zst), in any mix. Archives are read in memory "
       "and never extracted to disk. PyTorch Flight Recorder dumps (nccl_trace_rank_N, pickle or "
-      "JSON) are read by a restricted reader that never executes anything.";
+      "JSON) are read by a restricted reader that never executes anything.\n"
+      "\n"
+      "PATH - reads standard input (kubectl logs pod | rankscope-cli diagnose -), shown as "
+      "stdin. A pipe, FIFO or character device named as PATH (/dev/stdin, <(cmd)) is read "
+      "the same way: once, to its end, with the limits of a file. One found inside a folder is "
+      "never read.";
 
 ProgramSpec makeCliProgram()
 {

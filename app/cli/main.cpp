@@ -16,10 +16,13 @@
 #include "app/core/sanitizetext.h"
 #include "app/core/summarytext.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iostream>
 #include <optional>
+
+#include <unistd.h>
 
 using namespace rankscope;
 
@@ -94,6 +97,13 @@ int main(int argc, char** argv)
         if (!format)
             return fail(error); // before loading: a typo should not cost a 10-minute parse
     }
+
+    // `diagnose -` typed at a terminal waits for the paste; say so rather than seem to hang.
+    if (std::find(args.paths.begin(), args.paths.end(), parsers::kStandardInputArgument)
+            != args.paths.end()
+        && ::isatty(STDIN_FILENO))
+        std::cerr << "rankscope-cli: reading the log from standard input; paste it, then "
+                     "press Ctrl-D\n";
 
     app::LoadRequest request;
     request.paths = args.paths;
