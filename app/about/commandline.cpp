@@ -41,12 +41,15 @@ ProgramSpec makeCliProgram()
             "the last enqueued and completed sequence number and the timeouts of every process "
             "group, and the import issues with samples. --format json writes the "
             "rankscope.summary/1 object." },
-        { "diagnose", "PATH...", { "text", "json", "md" },
+        { "diagnose", "PATH...", { "text", "json", "md", "sarif" },
             "which rank or link initiated the hang, which ranks are collateral, and why",
             "Print the verdict (hang_diagnosed, no_hang_found or inconclusive), the initiating "
             "rank(s) or stuck pair, the collateral ranks, the root-cause class, and each "
             "finding with its rule id, confidence, evidence lines, fix and verification "
-            "commands. --format json writes the rankscope.diagnosis/1 object." },
+            "commands. --format json writes the rankscope.diagnosis/1 object.\n"
+            "\n"
+            "For editors: --format sarif writes SARIF 2.1.0 (one result per finding, located at "
+            "every evidence line) for SARIF viewers and code-scanning tools." },
         { "report", "PATH... -o FILE", { "html", "md", "json" },
             "write a diagnosis report for teammates (HTML, Markdown or JSON; no figures)",
             "Write the diagnosis report as one self-contained HTML file, Markdown or JSON. The "
@@ -59,8 +62,8 @@ ProgramSpec makeCliProgram()
             .shortName = "-f",
             .valueName = "FORMAT",
             .completion = Completion::Choices,
-            .description = "output format (summary: text or json; diagnose: text, json or md; "
-                           "report: html, md or json)" },
+            .description = "output format (summary: text or json; diagnose: text, json, md or "
+                           "sarif; report: html, md or json)" },
         { .longName = "--output",
             .shortName = "-o",
             .valueName = "FILE",

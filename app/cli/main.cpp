@@ -9,6 +9,7 @@
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
+#include "app/core/diagnosissarif.h"
 #include "app/core/diagnosistext.h"
 #include "app/core/jsonexport.h"
 #include "app/core/reportdata.h"
@@ -125,6 +126,8 @@ int main(int argc, char** argv)
             return fail(diagnosis.error().message);
         if (args.format == "json")
             text = app::dumpJson(app::diagnosisJson(bundle, diagnosis.value())) + "\n";
+        else if (args.format == "sarif")
+            text = app::dumpJson(app::diagnosisSarif(bundle, diagnosis.value())) + "\n";
         else if (args.format == "md")
             text = app::diagnosisMarkdown(bundle, diagnosis.value());
         else
