@@ -7,6 +7,7 @@
 #include "app/cli/outputfile.h"
 #include "app/core/anonymizer.h"
 #include "app/core/bundleloader.h"
+#include "app/core/diagnosisgnu.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
 #include "app/core/diagnosissarif.h"
@@ -110,8 +111,10 @@ int main(int argc, char** argv)
     request.paths = args.paths;
     request.limits = args.limits;
     request.threads = args.threads;
-    // Only the plain-text summary and diagnosis leave out the inputs' SHA-256.
-    request.hashInputs = args.command == "report" || (!args.format.empty() && args.format != "text");
+    // Only the plain-text summary and diagnosis and the GNU error lines leave out the inputs'
+    // SHA-256.
+    request.hashInputs = args.command == "report"
+        || (!args.format.empty() && args.format != "text" && args.format != "gnu");
     auto loaded = app::loadBundle(request);
     if (!loaded)
         return fail(loaded.error().message);
@@ -128,6 +131,8 @@ int main(int argc, char** argv)
             text = app::dumpJson(app::diagnosisJson(bundle, diagnosis.value())) + "\n";
         else if (args.format == "sarif")
             text = app::dumpJson(app::diagnosisSarif(bundle, diagnosis.value())) + "\n";
+        else if (args.format == "gnu")
+            text = app::diagnosisGnu(bundle, diagnosis.value());
         else if (args.format == "md")
             text = app::diagnosisMarkdown(bundle, diagnosis.value());
         else
