@@ -13,11 +13,13 @@ ParsedSource::ParsedSource(Source src)
     : source(std::move(src))
 {
     // A file or folder name is text a stranger chose (issue 21): the display path is what
-    // every output prints. containerPath and memberPath stay raw: they open the bytes and
+    // every output prints, and root and rootRelative are printed too. containerPath and
+    // memberPath stay raw: they open the bytes and
     // are never printed.
     std::string masked;
-    if (maskText(source.path, masked))
-        source.path = std::move(masked);
+    for (std::string* printed : { &source.path, &source.root, &source.rootRelative })
+        if (maskText(*printed, masked))
+            *printed = std::move(masked);
     if (maskText(source.pathIdentity.host, masked))
         source.pathIdentity.host = std::move(masked);
     RawIdentity self;

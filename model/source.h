@@ -41,6 +41,16 @@ struct Source {
     std::string containerPath; // the file on disk (the archive for members)
     std::string memberPath;    // path inside the archive, empty for plain files
     bool compressed = false;   // .gz/.zst single file or archive member
+    // Read once from a pipe, FIFO, character device or standard input: its bytes are gone,
+    // so it cannot be shown again (containerPath is the path given, "-" for stdin).
+    bool stream = false;
+    // Where the file lies below what the user named, for outputs that point editors at it
+    // (GNU error lines, SARIF): a file found in a folder has the folder as given (no
+    // trailing slash) and its path below it; a file or archive named directly has its own
+    // folder ("." for none) and its name; an archive member adds "!member" (nested:
+    // "!inner.tgz!member"). Both are empty for a stream. Masked like path.
+    std::string root;
+    std::string rootRelative;
     SourceKind kind = SourceKind::Unknown;
     std::uint64_t bytes = 0;   // decompressed size
     std::string sha256;        // of the decompressed bytes, lowercase hex; empty when the load did not hash

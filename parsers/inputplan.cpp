@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <sys/stat.h>
 #include <system_error>
 #include <tuple>
@@ -92,6 +93,8 @@ public:
     }
 
     std::size_t entriesSeen() const { return m_seen; }
+    // What every planned file's disk path starts with: the folder as given, ending in '/'.
+    const std::string& diskRoot() const { return m_diskRoot; }
 
 private:
     // `fd` is owned by this call; `rel` is the folder's path below the root ("" or "a/b/").
@@ -217,6 +220,50 @@ private:
     std::size_t m_seen = 0;
 };
 
+// Pipes, FIFOs, character devices and standard input named on the command line. Each is
+// read once, so one named twice (or as "-" and /dev/stdin) would be read empty the second
+// time, or wait forever for a writer: that is refused before anything is read.
+class NamedStreams {
+public:
+    // The task for `given`, or an error when it cannot be read or names a stream already
+    // planned.
+    std::optional<model::Error> add(const std::string& given, InputKind kind, InputPlan& plan)
+    {
+        const bool standardInput = kind == InputKind::StandardInput;
+        const std::string named = standardInput ? "standard input ('-')" : "'" + given + "'";
+        for (const Seen& s : m_seen)
+            if (s.given == given)
+                return model::Error { named + " is named twice: a stream can be read only "
+                                      "once, so name it once" };
+        struct stat st { };
+        // Not opened here: opening a FIFO would let its writer go on, and closing it again
+        // would leave that writer without a reader (SIGPIPE). Permissions are enough.
+        if ((standardInput ? ::fstat(STDIN_FILENO, &st) : ::stat(given.c_str(), &st)) != 0)
+            return model::Error { "cannot read " + named + ": " + std::strerror(errno) };
+        if (!standardInput && ::access(given.c_str(), R_OK) != 0)
+            return model::Error { "cannot read " + named + ": " + std::strerror(errno) };
+        for (const Seen& s : m_seen)
+            if (s.device == st.st_dev && s.inode == st.st_ino)
+                return model::Error { "'" + s.given + "' and '" + given
+                    + "' are the same stream, which can be read only once: name it once" };
+        m_seen.push_back({ st.st_dev, st.st_ino, given });
+        InputTask task;
+        task.diskPath = given;
+        task.displayPath = standardInput ? std::string(kStandardInputName) : given;
+        task.kind = kind;
+        plan.tasks.push_back(std::move(task));
+        return std::nullopt;
+    }
+
+private:
+    struct Seen {
+        dev_t device;
+        ino_t inode;
+        std::string given;
+    };
+    std::vector<Seen> m_seen;
+};
+
 } // namespace
 
 model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
@@ -224,7 +271,13 @@ model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
     InputPlan plan;
     if (paths.empty())
         return model::Error { "no input given: pass a log folder, files or archives" };
+    NamedStreams streams;
     for (const std::string& given : paths) {
+        if (given == kStandardInputArgument) {
+            if (auto error = streams.add(given, InputKind::StandardInput, plan))
+                return *error;
+            continue;
+        }
         const fs::path root(given);
         std::error_code ec;
         const fs::file_status st = fs::status(root, ec);
@@ -241,16 +294,30 @@ model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
             std::string displayRoot = displayName(dir, dir / "x", true);
             displayRoot.pop_back();
             FolderWalk walk(dir.string(), std::move(displayRoot), plan);
+            const std::size_t firstTask = plan.tasks.size();
             std::string reason;
             if (!walk.run(reason))
                 return model::Error { "cannot read folder '" + given + "': " + reason };
+            for (std::size_t t = firstTask; t < plan.tasks.size(); ++t) {
+                InputTask& task = plan.tasks[t];
+                task.root = dir.string();
+                while (task.root.size() > 1 && task.root.ends_with('/'))
+                    task.root.pop_back();
+                task.rootRelative = task.diskPath.substr(walk.diskRoot().size());
+            }
             const std::size_t seen = walk.entriesSeen();
             if (seen == 0)
                 plan.issues.add("empty_folder", given + " contains no files");
             continue;
         }
+        if (fs::is_fifo(st) || fs::is_character_file(st)) {
+            if (auto error = streams.add(given, InputKind::Stream, plan))
+                return *error;
+            continue;
+        }
         if (!fs::is_regular_file(st))
-            return model::Error { "cannot read '" + given + "': not a regular file or folder" };
+            return model::Error { "cannot read '" + given
+                + "': not a regular file, folder, pipe or character device" };
         std::string reason;
         if (!canRead(root, reason))
             return model::Error { "cannot read '" + given + "': " + reason };
@@ -258,6 +325,8 @@ model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
         task.diskPath = root.string();
         task.displayPath = displayName(root, root, false);
         task.diskBytes = fs::file_size(root, ec);
+        task.root = root.has_parent_path() ? root.parent_path().string() : std::string(".");
+        task.rootRelative = root.filename().string();
         plan.tasks.push_back(std::move(task));
     }
     // Display path first (what the user sees), disk path to break ties between two folders

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rankscope::parsers {
@@ -23,10 +24,29 @@ struct LoadLimits {
     std::uint64_t maxJsonBytes = 512ull << 20;       // error.json / FR JSON read whole
 };
 
+// How a task is read. Only what the user named on the command line can be a stream: a pipe,
+// FIFO or device found inside a folder is refused (a hostile bundle must not hang the load).
+enum class InputKind : std::uint8_t {
+    File, // a regular file: read in place, and again later (the log viewer)
+    Stream, // a pipe, FIFO or character device named by its path (/dev/stdin, <(cmd)): read
+            // once, front to back, waiting for its writer
+    StandardInput, // "-": this process's standard input, read once like a stream
+};
+
+// The argument that names standard input, and the name its source is shown under.
+inline constexpr std::string_view kStandardInputArgument = "-";
+inline constexpr std::string_view kStandardInputName = "stdin";
+
 struct InputTask {
-    std::string diskPath;    // file on disk
+    std::string diskPath;    // file on disk; the path as given for a stream, "-" for stdin
     std::string displayPath; // what reports show (relative to the given directory when possible)
-    std::uint64_t diskBytes = 0;
+    std::uint64_t diskBytes = 0; // 0 for a stream: its size is known once it is read
+    InputKind kind = InputKind::File;
+    // Where it lies below what the user named (model::Source::root and rootRelative): the
+    // folder as given and the path below it, or for a file named directly its folder ("."
+    // for none) and its name; both empty for a stream.
+    std::string root {};
+    std::string rootRelative {};
 };
 
 struct InputPlan {
@@ -35,6 +55,8 @@ struct InputPlan {
     model::ImportIssues issues;
 };
 
+// Errors: a path that cannot be read, or one stream named twice (standard input as "-"
+// twice, or as "-" and /dev/stdin): a stream can be read only once.
 model::Result<InputPlan> planInputs(const std::vector<std::string>& paths);
 
 } // namespace rankscope::parsers

@@ -8,6 +8,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rankscope::parsers {
 
@@ -50,7 +52,8 @@ struct FileDescriptor {
     ~FileDescriptor() { ::close(fd); }
 };
 
-// Up to `capacity` bytes (fewer only at the end of the file); an empty view at the end.
+// Up to `capacity` bytes (fewer only at the end of the file); an empty view at the end. A
+// stream waits for its writer; one its starter left non-blocking is waited for with poll().
 std::string_view readPiece(int fd, char* buffer, std::size_t capacity, std::string& error)
 {
     std::size_t filled = 0;
@@ -59,6 +62,11 @@ std::string_view readPiece(int fd, char* buffer, std::size_t capacity, std::stri
         if (n < 0) {
             if (errno == EINTR)
                 continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                pollfd wait { fd, POLLIN, 0 };
+                if (::poll(&wait, 1, -1) >= 0 || errno == EINTR)
+                    continue;
+            }
             error = std::strerror(errno);
             break;
         }
@@ -69,12 +77,33 @@ std::string_view readPiece(int fd, char* buffer, std::size_t capacity, std::stri
     return { buffer, filled };
 }
 
-model::Source makeSource(std::string path, std::string container, std::string member, bool compressed)
+// What every source read from one task shares.
+struct Origin {
+    std::string container; // the file on disk; the path given, or "-", for a stream
+    std::string root {}; // InputTask::root and rootRelative
+    std::string rootRelative {};
+    bool stream = false;
+};
+
+Origin originOf(const InputTask& task)
+{
+    return { task.diskPath, task.root, task.rootRelative, task.kind != InputKind::File };
+}
+
+model::Source makeSource(const Origin& origin, std::string path, std::string member, bool compressed)
 {
     model::Source s;
     s.id = 0;
     s.path = std::move(path);
-    s.containerPath = std::move(container);
+    s.containerPath = origin.container;
+    s.stream = origin.stream;
+    s.root = origin.root;
+    s.rootRelative = origin.rootRelative;
+    // A raw stream inside an archive has the chain so far, ending in '!'.
+    const std::string_view chain = std::string_view(member).substr(0,
+        member.ends_with('!') ? member.size() - 1 : member.size());
+    if (!s.rootRelative.empty() && !chain.empty())
+        (s.rootRelative += '!') += chain;
     s.memberPath = std::move(member);
     s.compressed = compressed;
     return s;
@@ -140,11 +169,11 @@ void deliver(TaskResult& result, const SourceSinks* sinks, model::ParsedSource&&
 class ArchiveWalker {
 public:
     ArchiveWalker(const LoadLimits& limits, const ReadControl& control, TaskResult& result,
-        std::string containerPath, SourceScratch& scratch, const SourceSinks* sinks = nullptr)
+        Origin origin, SourceScratch& scratch, const SourceSinks* sinks = nullptr)
         : m_limits(limits)
         , m_control(control)
         , m_result(result)
-        , m_container(std::move(containerPath))
+        , m_origin(std::move(origin))
         , m_scratch(scratch)
         , m_sinks(sinks)
     {
@@ -307,7 +336,7 @@ private:
         // memberPath is the chain inside the file on disk ("node1.tgz!rank2.log"), so the
         // log viewer can read the member again later.
         model::Source meta = makeSource(
-            memberDisplay, m_container, isRaw ? memberPrefix : memberPrefix + member, true);
+            m_origin, memberDisplay, isRaw ? memberPrefix : memberPrefix + member, true);
         // A small member is read whole and handed over unparsed when the caller can parse it
         // elsewhere (SourceSinks::unparsed); anything else, or anything that goes wrong while
         // reading it, is parsed here as it is read.
@@ -419,7 +448,7 @@ private:
     const LoadLimits& m_limits;
     const ReadControl& m_control;
     TaskResult& m_result;
-    std::string m_container;
+    Origin m_origin;
     SourceScratch& m_scratch;
     const SourceSinks* m_sinks; // null: sources go into the result
     archive* m_outer = nullptr;
@@ -441,8 +470,124 @@ TaskResult readArchiveFile(int fd, const InputTask& task, const LoadLimits& limi
         result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
         return result;
     }
-    ArchiveWalker walker(limits, control, result, task.diskPath, scratch, sinks);
+    ArchiveWalker walker(limits, control, result, originOf(task), scratch, sinks);
     walker.walk(a.get(), task.displayPath, 0);
+    return result;
+}
+
+// An archive or compressed log arriving on a stream, whose first bytes were read already
+// to sniff it: libarchive is handed them, then the rest as it comes.
+class StreamArchive {
+public:
+    StreamArchive(int fd, std::string_view first)
+        : m_fd(fd)
+        , m_first(first)
+        , m_block(kReadBlock)
+    {
+    }
+
+    int open(archive* a) { return archive_read_open(a, this, nullptr, &StreamArchive::read, nullptr); }
+
+private:
+    static la_ssize_t read(archive* a, void* self, const void** buffer)
+    {
+        auto* s = static_cast<StreamArchive*>(self);
+        if (!s->m_first.empty()) {
+            *buffer = s->m_first.data();
+            const auto n = static_cast<la_ssize_t>(s->m_first.size());
+            s->m_first = {};
+            return n;
+        }
+        std::string error;
+        const std::string_view piece = readPiece(s->m_fd, s->m_block.data(), s->m_block.size(), error);
+        if (!error.empty()) {
+            archive_set_error(a, EIO, "read error: %s", error.c_str());
+            return -1;
+        }
+        *buffer = piece.data();
+        return static_cast<la_ssize_t>(piece.size());
+    }
+
+    int m_fd;
+    std::string_view m_first;
+    std::vector<char> m_block;
+};
+
+// A pipe, FIFO, character device or standard input the user named: read once, front to
+// back, with the limits of a file. Its size is unknown until its end, so a stream over
+// --max-entry-size is dropped once it passes the limit, as a file that size is not read.
+TaskResult readStream(const InputTask& task, const LoadLimits& limits,
+    const ReadControl& control, ReadBuffer& readBuffer, const SourceSinks* sinks)
+{
+    TaskResult result;
+    // Blocking: a FIFO's reader waits for its writer, as cat would.
+    const int fd = task.kind == InputKind::StandardInput
+        ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+        : ::open(task.diskPath.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        result.issues.add("unreadable_file", task.displayPath + ": " + std::strerror(errno));
+        return result;
+    }
+    const FileDescriptor file(fd);
+    if (readBuffer.bytes.size() < kFileReadBytes)
+        readBuffer.bytes.resize(kFileReadBytes);
+    char* const buffer = readBuffer.bytes.data();
+    std::string error;
+    std::string_view piece = readPiece(fd, buffer, kFileReadBytes, error);
+    if (!error.empty()) {
+        result.issues.add("unreadable_file", task.displayPath + ": " + error);
+        return result;
+    }
+    const ContentKind kind = sniffContent(piece.substr(0, 8192));
+    if (isArchiveOrCompressed(kind)) {
+        ArchivePtr a = newReader();
+        StreamArchive stream(fd, piece);
+        if (stream.open(a.get()) != ARCHIVE_OK) {
+            const char* e = archive_error_string(a.get());
+            result.issues.add("archive_unreadable", task.displayPath + ": " + (e ? e : "cannot open"));
+            return result;
+        }
+        ArchiveWalker walker(limits, control, result, originOf(task), readBuffer.source, sinks);
+        walker.walk(a.get(), task.displayPath, 0);
+        return result;
+    }
+    SourceBuilder builder(makeSource(originOf(task), task.displayPath, {}, false), limits, control.hashContent);
+    if (!piece.empty())
+        builder.knownKind(kind);
+    builder.reuseBuffers(&readBuffer.source);
+    std::uint64_t done = 0;
+    auto tooLarge = [&]() {
+        result.issues.add("file_too_large", task.displayPath + ": more than "
+                + humanBytes(limits.maxEntryBytes) + ", the limit per file; not read");
+        return std::move(result);
+    };
+    if (piece.size() < kFileReadBytes) {
+        // All of it in one piece (a pasted excerpt), read as a whole file of that size is.
+        if (piece.size() > limits.maxEntryBytes)
+            return tooLarge();
+        if (control.onBytes)
+            control.onBytes(piece.size());
+        deliver(result, sinks, builder.finishWhole(piece), piece.size());
+        return result;
+    }
+    while (!piece.empty()) {
+        done += piece.size();
+        if (done > limits.maxEntryBytes)
+            return tooLarge();
+        builder.feed(piece);
+        if (control.onBytes)
+            control.onBytes(piece.size());
+        if (control.cancelled())
+            break;
+        piece = readPiece(fd, buffer, kFileReadBytes, error);
+        if (!error.empty()) {
+            builder.markTruncated("read error: " + error);
+            result.issues.add("truncated_file", task.displayPath + ": read error: " + error
+                    + " (the part read before this point is kept)");
+            break;
+        }
+    }
+    deliver(result, sinks, builder.finish(), done);
     return result;
 }
 
@@ -457,6 +602,8 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
     ReadBuffer& readBuffer, const SourceSinks* sinks)
 {
+    if (task.kind != InputKind::File)
+        return readStream(task, limits, control, readBuffer, sinks);
     // Plain files are read with read() into one buffer, piece by piece, rather than mapped:
     // a log that is truncated or rotated while it is read (a live job) ends the read early
     // instead of raising SIGBUS on a mapped page past the new end, and memory stays at one
@@ -501,7 +648,7 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
                 + " is over the " + humanBytes(limits.maxEntryBytes) + " limit per file; not read");
         return result;
     }
-    SourceBuilder builder(makeSource(task.displayPath, task.diskPath, {}, false), limits, control.hashContent);
+    SourceBuilder builder(makeSource(originOf(task), task.displayPath, {}, false), limits, control.hashContent);
     if (!piece.empty())
         builder.knownKind(kind);
     builder.reuseBuffers(&readBuffer.source);
@@ -542,7 +689,7 @@ TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
 {
     TaskResult result;
     if (!isArchiveOrCompressed(sniffContent(bytes.substr(0, 8192)))) {
-        SourceBuilder builder(makeSource(displayPath, displayPath, {}, false), limits, control.hashContent);
+        SourceBuilder builder(makeSource({ displayPath }, displayPath, {}, false), limits, control.hashContent);
         builder.feed(bytes);
         result.sources.push_back(builder.finish());
         return result;
@@ -554,7 +701,7 @@ TaskResult readMemory(std::string_view bytes, const std::string& displayPath,
         return result;
     }
     SourceScratch scratch;
-    ArchiveWalker walker(limits, control, result, displayPath, scratch);
+    ArchiveWalker walker(limits, control, result, Origin { displayPath }, scratch);
     walker.walk(a.get(), displayPath, 0);
     return result;
 }

@@ -91,6 +91,9 @@ model::Result<std::string> readData(archive* a, const std::string& name, const L
 model::Result<std::shared_ptr<const model::SourceBytes>> openSourceContent(const model::Source& source,
     const LoadLimits& limits)
 {
+    if (source.stream)
+        return model::Error { "'" + source.path + "' was read once from a stream and is not "
+            "kept; save it to a file and open that to see its lines" };
     if (!source.compressed) {
         auto mapped = std::make_shared<MappedBytes>(source.containerPath);
         if (!mapped->ok())

@@ -10,6 +10,8 @@ packages=(
     libbenchmark-dev
     clang libclang-rt-14-dev
     xvfb xauth x11-apps imagemagick python3 python3-pip poppler-utils
+    # validates --format sarif against the SARIF 2.1.0 schema (tests/app/check_sarif_schema.py)
+    python3-jsonschema
     chromium
     fonts-dejavu-core
     # packaging: the Debian packages, their checks and the desktop-entry screenshot

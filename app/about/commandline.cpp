@@ -10,7 +10,12 @@ constexpr std::string_view kPathsText
     = "PATH is a log folder (read recursively), log files, archives (.tar, .tar.gz, .tgz, "
       ".tar.zst, .zip) or compressed logs (.gz, .zst), in any mix. Archives are read in memory "
       "and never extracted to disk. PyTorch Flight Recorder dumps (nccl_trace_rank_N, pickle or "
-      "JSON) are read by a restricted reader that never executes anything.";
+      "JSON) are read by a restricted reader that never executes anything.\n"
+      "\n"
+      "PATH - reads standard input (kubectl logs pod | rankscope-cli diagnose -), shown as "
+      "stdin. A pipe, FIFO or character device named as PATH (/dev/stdin, <(cmd)) is read "
+      "the same way: once, to its end, with the limits of a file. One found inside a folder is "
+      "never read.";
 
 ProgramSpec makeCliProgram()
 {
@@ -36,12 +41,18 @@ ProgramSpec makeCliProgram()
             "the last enqueued and completed sequence number and the timeouts of every process "
             "group, and the import issues with samples. --format json writes the "
             "rankscope.summary/1 object." },
-        { "diagnose", "PATH...", { "text", "json", "md" },
+        { "diagnose", "PATH...", { "text", "json", "md", "sarif", "gnu" },
             "which rank or link initiated the hang, which ranks are collateral, and why",
             "Print the verdict (hang_diagnosed, no_hang_found or inconclusive), the initiating "
             "rank(s) or stuck pair, the collateral ranks, the root-cause class, and each "
             "finding with its rule id, confidence, evidence lines, fix and verification "
-            "commands. --format json writes the rankscope.diagnosis/1 object." },
+            "commands. --format json writes the rankscope.diagnosis/1 object.\n"
+            "\n"
+            "For editors: --format sarif writes SARIF 2.1.0 (one result per finding, located at "
+            "every evidence line) for SARIF viewers and code-scanning tools; --format gnu writes "
+            "one FILE:LINE: error|warning|note: MESSAGE line per evidence line (initiating "
+            "evidence is an error, collateral a note) for problem matchers and Vim or Emacs "
+            "quickfix lists." },
         { "report", "PATH... -o FILE", { "html", "md", "json" },
             "write a diagnosis report for teammates (HTML, Markdown or JSON; no figures)",
             "Write the diagnosis report as one self-contained HTML file, Markdown or JSON. The "
@@ -54,8 +65,8 @@ ProgramSpec makeCliProgram()
             .shortName = "-f",
             .valueName = "FORMAT",
             .completion = Completion::Choices,
-            .description = "output format (summary: text or json; diagnose: text, json or md; "
-                           "report: html, md or json)" },
+            .description = "output format (summary: text or json; diagnose: text, json, md, "
+                           "sarif or gnu; report: html, md or json)" },
         { .longName = "--output",
             .shortName = "-o",
             .valueName = "FILE",
@@ -110,6 +121,10 @@ ProgramSpec makeCliProgram()
             "Write an anonymised HTML report of an archived bundle for a bug report:\n"
             "\n"
             "  rankscope-cli report job-1234.tar.zst -o report.html --anonymize\n"
+            "\n"
+            "Diagnose a log piped from another command, as error lines for an editor:\n"
+            "\n"
+            "  kubectl logs job/train | rankscope-cli diagnose - --format gnu\n"
             "\n"
             "What was read, as JSON for a script:\n"
             "\n"

@@ -104,8 +104,12 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
         }
         if (arg == "--format" || arg == "-f") {
             auto v = needValue(arg);
-            if (!v)
-                return { std::nullopt, "--format needs a value (text, json, md or html)" };
+            if (!v) {
+                std::string formats;
+                for (std::string_view f : about::allFormats(about::cliProgram()))
+                    formats += (formats.empty() ? "" : ", ") + std::string(f);
+                return { std::nullopt, "--format needs a value (" + formats + ")" };
+            }
             a.format = *v;
         } else if (arg == "-o" || arg == "--output") {
             auto v = needValue(arg);

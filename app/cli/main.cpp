@@ -7,8 +7,10 @@
 #include "app/cli/outputfile.h"
 #include "app/core/anonymizer.h"
 #include "app/core/bundleloader.h"
+#include "app/core/diagnosisgnu.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
+#include "app/core/diagnosissarif.h"
 #include "app/core/diagnosistext.h"
 #include "app/core/jsonexport.h"
 #include "app/core/reportdata.h"
@@ -16,10 +18,13 @@
 #include "app/core/sanitizetext.h"
 #include "app/core/summarytext.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iostream>
 #include <optional>
+
+#include <unistd.h>
 
 using namespace rankscope;
 
@@ -95,12 +100,21 @@ int main(int argc, char** argv)
             return fail(error); // before loading: a typo should not cost a 10-minute parse
     }
 
+    // `diagnose -` typed at a terminal waits for the paste; say so rather than seem to hang.
+    if (std::find(args.paths.begin(), args.paths.end(), parsers::kStandardInputArgument)
+            != args.paths.end()
+        && ::isatty(STDIN_FILENO))
+        std::cerr << "rankscope-cli: reading the log from standard input; paste it, then "
+                     "press Ctrl-D\n";
+
     app::LoadRequest request;
     request.paths = args.paths;
     request.limits = args.limits;
     request.threads = args.threads;
-    // Only the plain-text summary and diagnosis leave out the inputs' SHA-256.
-    request.hashInputs = args.command == "report" || (!args.format.empty() && args.format != "text");
+    // Only the plain-text summary and diagnosis and the GNU error lines leave out the inputs'
+    // SHA-256.
+    request.hashInputs = args.command == "report"
+        || (!args.format.empty() && args.format != "text" && args.format != "gnu");
     auto loaded = app::loadBundle(request);
     if (!loaded)
         return fail(loaded.error().message);
@@ -115,6 +129,10 @@ int main(int argc, char** argv)
             return fail(diagnosis.error().message);
         if (args.format == "json")
             text = app::dumpJson(app::diagnosisJson(bundle, diagnosis.value())) + "\n";
+        else if (args.format == "sarif")
+            text = app::dumpJson(app::diagnosisSarif(bundle, diagnosis.value())) + "\n";
+        else if (args.format == "gnu")
+            text = app::diagnosisGnu(bundle, diagnosis.value());
         else if (args.format == "md")
             text = app::diagnosisMarkdown(bundle, diagnosis.value());
         else

@@ -1,6 +1,7 @@
 #include "app/core/diagnosisjson.h"
 
 #include "app/about/version.h"
+#include "app/core/findingwalk.h"
 #include "app/core/jsonexport.h"
 
 #include <cmath>
@@ -53,13 +54,12 @@ json diagnosisJson(const model::Bundle& b, const model::Diagnosis& d)
             { "last_completed", intOrNull(v.lastCompleted, v.hasProgress) } });
     }
     json findings = json::array();
-    for (const auto& f : d.findings) {
+    for (const WalkedFinding& walked : walkFindings(b, d)) {
+        const model::Finding& f = *walked.finding;
         json evidence = json::array();
-        for (const auto& e : f.evidence) {
-            const model::Source* src = b.source(e.ref.source);
-            evidence.push_back({ { "source", src ? json(src->path) : json(nullptr) }, { "line", e.ref.line },
-                { "text", e.text } });
-        }
+        for (const WalkedEvidence& e : walked.evidence)
+            evidence.push_back({ { "source", e.source ? json(e.source->path) : json(nullptr) },
+                { "line", e.line->ref.line }, { "text", e.line->text } });
         findings.push_back({ { "rule", f.rule }, { "title", f.title }, { "ranks", f.ranks },
             { "confidence", rounded(f.confidence) }, { "evidence", evidence }, { "explanation", f.explanation },
             { "fix", f.fix }, { "verify", f.verify }, { "confirm", f.confirm },

@@ -31,33 +31,6 @@ std::string headlineOf(model::DiagnosisStatus status)
     return "Inconclusive";
 }
 
-std::string rootCauseLabel(model::RootCauseClass cls)
-{
-    using C = model::RootCauseClass;
-    switch (cls) {
-    case C::HardwareFault:
-        return "GPU or node hardware fault";
-    case C::NetworkPair:
-        return "Network link between two ranks";
-    case C::CollectiveMismatch:
-        return "Ranks called different collectives";
-    case C::ResourceExhaustion:
-        return "A resource ran out (GPU or host memory, shared memory)";
-    case C::RankCrashed:
-        return "A rank crashed and the others waited for it";
-    case C::StragglerStall:
-        return "A rank never reached the collective";
-    case C::InitBootstrap:
-        return "Communicator setup or rendezvous failed";
-    case C::Configuration:
-        return "Configuration problem";
-    case C::Unknown:
-        return "Cause not determined";
-    case C::None:
-        return "No hang";
-    }
-    return "Cause not determined";
-}
 
 std::string humanState(std::string_view key)
 {
@@ -189,6 +162,34 @@ std::string inputArguments(const model::Bundle& b, const std::vector<std::string
 }
 
 } // namespace
+
+std::string rootCauseLabel(model::RootCauseClass cls)
+{
+    using C = model::RootCauseClass;
+    switch (cls) {
+    case C::HardwareFault:
+        return "GPU or node hardware fault";
+    case C::NetworkPair:
+        return "Network link between two ranks";
+    case C::CollectiveMismatch:
+        return "Ranks called different collectives";
+    case C::ResourceExhaustion:
+        return "A resource ran out (GPU or host memory, shared memory)";
+    case C::RankCrashed:
+        return "A rank crashed and the others waited for it";
+    case C::StragglerStall:
+        return "A rank never reached the collective";
+    case C::InitBootstrap:
+        return "Communicator setup or rendezvous failed";
+    case C::Configuration:
+        return "Configuration problem";
+    case C::Unknown:
+        return "Cause not determined";
+    case C::None:
+        return "No hang";
+    }
+    return "Cause not determined";
+}
 
 std::string shellQuote(std::string_view word)
 {

@@ -122,6 +122,9 @@ ReportData buildReportData(
 // string value in the JSON object). The anonymiser and the tests walk the report with it.
 template <class Fn> void forEachReportString(ReportData& d, Fn&& fn);
 
+// "Network link between two ranks": a root-cause class for people (reports, SARIF rules).
+std::string rootCauseLabel(model::RootCauseClass cls);
+
 // "'my dir/x'" for a shell; plain words stay bare.
 std::string shellQuote(std::string_view word);
 

@@ -1,11 +1,14 @@
 // Issue 21, items 7 and 8: a bundle with secrets planted where strings enter the model (a
 // folder and a file name, an error.json message, Flight Recorder frames, thread names and
 // process-group descriptions) and in every form the masker must know. No output — diagnose
-// text, JSON and Markdown, with and without --anonymize, and the reports — may hold one.
+// text, JSON, Markdown, SARIF and GNU, with and without --anonymize, and the reports — may
+// hold one.
 
 #include "reportfixture.h"
 
+#include "app/core/diagnosisgnu.h"
 #include "app/core/diagnosisjson.h"
+#include "app/core/diagnosissarif.h"
 #include "app/core/diagnosistext.h"
 
 #include <nlohmann/json.hpp>
@@ -71,6 +74,10 @@ TEST_CASE("secrets planted in names, error.json, dumps and every form reach no o
     const std::string text = app::diagnosisText(*loaded.bundle, loaded.diagnosis);
     const std::string markdown = app::diagnosisMarkdown(*loaded.bundle, loaded.diagnosis);
     const std::string json = app::diagnosisJson(*loaded.bundle, loaded.diagnosis).dump(2);
+    const std::string sarif = app::diagnosisSarif(*loaded.bundle, loaded.diagnosis).dump(2);
+    const std::string gnu = app::diagnosisGnu(*loaded.bundle, loaded.diagnosis);
+    requireNoSecret(sarif, "diagnose sarif");
+    requireNoSecret(gnu, "diagnose gnu");
     requireNoSecret(text, "diagnose text");
     requireNoSecret(markdown, "diagnose markdown");
     requireNoSecret(json, "diagnose json");
@@ -101,7 +108,8 @@ TEST_CASE("the model holds no planted secret in any interned string, path or sam
         everything += '\n';
     }
     for (const auto& s : b.sources) {
-        everything += s.path + '\n' + s.pathIdentity.host + '\n';
+        everything += s.path + '\n' + s.pathIdentity.host + '\n' + s.root + '\n'
+            + s.rootRelative + '\n';
     }
     for (const auto& issue : b.issues.list())
         for (const auto& sample : issue.samples)
@@ -116,7 +124,7 @@ TEST_CASE("rankscope-cli diagnose prints no planted secret in any format", "[mas
 {
     const std::string out = std::string(RANKSCOPE_TEST_OUTPUT) + "/secrets-ingress";
     const std::string cli = RANKSCOPE_CLI;
-    for (const char* format : { "text", "json", "md" }) {
+    for (const char* format : { "text", "json", "md", "sarif", "gnu" }) {
         for (const char* anonymize : { "", " --anonymize" }) {
             const std::string file = out + "." + format + (anonymize[0] ? ".anon" : "");
             std::remove(file.c_str());

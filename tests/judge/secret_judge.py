@@ -85,7 +85,7 @@ def outputs(cli, bundle, out):
     written = []
     for anonymize in ([], ["--anonymize"]):
         tag = "-anon" if anonymize else ""
-        for fmt in ("text", "json", "md"):
+        for fmt in ("text", "json", "md", "sarif", "gnu"):
             path = os.path.join(out, "diagnose%s.%s" % (tag, fmt))
             subprocess.run([cli, "diagnose", bundle, "--format", fmt, "-o", path, *anonymize],
                            check=True)

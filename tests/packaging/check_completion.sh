@@ -39,7 +39,7 @@ complete -p rankscope-cli || { echo "FAILED: no completion registered for ranksc
 expect "summary diagnose report --help -h --version" rankscope-cli ""
 expect "diagnose" rankscope-cli di
 expect "text json" rankscope-cli summary logs --format ""
-expect "text json md" rankscope-cli diagnose logs -f ""
+expect "text json md sarif gnu" rankscope-cli diagnose logs -f ""
 expect "html md json" rankscope-cli report logs -o r.html --format ""
 expect "--max-entry-size --max-archive-size --max-ratio" rankscope-cli diagnose logs --max
 expect "" rankscope-cli diagnose logs --threads ""

@@ -105,9 +105,17 @@ TEST_CASE("a pipe or device where a file was planned is refused without blocking
     const auto r = parsers::readInput(task, {}, {});
     CHECK(r.sources.empty());
     CHECK(r.issues.count("not_regular_file") == 1);
-    // Named on the command line: refused with its reason.
+    // Named on the command line it is a stream the user chose (<(cmd), mkfifo): planned to be
+    // read once, and not opened while planning (that would release a waiting writer).
     auto plan = parsers::planInputs({ pipe.string() });
-    CHECK_FALSE(plan.ok());
+    REQUIRE(plan.ok());
+    REQUIRE(plan->tasks.size() == 1);
+    CHECK(plan->tasks[0].kind == parsers::InputKind::Stream);
+    // Found inside a folder it is still refused, without blocking.
+    auto folder = parsers::planInputs({ dir.string() });
+    REQUIRE(folder.ok());
+    CHECK(folder->tasks.empty());
+    CHECK(folder->issues.count("not_regular_file") == 1);
 }
 
 TEST_CASE("a subfolder that cannot be entered is named, and its siblings are read",
