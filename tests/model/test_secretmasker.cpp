@@ -271,6 +271,10 @@ TEST_CASE(
     CHECK(SecretMasker::mightContainSecret(std::string(40, 'z') + "_"));
     CHECK(SecretMasker::mightContainSecret(std::string(16, 'z') + "@"));
     CHECK(SecretMasker::fingerprints(std::string(70, 'z')) == 0);
+    // An empty view may have a null data(): nothing is copied from it (UBSan: memcpy null).
+    CHECK(SecretMasker::fingerprints(std::string_view()) == 0);
+    CHECK(detail::fingerprintsSsse3(std::string_view()) == 0);
+    CHECK_FALSE(SecretMasker::mightContainSecret(std::string_view()));
     CHECK_FALSE(SecretMasker::mightContainSecret(std::string(35, 'z') + " " + std::string(35, 'z')));
 }
 
