@@ -211,6 +211,9 @@ __attribute__((target("ssse3"))) __m128i blockSsse3(const char* q)
 
 __attribute__((target("ssse3"))) std::uint8_t fingerprintsSsse3(const char* p, std::size_t n)
 {
+    // An empty line has no pair; its data() may be null, which memcpy must not be given.
+    if (n == 0)
+        return 0;
     if (n < 17) {
         // Too short for one block: a zero-padded copy (a 0 byte pairs with nothing).
         alignas(16) char tail[32] = {};
@@ -251,6 +254,8 @@ __attribute__((target("avx2"))) std::uint8_t orLanes(__m256i v)
 
 __attribute__((target("avx2"))) std::uint8_t fingerprintsAvx2(const char* p, std::size_t n)
 {
+    if (n == 0) // as in fingerprintsSsse3: no pair, and maybe a null data()
+        return 0;
     if (n < 33) {
         alignas(32) char tail[64] = {};
         std::memcpy(tail, p, n);

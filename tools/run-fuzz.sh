@@ -24,11 +24,14 @@ rm -rf build-fuzz/seeds
 python3 tools/fuzz/seed-corpora.py build-fuzz/seeds >/dev/null
 mkdir -p build-fuzz/artifacts
 for t in "${targets[@]}"; do
-    # The working corpus grows across runs; the seeds are read-only input.
+    # The working corpus grows across runs; the seeds and the inputs of past findings
+    # (fuzz/regressions/<target>/) are read-only input, run first.
     mkdir -p "build-fuzz/corpus/$t"
+    inputs=("build-fuzz/seeds/$t")
+    [ -d "fuzz/regressions/$t" ] && inputs+=("fuzz/regressions/$t")
     log="build-fuzz/fuzz_$t.log"
     echo "run-fuzz: fuzz_$t for ${seconds}s"
-    if ! ./build-fuzz/fuzz/fuzz_"$t" "build-fuzz/corpus/$t" "build-fuzz/seeds/$t" \
+    if ! ./build-fuzz/fuzz/fuzz_"$t" "build-fuzz/corpus/$t" "${inputs[@]}" \
         -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=20 \
         -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$t-" >"$log" 2>&1; then
         tail -n 60 "$log" >&2

@@ -53,6 +53,10 @@ TEST_CASE("W&B keys are masked as assignments and after wandb login", "[masking]
     CHECK(masked("wandb.login(key='" + kWandb + "')") == "wandb.login(key='‹masked:wandb-key›')");
     // A git commit in a wandb line that is neither a login nor a key stays.
     CHECK(masked("wandb: Syncing run at commit " + kWandb).empty());
+    // The key's 40 hex digits inside a longer word are no key, even on a line with one (what
+    // fuzz_secretmasker first reported: its property now allows for copies in the text).
+    CHECK(masked("ip-10 WANDB_API_KEY=" + kWandb + " net plugin version " + kWandb + "0J")
+        == "ip-10 WANDB_API_KEY=‹masked:wandb-key› net plugin version " + kWandb + "0J");
 }
 
 TEST_CASE("AWS secret keys are masked in env and credentials-file form", "[masking]")
@@ -271,6 +275,10 @@ TEST_CASE(
     CHECK(SecretMasker::mightContainSecret(std::string(40, 'z') + "_"));
     CHECK(SecretMasker::mightContainSecret(std::string(16, 'z') + "@"));
     CHECK(SecretMasker::fingerprints(std::string(70, 'z')) == 0);
+    // An empty view may have a null data(): nothing is copied from it (UBSan: memcpy null).
+    CHECK(SecretMasker::fingerprints(std::string_view()) == 0);
+    CHECK(detail::fingerprintsSsse3(std::string_view()) == 0);
+    CHECK_FALSE(SecretMasker::mightContainSecret(std::string_view()));
     CHECK_FALSE(SecretMasker::mightContainSecret(std::string(35, 'z') + " " + std::string(35, 'z')));
 }
 
