@@ -138,7 +138,9 @@ bool stripTorchRank(std::string_view& s, LinePrefix& p)
     return true;
 }
 
-// "[default3]:" — torchrun tee prefix: role name then the LOCAL rank.
+// "[default3]:" — torchrun tee prefix: role name then the LOCAL rank. A custom
+// log_line_prefix_template may append more after a bar ("[trainer3|11]:"); what follows the
+// bar is the template's own choice and is not read.
 bool stripTorchrunTee(std::string_view& s, LinePrefix& p)
 {
     if (s.size() < 5 || s[0] != '[' || !(isAlpha(s[1]) || s[1] == '_'))
@@ -146,7 +148,16 @@ bool stripTorchrunTee(std::string_view& s, LinePrefix& p)
     std::size_t i = 1;
     while (i < s.size() && i < 64 && (isAlnum(s[i]) || s[i] == '_'))
         ++i;
-    if (i + 1 >= s.size() || s[i] != ']' || s[i + 1] != ':')
+    std::size_t close = i;
+    if (close < s.size() && s[close] == '|') {
+        ++close;
+        const std::size_t digits = close;
+        while (close < s.size() && close < 80 && isDigit(s[close]))
+            ++close;
+        if (close == digits)
+            return false;
+    }
+    if (close + 1 >= s.size() || s[close] != ']' || s[close + 1] != ':')
         return false;
     // The role is the name part; the trailing digits are the local rank.
     std::size_t digitsStart = i;
@@ -160,7 +171,7 @@ bool stripTorchrunTee(std::string_view& s, LinePrefix& p)
         return false;
     p.role = s.substr(1, digitsStart - 1);
     p.localRank = static_cast<std::int32_t>(*local);
-    s.remove_prefix(i + 2);
+    s.remove_prefix(close + 2);
     return true;
 }
 

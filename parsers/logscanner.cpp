@@ -135,8 +135,19 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     } else {
         offer(m_ras);
     }
-    if (!recognised && !m_pytorch.inBlock())
-        recognised = m_nccl.parseBareIbCompletion(ctx, body, m_out);
+    if (!recognised && !m_pytorch.inBlock()) {
+        // PyTorch prints NCCL's last WARN on the line after "Last error:"; in a paste cut
+        // above the exception's first line no block holds the pair, so the scanner does.
+        if (m_lastErrorPending && m_lastErrorIdentity == ctx.identity)
+            recognised = m_nccl.parseQuotedWarn(ctx, trim(body), {}, m_out);
+        else
+            recognised = m_nccl.parseBareWarn(ctx, body, m_out);
+    }
+    m_lastErrorPending = trim(body) == "Last error:";
+    if (m_lastErrorPending) {
+        m_lastErrorIdentity = ctx.identity;
+        recognised = true;
+    }
     const std::size_t barEnd = ncclLine ? 0 : m_activity.parseProgressBar(ctx, body, m_out);
     if (!recognised || barEnd > 0)
         recognised = m_activity.parseLine(ctx, body.substr(barEnd), m_out) || recognised || barEnd > 0;

@@ -72,6 +72,9 @@ private:
     // Some parser had a multi-line block open after the last line of the full path (only
     // that path can open or close one).
     bool m_blockOpen = false;
+    // The line before was a bare "Last error:" of this prefix identity.
+    bool m_lastErrorPending = false;
+    std::uint32_t m_lastErrorIdentity = 0;
     // Identity of the current physical line's first segment (see onSegment).
     std::uint64_t m_currentLine = 0;
     std::uint32_t m_currentLineIdentity = 0;

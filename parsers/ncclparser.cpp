@@ -179,6 +179,15 @@ bool isFileLine(std::string_view token)
     return token.substr(0, colon).find(':') == std::string_view::npos;
 }
 
+// "transport/net_ib.cc:1234", "include/socket.h:344": a file:line in NCCL's C/C++/CUDA sources.
+bool isNcclSourceLocation(std::string_view token)
+{
+    if (token.size() < 5 || !isFileLine(token))
+        return false;
+    const std::string_view file = token.substr(0, token.rfind(':'));
+    return file.ends_with(".cc") || file.ends_with(".h") || file.ends_with(".cu") || file.ends_with(".cpp");
+}
+
 // TRACE "%f" milliseconds → ns.
 bool parseTraceMs(std::string_view token, std::int64_t& ns, model::TimePrecision& precision)
 {
@@ -1517,7 +1526,8 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
         e.peer = out.intern(peer);
         return;
     }
-    if (msg.starts_with("socket") || msg.starts_with("Net : ") || has("exceeded retries")
+    if (msg.starts_with("socket") || msg.starts_with("ncclSocket") || msg.starts_with("Net : ")
+        || msg.starts_with("NET/Socket") || has("exceeded retries")
         || has("exceeded error retry count") || contains(file, "socket")) {
         emit(line, out, EventKind::NcclSocketError, Severity::Error, msg);
         return;
@@ -1555,13 +1565,49 @@ void describeIbCompletion(model::Event& e, std::string_view text, model::ParsedS
 
 // The IB completion warning pasted without its "host:pid:tid [dev] … NCCL WARN" header: the
 // status and peer still say what failed; the writer is whatever the line's prefix says.
-bool NcclParser::parseBareIbCompletion(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+bool NcclParser::parseBareWarn(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     const std::string_view text = trim(body);
-    if (!isBareIbCompletion(text))
+    if (isBareIbCompletion(text)) {
+        describeIbCompletion(
+            addEvent(out, ctx, EventKind::NcclIbCompletionError, Severity::Error, text), text, out);
+        return true;
+    }
+    // "include/socket.h:344 WARN …", "misc/socket.cc:518 NCCL WARN …": the source location
+    // NCCL prints before a WARN's text (an NCCL source file, so no other tool's "file:line").
+    const std::string_view where = tokenAt(text, 0);
+    if (isNcclSourceLocation(where)) {
+        std::size_t i = where.size();
+        skipSpaces(text, i);
+        consume(text, i, "NCCL ");
+        if (consume(text, i, "WARN "))
+            return parseQuotedWarn(ctx, trim(text.substr(i)), where.substr(0, where.rfind(':')), out);
         return false;
-    describeIbCompletion(addEvent(out, ctx, EventKind::NcclIbCompletionError, Severity::Error, text), text, out);
-    return true;
+    }
+    // XLA (nccl_utils.cc / nccl_errors.cc): "… Last NCCL warning(error) log entry (may be
+    // unrelated) 'TEXT'." — NCCL's own last WARN, quoted.
+    const std::size_t quoted = findLiteral(text, "Last NCCL warning(error)");
+    if (quoted == std::string_view::npos)
+        return false;
+    const std::size_t open = text.find('\'', quoted);
+    const std::size_t close = text.rfind('\'');
+    if (open == std::string_view::npos || close <= open + 1)
+        return false;
+    return parseQuotedWarn(ctx, trim(text.substr(open + 1, close - open - 1)), {}, out);
+}
+
+bool NcclParser::parseQuotedWarn(
+    const LineContext& ctx, std::string_view text, std::string_view file, model::ParsedSource& out)
+{
+    if (text.empty())
+        return false;
+    Header header;
+    header.level = Level::Warn;
+    header.file = file;
+    header.msg = text;
+    const std::size_t before = out.events.size();
+    dispatchWarn({ ctx, text, header, ctx.identity }, out);
+    return out.events.size() > before;
 }
 
 void NcclParser::parseIbCompletion(const Line& line, std::string_view msg, model::ParsedSource& out)

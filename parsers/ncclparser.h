@@ -67,10 +67,17 @@ namespace rankscope::parsers {
 class NcclParser {
 public:
     // True when the line was recognised (and events or records were added).
-    // The IB completion warning without its NCCL header ("NET/IBP:Got completion from peer …"),
-    // offered by the scanner only for lines no other parser took: after "Last error:" the
-    // same text belongs to PyTorch's exception.
-    bool parseBareIbCompletion(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
+    // NCCL's WARN text without its "host:pid:tid [dev] … NCCL WARN" header, offered by the
+    // scanner only for lines no other parser took (after "Last error:" inside a PyTorch
+    // exception the same text belongs to that exception):
+    //   "NET/IBP:Got completion from peer …"                  the IB completion, header cut off
+    //   "include/socket.h:344 WARN Socket creation failed …"  cut before the source location
+    //   "… Last NCCL warning(error) … 'Bootstrap : no …'"     XLA quoting NCCL's last WARN
+    bool parseBareWarn(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
+    // NCCL's last WARN as a framework quotes it on the line after "Last error:" when no
+    // exception block holds that line; file is the WARN's source location when known.
+    bool parseQuotedWarn(
+        const LineContext& ctx, std::string_view text, std::string_view file, model::ParsedSource& out);
     bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
     {
         return parseLine(ctx, body, out, startsWithCachedHeader(body));

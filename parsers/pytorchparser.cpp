@@ -859,9 +859,11 @@ bool PytorchParser::continueErrorDetail(
 {
     if (block.afterLastError) {
         block.afterLastError = false;
-        if (line.empty() || looksLikeNewRecord(line))
+        // With no exception event to hold it (a paste cut above the exception's first line),
+        // the line is left to the scanner, which reads it as NCCL's quoted WARN.
+        if (line.empty() || looksLikeNewRecord(line) || block.event == kNone)
             return false;
-        if (block.event != kNone) {
+        {
             model::Event& e = out.events[block.event];
             if ((e.kind == EventKind::TorchAsyncNcclError || e.kind == EventKind::TorchNcclApiError)
                 && e.detail == model::kNoStr) {
@@ -1362,6 +1364,8 @@ bool PytorchParser::parseFailedStack(
 }
 
 // --- (d) teardown ---------------------------------------------------------------------------
+// WorkNCCL::handleException prints these lines only once a collective failed or timed out:
+// an error, even when the failed collective's own lines were cut from the paste.
 
 bool PytorchParser::parseTeardown(const LineContext& ctx, std::string_view body, std::size_t at,
     bool first, model::ParsedSource& out)
@@ -1370,7 +1374,7 @@ bool PytorchParser::parseTeardown(const LineContext& ctx, std::string_view body,
     if (!first && m_lastTeardown != 0 && ctx.lineNo <= m_lastTeardownLine + kMarkLines
         && compatible(out, out.events[m_lastTeardown - 1].identity, m.identity))
         return true; // the second line of the 2-line variant
-    emit(ctx, m, out, EventKind::TorchTeardown, Severity::Warning, restOfLine(body, m.start));
+    emit(ctx, m, out, EventKind::TorchTeardown, Severity::Error, restOfLine(body, m.start));
     m_lastTeardown = out.events.size();
     m_lastTeardownLine = ctx.lineNo;
     return true;

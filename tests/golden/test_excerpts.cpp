@@ -367,6 +367,25 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "nodeA:11:21 [1] NCCL INFO [Service thread] Connection closed by localRank 0\n"
                 "nodeA:11:21 [1] NCCL INFO [Service thread] Connection closed by localRank 2\n" } },
             "no_hang_found", "none", {} },
+        // NCCL's WARN with its host:pid:tid header cut off, the source location kept
+        // (src/misc/socket.cc / include/socket.h): socket() refused the interface's family.
+        { "headerless-socket-warn",
+            { { "paste.log", "include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // PyTorch quotes NCCL's last WARN after "Last error:"; pasted without the exception's
+        // first line. ncclSocketInit was given an address never filled in: no interface matched
+        // NCCL_SOCKET_IFNAME. The "[trainer0|0]:" prefix is a custom torchrun line template.
+        { "last-error-without-exception-head",
+            { { "paste.log", "[trainer0|0]:ncclInternalError: Internal check failed.\n"
+                              "[trainer0|0]:Last error:\n"
+                              "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither "
+                              "AF_INET(2) nor AF_INET6(10)\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // XLA quotes NCCL's last WARN inside its own error.
+        { "xla-quoted-nccl-warning",
+            { { "paste.log", "Failed to create NCCL communicator: INTERNAL: ncclCommInitRankConfig(...) failed:\n"
+                              "invalid usage ... Last NCCL warning(error): 'Bootstrap : no socket interface found'\n" } },
+            "hang_diagnosed", "configuration", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },

@@ -393,7 +393,7 @@ TEST_CASE("stack frames of two interleaved ranks stay with their own block", "[p
 
 // --- (d) -------------------------------------------------------------------------------------
 
-TEST_CASE("two-line teardown gives one warning event with the PG rank", "[parsers][pytorch]")
+TEST_CASE("two-line teardown gives one error event with the PG rank", "[parsers][pytorch]")
 {
     const auto p = scan("[rank0]:[E709 17:05:39.081662161 ProcessGroupNCCL.cpp:684] [Rank 0] Some "
                         "NCCL operations have failed or timed out. Due to the asynchronous nature "
@@ -402,7 +402,8 @@ TEST_CASE("two-line teardown gives one warning event with the PG rank", "[parser
                         "[rank0]:[E709 17:05:39.081690629 ProcessGroupNCCL.cpp:698] [Rank 0] To "
                         "avoid data inconsistency, we are taking the entire process down.\n");
     const auto& e = only(p, EventKind::TorchTeardown);
-    CHECK(e.severity == Severity::Warning);
+    // Printed only after a collective failed or timed out: an error, as its "[E" says.
+    CHECK(e.severity == Severity::Error);
     CHECK(e.pgRank == 0);
     CHECK(p.source.recognisedLines == 2);
 }
