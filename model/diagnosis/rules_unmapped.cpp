@@ -77,6 +77,16 @@ void conclude(const RuleContext& ctx, RuleOutput& out, const StatedCause& c, con
     out.propose(c.cls, c.ranks, c.confidence, c.precedence, c.summary);
 }
 
+// The dynamic loader could not give the framework a working NCCL: XLA's stub says "Unable to
+// load NCCL library", Python's import says "libnccl.so.2: cannot open shared object file" or
+// "undefined symbol: ncclCommRegister" (a libnccl older than the one the framework was built
+// against). Nothing ran, so no rank is at fault: the installation is.
+bool isNcclLibraryText(std::string_view text)
+{
+    return contains(text, "Unable to load NCCL library") || contains(text, "undefined symbol: nccl")
+        || (contains(text, "libnccl") && (contains(text, "cannot open shared object file") || contains(text, "undefined symbol")));
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -91,7 +101,8 @@ std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& event
 void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
-    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu, portInUse, memlock;
+    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu, portInUse, memlock,
+        ncclLibrary;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -113,8 +124,11 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         case EventKind::GpuInaccessible:
             inaccessible.push_back(i);
             break;
-        case EventKind::CudaError:
         case EventKind::PythonException:
+            if (isNcclLibraryText(text))
+                ncclLibrary.push_back(i);
+            [[fallthrough]];
+        case EventKind::CudaError:
         case EventKind::TorchWatchdogException:
             // "CUDA error: uncorrectable ECC error encountered" from a process no line names:
             // the GPU's own fault (ranked ones are judged by the hardware rules).
@@ -133,11 +147,15 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // ibv_reg_mr failing with ENOMEM: the pinned-memory limit (ulimit -l), not the GPU's.
             if (contains(text, "ibv_reg_mr") && contains(text, "Cannot allocate memory"))
                 memlock.push_back(i);
+            else if (isNcclLibraryText(text))
+                ncclLibrary.push_back(i);
             break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
             if (contains(text, "Address family not supported") || contains(text, "no socket interface found")
-                || contains(text, "No socket interface found") || contains(text, "Socket creation failed"))
+                || contains(text, "No socket interface found") || contains(text, "Socket creation failed")
+                // ncclSocketInit on an address never filled in: no interface matched NCCL_SOCKET_IFNAME.
+                || contains(text, "is neither AF_INET") || contains(text, "No usable listening interface"))
                 socketConfig.push_back(i);
             break;
         default:
@@ -231,6 +249,17 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 "NVLink SHARP setup failed (CUDA error in NCCL's NVLS transport): the node's fabric manager state, not"
                 " a bad GPU." },
             nvls);
+    if (!ncclLibrary.empty())
+        conclude(ctx, out,
+            { "configuration.nccl_library", RootCauseClass::Configuration, 0.8, 84,
+                "The NCCL library could not be loaded",
+                "The framework could not load a working NCCL (" + firstText(b, ncclLibrary)
+                    + "): the library is missing from the library path, or older than the one the framework was"
+                      " built against. No collective can run on any rank. Install the NCCL the framework expects"
+                      " (the pip or conda package that ships with it) and check LD_LIBRARY_PATH for an older"
+                      " libnccl that shadows it.",
+                "The NCCL library could not be loaded: an installation or library-path problem, not a rank." },
+            ncclLibrary);
     if (!socketConfig.empty()) {
         const std::int32_t rank = onlyRankOf(b, socketConfig);
         StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7, 83,

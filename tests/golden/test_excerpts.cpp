@@ -386,6 +386,14 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "Failed to create NCCL communicator: INTERNAL: ncclCommInitRankConfig(...) failed:\n"
                               "invalid usage ... Last NCCL warning(error): 'Bootstrap : no socket interface found'\n" } },
             "hang_diagnosed", "configuration", {} },
+        // The dynamic loader, not a rank: no NCCL to run any collective with.
+        { "nccl-library-not-loadable",
+            { { "paste.log", "Traceback (most recent call last):\n"
+                              "  File \"train.py\", line 3, in <module>\n"
+                              "    import torch\n"
+                              "ImportError: /usr/lib/python3/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+                              "ncclCommRegister\n" } },
+            "hang_diagnosed", "configuration", {} },
         { "nccl-tests-wrong-results",
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
