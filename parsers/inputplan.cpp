@@ -39,6 +39,19 @@ bool canRead(const fs::path& p, std::string& reason)
     return true;
 }
 
+// A character device is read only when it is a terminal (/dev/stdin left on the keyboard,
+// /dev/tty, /dev/pts/N): /dev/zero never ends and /dev/kmsg blocks waiting for the kernel's
+// next message, so any other device would hang or exhaust the limits with no log in it.
+bool isTerminal(const fs::path& p)
+{
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return false;
+    const bool terminal = ::isatty(fd) == 1;
+    ::close(fd);
+    return terminal;
+}
+
 // The path as the user would name it: relative to the folder that holds the given root.
 // Worked out on the text of the path (the walk yields root/…): fs::relative would resolve
 // symlinks with two readlink calls per component of every file.
@@ -310,6 +323,9 @@ model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
                 plan.issues.add("empty_folder", given + " contains no files");
             continue;
         }
+        if (fs::is_character_file(st) && !isTerminal(root))
+            return model::Error { "cannot read '" + given
+                + "': a device, not a log; name a file, a folder, a pipe or '-' for standard input" };
         if (fs::is_fifo(st) || fs::is_character_file(st)) {
             if (auto error = streams.add(given, InputKind::Stream, plan))
                 return *error;
@@ -317,7 +333,7 @@ model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
         }
         if (!fs::is_regular_file(st))
             return model::Error { "cannot read '" + given
-                + "': not a regular file, folder, pipe or character device" };
+                + "': not a regular file, folder, pipe or terminal" };
         std::string reason;
         if (!canRead(root, reason))
             return model::Error { "cannot read '" + given + "': " + reason };

@@ -1,5 +1,5 @@
 // Streams named on the command line (issue: read a log from standard input): "-", a FIFO or
-// a character device given by path is planned as a stream, read once front to back with the
+// a terminal given by path is planned as a stream, read once front to back with the
 // limits of a file, and gives the source the same bytes in a regular file give.
 
 #include "parsers/inputplan.h"
@@ -174,6 +174,19 @@ TEST_CASE("one stream named twice is refused before anything is read", "[parsers
     REQUIRE(one->tasks.size() == 1);
     CHECK(one->tasks[0].kind == parsers::InputKind::StandardInput);
     CHECK(one->tasks[0].displayPath == "stdin");
+}
+
+TEST_CASE("a device that is not a terminal is refused, not read forever", "[parsers][input][stream]")
+{
+    // /dev/zero never ends, /dev/kmsg and /dev/random can block: none of them holds a log.
+    for (const char* device : { "/dev/zero", "/dev/null", "/dev/urandom", "/dev/kmsg" }) {
+        if (!fs::exists(device))
+            continue;
+        INFO(device);
+        auto plan = parsers::planInputs({ device });
+        REQUIRE_FALSE(plan.ok());
+        CHECK_THAT(plan.error().message, Catch::Contains("a device, not a log"));
+    }
 }
 
 TEST_CASE("files keep where they lie below what the user named", "[parsers][input]")
