@@ -1,6 +1,7 @@
 #include "app/core/diagnosistext.h"
 
 #include "app/core/sanitizetext.h"
+#include "app/core/textwrap.h"
 #include "model/ranklist.h"
 
 #include <cstdio>
@@ -25,29 +26,6 @@ std::string evidenceLocation(const model::Bundle& b, const model::EvidenceLine& 
     if (e.ref.line)
         out += ":" + std::to_string(e.ref.line);
     return out;
-}
-
-// Word-wraps at `width`, indenting continuation lines.
-std::string wrap(const std::string& text, std::size_t width, const std::string& indent)
-{
-    std::ostringstream out;
-    std::size_t col = 0;
-    std::istringstream words(text);
-    std::string w;
-    bool first = true;
-    while (words >> w) {
-        if (!first && col + 1 + w.size() > width) {
-            out << "\n" << indent;
-            col = indent.size();
-        } else if (!first) {
-            out << ' ';
-            ++col;
-        }
-        out << w;
-        col += w.size();
-        first = false;
-    }
-    return out.str();
 }
 
 std::string rankGroups(const model::Diagnosis& d)

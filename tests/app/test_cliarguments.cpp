@@ -65,7 +65,7 @@ TEST_CASE("arguments after -- are paths even when they look like options", "[cli
     CHECK_FALSE(parse({ "summary", "--" }).arguments); // still needs a path
 }
 
-TEST_CASE("-o naming one of the inputs, however spelled, is a usage error", "[cli]")
+TEST_CASE("an output (-o) naming one of the inputs, however spelled, is a usage error", "[cli]")
 {
     const auto dir = scratchDir("same-file");
     const std::string input = (dir / "x.tar.gz").string();
