@@ -42,7 +42,8 @@ std::vector<std::string_view> optionWords(const ProgramSpec& program, std::strin
         if (hasCommands && command.empty())
             offered = option.place != OptionPlace::AfterCommand;
         else if (hasCommands)
-            offered = option.place != OptionPlace::BeforeCommand;
+            offered = option.place != OptionPlace::BeforeCommand
+                && (option.command.empty() || option.command == command);
         if (offered)
             for (std::string_view name : namesOf(option))
                 words.push_back(name);

@@ -13,7 +13,7 @@ constexpr std::string_view kPathsText
       "JSON) are read by a restricted reader that never executes anything.\n"
       "\n"
       "PATH - reads standard input (kubectl logs pod | rankscope-cli diagnose -), shown as "
-      "stdin. A pipe, FIFO or character device named as PATH (/dev/stdin, <(cmd)) is read "
+      "stdin. A pipe, FIFO or terminal named as PATH (/dev/stdin, <(cmd)) is read "
       "the same way: once, to its end, with the limits of a file. One found inside a folder is "
       "never read.";
 
@@ -59,6 +59,24 @@ ProgramSpec makeCliProgram()
             "format comes from --format or else from the extension of FILE. The report has no "
             "figures; rankscope --export writes it with the timeline and the rank-pair "
             "heatmap." },
+        { "why", "PATH... --rank N | --collective PG:SEQ", { "text" },
+            "follow-up questions: why (not) this rank, who reached a collective",
+            "Answer a follow-up question about the verdict from the bundle alone. --rank N: the "
+            "rank's identity, its part in the verdict (initiating, collateral or neither) and "
+            "the rule that decided it, its state in plain words, its last enqueued and "
+            "completed sequence number on every process group, the findings that name it with "
+            "their evidence, and its last recognised lines. --collective PG:SEQ (or SEQ on "
+            "process group 0): which ranks completed it, entered it and timed out, never "
+            "reached it, or left no line on the group." },
+        { "explain", "TEXT... | --list", { "text", "json" },
+            "what a log line means, from the built-in catalogue of NCCL, PyTorch, Xid and CUDA errors",
+            "Look a log line up in the built-in error catalogue (NCCL result codes and WARN "
+            "families, InfiniBand and socket errors, PyTorch c10d and torchrun messages, NVIDIA "
+            "Xids, CUDA errors) and print what it means, what it does not mean, the root-cause "
+            "classes it points to, and the settings and commands that tell them apart. TEXT is "
+            "one or more lines (quote them; - reads them from standard input), an entry's id, or "
+            "a few words to search for. --list prints every entry. Nothing is loaded and "
+            "nothing leaves the machine. --format json writes the rankscope.explain/1 object." },
     };
     p.options = {
         { .longName = "--format",
@@ -92,6 +110,17 @@ ProgramSpec makeCliProgram()
             .valueName = "N",
             .defaultValue = "1000",
             .description = "refuse archives compressing better than N:1" },
+        { .longName = "--rank",
+            .valueName = "N",
+            .description = "the global rank to explain",
+            .command = "why" },
+        { .longName = "--collective",
+            .valueName = "PG:SEQ",
+            .description = "the collective (process group and sequence number) to explain",
+            .command = "why" },
+        { .longName = "--list",
+            .description = "list every entry of the error catalogue",
+            .command = "explain" },
         { .longName = "--help",
             .shortName = "-h",
             .description = "print this help and exit",
@@ -128,7 +157,11 @@ ProgramSpec makeCliProgram()
             "\n"
             "What was read, as JSON for a script:\n"
             "\n"
-            "  rankscope-cli summary logs/ --format json -o summary.json",
+            "  rankscope-cli summary logs/ --format json -o summary.json\n"
+            "\n"
+            "What a line means:\n"
+            "\n"
+            "  rankscope-cli explain 'NET/IB : Got completion from peer 10.0.0.2<5> with error 12'",
             false },
     };
     p.seeAlso = { "rankscope(1)" };
@@ -187,6 +220,17 @@ ProgramSpec makeAppProgram()
             .defaultValue = "300",
             .description = "Seconds --quit-after-load waits for the verdict." },
         // Qt's own --help and --version (QCommandLineParser), described as Qt does.
+        { .longName = "--rank",
+            .valueName = "N",
+            .description = "the global rank to explain",
+            .command = "why" },
+        { .longName = "--collective",
+            .valueName = "PG:SEQ",
+            .description = "the collective (process group and sequence number) to explain",
+            .command = "why" },
+        { .longName = "--list",
+            .description = "list every entry of the error catalogue",
+            .command = "explain" },
         { .longName = "--help",
             .shortName = "-h",
             .description = "Displays help on commandline options." },
@@ -298,7 +342,9 @@ std::vector<std::string_view> allFormats(const ProgramSpec& program)
 
 std::string optionText(const OptionSpec& option)
 {
-    std::string text(option.description);
+    // "(why) the global rank to explain": an option of one command says which.
+    std::string text = option.command.empty() ? std::string() : "(" + std::string(option.command) + ") ";
+    text += option.description;
     if (!option.defaultValue.empty()) {
         // Inside the sentence: "waits for the verdict (default 300)."
         const bool sentence = !text.empty() && text.back() == '.';

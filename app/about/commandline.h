@@ -39,6 +39,7 @@ struct OptionSpec {
     std::string_view defaultValue {}; // empty when none
     std::string_view description {}; // one sentence, shown in --help and the manual
     OptionPlace place = OptionPlace::AfterCommand; // ignored without commands
+    std::string_view command {}; // the one command it belongs to; empty: every command
 };
 
 struct CommandSpec {

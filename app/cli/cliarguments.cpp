@@ -65,7 +65,7 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
 {
     CliArguments a;
     if (args.empty())
-        return { std::nullopt, "missing command (summary, diagnose or report); see --help" };
+        return { std::nullopt, "missing command (summary, diagnose, report, why or explain); see --help" };
     std::size_t i = 0;
     const std::string& first = args[0];
     if (first == "-h" || first == "--help" || first == "help") {
@@ -78,7 +78,7 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
     }
     const about::CommandSpec* command = about::findCommand(about::cliProgram(), first);
     if (!command)
-        return { std::nullopt, "unknown command '" + first + "' (expected summary, diagnose or report)" };
+        return { std::nullopt, "unknown command '" + first + "' (expected summary, diagnose, report, why or explain)" };
     a.command = first;
     ++i;
     auto needValue = [&](const std::string& opt) -> std::optional<std::string> {
@@ -116,6 +116,19 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             if (!v)
                 return { std::nullopt, "-o needs a file name" };
             a.output = *v;
+        } else if (arg == "--rank") {
+            auto v = needValue(arg);
+            auto n = v ? parseCount(*v) : std::nullopt;
+            if (!n || *n > 0x7fffffffu)
+                return { std::nullopt, "--rank needs a global rank (0, 1, ...)" };
+            a.rank = static_cast<std::int32_t>(*n);
+        } else if (arg == "--collective") {
+            auto v = needValue(arg);
+            if (!v || v->empty())
+                return { std::nullopt, "--collective needs PG:SEQ, such as 0:117" };
+            a.collective = *v;
+        } else if (arg == "--list") {
+            a.list = true;
         } else if (arg == "--anonymize" || arg == "--anonymise") {
             a.anonymize = true;
         } else if (arg == "--threads") {
@@ -142,8 +155,18 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             a.paths.push_back(arg);
         }
     }
-    if (a.paths.empty())
+    if (a.command == "explain") {
+        if (a.paths.empty() && !a.list)
+            return { std::nullopt, "explain needs TEXT (a log line, an entry's id or words) or --list" };
+    } else if (a.list) {
+        return { std::nullopt, "--list is an option of explain" };
+    } else if (a.command == "why" && a.rank.has_value() == !a.collective.empty()) {
+        return { std::nullopt, "why needs one question: --rank N or --collective PG:SEQ" };
+    } else if (a.command != "why" && (a.rank || !a.collective.empty())) {
+        return { std::nullopt, "--rank and --collective are options of why" };
+    } else if (a.paths.empty()) {
         return { std::nullopt, a.command + " needs at least one PATH (a log folder, files or archives)" };
+    }
     const bool isReport = a.command == "report";
     if (!a.format.empty()
         && std::find(command->formats.begin(), command->formats.end(), a.format)
@@ -153,7 +176,7 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
         return { std::nullopt, "report needs -o FILE (.html, .md or .json)" };
     // `report x.tar.gz -o x.tar.gz` would replace the logs with the report.
     for (const auto& path : a.paths)
-        if (!a.output.empty() && sameFile(a.output, path))
+        if (!a.output.empty() && a.command != "explain" && sameFile(a.output, path))
             return { std::nullopt,
                 "-o '" + a.output + "' is one of the inputs; write the output elsewhere" };
     return { a, {} };

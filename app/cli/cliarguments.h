@@ -3,6 +3,7 @@
 
 #include "parsers/inputplan.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,12 +11,15 @@
 namespace rankscope::app {
 
 struct CliArguments {
-    std::string command; // summary | diagnose | report | help | version
-    std::vector<std::string> paths;
+    std::string command; // summary | diagnose | report | explain | help | version
+    std::vector<std::string> paths; // explain: the words of TEXT
     std::string format; // text | json | md | html (empty = default for the command)
     std::string output; // -o FILE; empty = stdout
     unsigned threads = 0;
     bool anonymize = false;
+    bool list = false; // explain --list
+    std::optional<std::int32_t> rank; // why --rank N
+    std::string collective;           // why --collective PG:SEQ
     parsers::LoadLimits limits;
 };
 

@@ -12,17 +12,20 @@
 #include "app/core/diagnosisrunner.h"
 #include "app/core/diagnosissarif.h"
 #include "app/core/diagnosistext.h"
+#include "app/core/explainline.h"
 #include "app/core/jsonexport.h"
 #include "app/core/reportdata.h"
 #include "app/core/reportwriter.h"
 #include "app/core/sanitizetext.h"
 #include "app/core/summarytext.h"
+#include "app/core/whyrank.h"
 
 #include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -74,6 +77,36 @@ std::string utcNow()
     return buf;
 }
 
+// `explain TEXT...`: the catalogue's entries for a pasted line; nothing is loaded.
+int explainCommand(const app::CliArguments& args)
+{
+    const parsers::ErrorCatalogue* catalogue = app::builtInErrorCatalogue();
+    if (!catalogue)
+        return fail("the built-in error catalogue is broken; this build is faulty");
+    std::string text;
+    if (args.list) {
+        text = app::catalogueListText(*catalogue);
+    } else {
+        std::string query;
+        if (args.paths.size() == 1 && args.paths.front() == parsers::kStandardInputArgument) {
+            if (::isatty(STDIN_FILENO))
+                std::cerr << "rankscope-cli: paste the line(s), then press Ctrl-D\n";
+            std::ostringstream in;
+            in << std::cin.rdbuf();
+            query = in.str();
+        } else {
+            for (const auto& word : args.paths)
+                query += (query.empty() ? "" : " ") + word;
+        }
+        const app::Explanation x = app::explain(*catalogue, query);
+        text = args.format == "json" ? app::dumpJson(app::explanationJson(x)) + "\n" : app::explanationText(x);
+    }
+    std::string error;
+    if (!writeOutput(args, text, error))
+        return fail(error);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -91,6 +124,9 @@ int main(int argc, char** argv)
         std::cout << about::versionLine("rankscope-cli") << "\n";
         return 0;
     }
+
+    if (args.command == "explain")
+        return explainCommand(args);
 
     std::optional<app::ReportFormat> format;
     if (args.command == "report") {
@@ -146,6 +182,18 @@ int main(int argc, char** argv)
         options.anonymize = args.anonymize;
         options.generatedAt = utcNow();
         text = app::renderReport(app::buildReportData(bundle, diagnosis.value(), options), *format);
+    } else if (args.command == "why") {
+        auto diagnosis = app::diagnoseBundle(bundle, args.threads);
+        if (!diagnosis)
+            return fail(diagnosis.error().message);
+        if (args.rank) {
+            text = app::whyRankText(bundle, diagnosis.value(), *args.rank);
+        } else {
+            const auto collective = app::parseCollectiveRef(args.collective);
+            if (!collective)
+                return fail("--collective needs PG:SEQ (such as 0:117) or SEQ, not '" + args.collective + "'");
+            text = app::whoReachedText(bundle, *collective);
+        }
     } else {
         return fail("'" + args.command + "' is not available yet in this build");
     }

@@ -36,12 +36,16 @@ expect()
 
 source "$dir/rankscope-cli" || exit 1
 complete -p rankscope-cli || { echo "FAILED: no completion registered for rankscope-cli"; exit 1; }
-expect "summary diagnose report --help -h --version" rankscope-cli ""
+expect "summary diagnose report why explain --help -h --version" rankscope-cli ""
 expect "diagnose" rankscope-cli di
 expect "text json" rankscope-cli summary logs --format ""
 expect "text json md sarif gnu" rankscope-cli diagnose logs -f ""
 expect "html md json" rankscope-cli report logs -o r.html --format ""
 expect "--max-entry-size --max-archive-size --max-ratio" rankscope-cli diagnose logs --max
+# An option of one command is offered with that command only.
+expect "--rank" rankscope-cli why logs --ra
+expect "" rankscope-cli diagnose logs --ra
+expect "--list" rankscope-cli explain --li
 expect "" rankscope-cli diagnose logs --threads ""
 expect "" rankscope-cli nonsense ""
 
