@@ -1,8 +1,8 @@
 // Flight Recorder rules ([formats 2.3]–2.4, [formats 11] C/E/F): conclusions from
 // the cross-rank matching of FR dumps (model/frmatch.h). FR entries are direct evidence
 // of what every rank enqueued, started and completed, so these rules rank above the
-// log-only straggler inference (60–62) and below hardware faults with a direct Xid (87–90)
-// and crashes with a traceback (83–85).
+// log-only straggler inference and below hardware faults with a direct Xid and crashes with
+// a traceback (the fr.* rows of the precedence table, precedence.h).
 
 #include "model/diagnosis/rules.h"
 #include "model/frdumptext.h"
