@@ -1,5 +1,6 @@
 #include "model/diagnosis/engine.h"
 
+#include "model/diagnosis/arbitration.h"
 #include "model/diagnosis/facts.h"
 #include "model/diagnosis/rules.h"
 #include "model/ranklist.h"
@@ -58,27 +59,6 @@ std::vector<std::int32_t> oddRanks(const DiagnosisFacts& facts)
     if (odd.size() * 2 >= pg.members.size() || onlySilence)
         odd.clear();
     return odd;
-}
-
-const Proposal* arbitrate(const RuleOutput& out, const DiagnosisFacts& facts, int& chosenPriority)
-{
-    const std::vector<std::int32_t> odd = oddRanks(facts);
-    const Proposal* best = nullptr;
-    int bestPriority = -1;
-    for (const auto& p : out.proposals) {
-        int priority = p.priority;
-        // A cause on ranks that behave like everyone else, while another rank is the odd one
-        // out, does not explain the hang as well as a cause on the odd rank.
-        if (!odd.empty() && !p.initiating.empty() && !intersects(p.initiating, odd)
-            && p.rootCause != RootCauseClass::StragglerStall)
-            priority -= 30;
-        if (!best || priority > bestPriority || (priority == bestPriority && p.confidence > best->confidence)) {
-            best = &p;
-            bestPriority = priority;
-        }
-    }
-    chosenPriority = bestPriority;
-    return best;
 }
 
 Position positionFromFlightRecorder(FrRankPosition p)
@@ -239,8 +219,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleUnmappedErrors(ctx, out);
 
     Diagnosis d;
-    int priority = -1;
-    const Proposal* chosen = arbitrate(out, facts, priority);
+    const Proposal* chosen = arbitrate(out.proposals, oddRanks(facts));
     std::size_t chosenFinding = out.findings.size();
     if (chosen) {
         d.status = chosen->status;

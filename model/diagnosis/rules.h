@@ -1,13 +1,14 @@
 #pragma once
 // The rule set. Each rule looks at the facts, emits findings (with evidence, explanation,
-// fix and verification) and may propose a verdict. Proposals carry a priority that encodes
-// causal precedence (a GPU that fell off the bus explains why its rank never entered the
-// collective, not the other way round) and a confidence. The engine arbitrates.
+// fix and verification) and may propose a verdict with a confidence and a precedence id. The
+// id's band in the precedence table (precedence.h) encodes causal precedence; rules state
+// facts and confidence, not numbers. The engine arbitrates (arbitration.h).
 
 #include "model/bundle.h"
 #include "model/diagnosis/diagnosis.h"
 #include "model/diagnosis/facts.h"
 #include "model/diagnosis/knowledge.h"
+#include "model/diagnosis/proposal.h"
 
 #include <optional>
 #include <string>
@@ -15,22 +16,6 @@
 #include <vector>
 
 namespace rankscope::model {
-
-struct Proposal {
-    DiagnosisStatus status = DiagnosisStatus::HangDiagnosed;
-    RootCauseClass rootCause = RootCauseClass::Unknown;
-    std::vector<std::int32_t> initiating;
-    std::optional<std::pair<std::int32_t, std::int32_t>> pair;
-    double confidence = 0.0;
-    int priority = 0;
-    std::size_t finding = 0; // index into RuleOutput::findings
-    std::string summary;     // the verdict sentence when this proposal wins
-    // For a fault that names a host rather than a rank: the ranks that waited on it.
-    std::optional<std::vector<std::int32_t>> collateral;
-    // The stuck collective when the rule found it itself (Flight Recorder) rather than in
-    // the watchdog lines the engine reads it from.
-    std::optional<StuckCollective> stuckCollective;
-};
 
 struct RuleContext {
     const Bundle& bundle;
@@ -55,8 +40,8 @@ public:
     // given placeholders (rule entry first, then the class entry).
     Finding& add(const RuleContext& ctx, std::string rule, std::optional<RootCauseClass> suggests,
         const Placeholders& values);
-    Proposal& propose(RootCauseClass cls, std::vector<std::int32_t> initiating, double confidence, int priority,
-        std::string summary);
+    Proposal& propose(RootCauseClass cls, std::vector<std::int32_t> initiating, double confidence,
+        Precedence precedence, std::string summary);
 };
 
 // The odd ones out on a process group's stuck collective (rules_progress.cpp). onlySilence,

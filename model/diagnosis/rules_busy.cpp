@@ -148,7 +148,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
         + " waited for it in a collective or a store wait and gave up. They are collateral; the fix is on "
         + who + "'s side: make the step faster, run it before the distributed setup, or raise the timeout."
         + (ev.byConvention ? " The progress lines carry no rank; scripts print them from the main process, rank 0." : "");
-    out.propose(RootCauseClass::StragglerStall, { rank }, confidence, 72,
+    out.propose(RootCauseClass::StragglerStall, { rank }, confidence, "straggler.busy_while_others_waited",
         who + " was busy (" + stepName(b, b.events[ev.event]) + ") while the other ranks waited for it until they timed out.");
 }
 

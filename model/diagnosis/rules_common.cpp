@@ -91,13 +91,12 @@ Finding& RuleOutput::add(const RuleContext& ctx, std::string rule, std::optional
 }
 
 Proposal& RuleOutput::propose(RootCauseClass cls, std::vector<std::int32_t> initiating, double confidence,
-    int priority, std::string summary)
+    Precedence precedence, std::string summary)
 {
-    Proposal& p = proposals.emplace_back();
+    Proposal& p = proposals.emplace_back(precedence);
     p.rootCause = cls;
     p.initiating = std::move(initiating);
     p.confidence = confidence;
-    p.priority = priority;
     p.finding = findings.empty() ? 0 : findings.size() - 1;
     p.summary = std::move(summary);
     return p;

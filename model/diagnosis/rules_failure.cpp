@@ -103,6 +103,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     values["ranks"] = formatRanks(initiating);
     const bool initPhase = rf.failureDuringInit && !facts.anyCollectiveCompleted;
     const RootCauseClass cls = initPhase ? RootCauseClass::InitBootstrap : RootCauseClass::RankCrashed;
+    const Precedence precedence
+        = initPhase ? Precedence("init.rank_failed_at_startup") : Precedence("crash.first_failure");
     Finding& f = out.add(ctx, initPhase ? "init.rank_failed_at_startup" : "crash.first_failure", cls, values);
     f.ranks = initiating;
     const std::string what = failureText(b, rf.primaryFailure);
@@ -150,7 +152,7 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             f.confidence = 0.6;
             f.explanation += " Only this rank's lines are in the bundle; the job had " + std::to_string(othersKnown)
                 + " other rank(s), which could only wait for it.";
-            out.propose(cls, initiating, 0.6, initPhase ? 84 : 85,
+            out.propose(cls, initiating, 0.6, precedence,
                 (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("
                     + what.substr(0, 160) + "); the other ranks of the job could only wait for it.");
             return;
@@ -163,14 +165,14 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.7;
         f.explanation += " The other " + std::to_string(survivors)
             + " rank(s) stopped without any error of their own: the launcher killed the job after this failure.";
-        out.propose(cls, initiating, 0.7, initPhase ? 84 : 85,
+        out.propose(cls, initiating, 0.7, precedence,
             (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("
                 + what.substr(0, 160) + ") and the launcher took the other " + std::to_string(survivors)
                 + " rank(s) down with it.");
         return;
     }
     f.confidence = initiating.size() == 1 ? 0.85 : 0.7;
-    out.propose(cls, initiating, f.confidence, initPhase ? 84 : 85,
+    out.propose(cls, initiating, f.confidence, precedence,
         (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed first ("
             + what.substr(0, 160) + ")" + (initPhase ? " before the first collective" : "") + "; "
             + std::to_string(waiting) + " other rank(s) only waited or were torn down.");
@@ -207,7 +209,7 @@ void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out)
         + "\") without any error or timeout: the process left the training loop on its own (early stopping, a"
           " return or exit on one rank) while " + std::to_string(pg->timedOut.size())
         + " rank(s) waited for it in the next collective.";
-    out.propose(RootCauseClass::RankCrashed, exited, 0.8, 83,
+    out.propose(RootCauseClass::RankCrashed, exited, 0.8, "crash.early_exit",
         (exited.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(exited))
             + " exited early without an error (communicator destroyed) while " + std::to_string(pg->timedOut.size())
             + " rank(s) timed out waiting for it in the next collective.");
@@ -244,7 +246,7 @@ bool busErrorOnSharedMemory(const RuleContext& ctx, RuleOutput& out)
           " shared-memory segment in /dev/shm (NCCL's SHM transport, DataLoader workers), and a full tmpfs answers"
           " with SIGBUS on first touch rather than an error when the segment is created. /dev/shm is per node, so"
           " no rank is at fault.";
-    out.propose(RootCauseClass::ResourceExhaustion, {}, 0.6, 86,
+    out.propose(RootCauseClass::ResourceExhaustion, {}, 0.6, "resource.shm_sigbus",
         "A process died of SIGBUS: a shared-memory segment in /dev/shm had no memory behind it (full or too small,"
         " docker's default is 64 MiB). The node's limit, not one rank's fault.");
     return true;
@@ -295,7 +297,7 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             + " on " + hostName
             + ": NCCL could not create its shared-memory segments there. The node's /dev/shm is too small (containers"
               " default to 64 MiB) or full of stale segments; no single rank is at fault.";
-        Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, 88,
+        Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, "resource.shm_node",
             "/dev/shm is exhausted on " + hostName + ": NCCL could not create its shared-memory buffers, and the job"
                                                    " hung setting up communication.");
         std::vector<std::int32_t> waited;
@@ -336,7 +338,7 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
           " created; with the GPU full, that rank fails and its peers wait forever in the communicator setup or the"
           " first collective.";
     const std::size_t waiting = countWaiting(facts, { rf.rank });
-    out.propose(RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, 88,
+    out.propose(RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, "resource.init_allocation",
         ctx.rankLabel(rf.rank) + " ran out of GPU memory inside NCCL (" + failureText(b, evidence).substr(0, 120) + ")"
             + (waiting > 0 ? "; " + std::to_string(waiting) + " rank(s) waited for it."
                            : ": its peers cannot finish the communicator setup or the first collective without it."));
@@ -397,7 +399,7 @@ void ruleLocalPeerClosed(const RuleContext& ctx, RuleOutput& out)
         + " closed, and none of them saw any other peer go: that one process exited (crashed, was killed or"
           " returned) while the others were still running. Its own output, the launcher's exit code and the"
           " kernel log (OOM killer, segfault) say why.";
-    out.propose(RootCauseClass::RankCrashed, f.ranks, 0.65, 66,
+    out.propose(RootCauseClass::RankCrashed, f.ranks, 0.65, "crash.local_peer_closed",
         (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "The process of " + where)
             + " exited first: every other process on the host saw only its NCCL proxy connection close.");
 }
@@ -540,7 +542,7 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
     f.confidence = initiating.empty() ? 0.6 : 0.75;
     f.explanation = "No collective ever completed. " + reason
         + " PyTorch's watchdog does not cover communicator initialisation, so such hangs often print no timeout at all.";
-    out.propose(RootCauseClass::InitBootstrap, initiating, f.confidence, 70,
+    out.propose(RootCauseClass::InitBootstrap, initiating, f.confidence, "init.no_collective_completed",
         "The job hung before its first collective: " + reason);
 }
 

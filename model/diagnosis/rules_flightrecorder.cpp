@@ -1,8 +1,8 @@
 // Flight Recorder rules ([formats 2.3]–2.4, [formats 11] C/E/F): conclusions from
 // the cross-rank matching of FR dumps (model/frmatch.h). FR entries are direct evidence
 // of what every rank enqueued, started and completed, so these rules rank above the
-// log-only straggler inference (60–62) and below hardware faults with a direct Xid (87–90)
-// and crashes with a traceback (83–85).
+// log-only straggler inference and below hardware faults with a direct Xid and crashes with
+// a traceback (the fr.* rows of the precedence table, precedence.h).
 
 #include "model/diagnosis/rules.h"
 #include "model/frdumptext.h"
@@ -18,17 +18,6 @@ namespace {
 
 constexpr std::size_t kMaxCodeFrames = 6;
 constexpr std::size_t kMaxEvidence = 6;
-
-// Priorities (see the header comment and rules_*.cpp).
-constexpr int kMismatchPriority = 77; // above the watchdog-line op mismatch (75/76)
-constexpr int kEvenSplitPriority = 74;
-constexpr int kNeverEnteredPriority = 64; // above log-only never-entered (60–62)
-constexpr int kStuckInsidePriority = 64;
-constexpr int kNotStartedPriority = 63;
-constexpr int kLateStartPriority = 66; // below an Xid on the rank (87–90)
-constexpr int kP2pPriority = 63;
-constexpr int kMissingDumpPriority = 61;
-constexpr int kMissingDumpCrashPriority = 82;
 
 const FrMatchResult& frOf(const RuleContext& ctx)
 {
@@ -230,7 +219,7 @@ void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
               " Compare the code that issues this collective on both sides (the stacks of both "
               "entries)."
             + tail;
-        Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, kEvenSplitPriority,
+        Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "fr.mismatch_even_split",
             "The Flight Recorder shows ranks disagreeing on " + at
                 + " in an even split; Rankscope does not pick a side.");
         p.stuckCollective = stuckOf(b, *pg);
@@ -250,7 +239,7 @@ void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
           "its call."
         + tail;
     Proposal& p
-        = out.propose(RootCauseClass::CollectiveMismatch, first->deviating, 0.9, kMismatchPriority,
+        = out.propose(RootCauseClass::CollectiveMismatch, first->deviating, 0.9, "fr.mismatch",
             ranksText(ctx, first->deviating) + " issued " + describeFrEntry(b, first->deviatingEntry)
                 + " at " + at + " while " + std::to_string(first->agreeing.size())
                 + " ranks issued " + describeFrEntry(b, first->agreeingEntry)
@@ -321,7 +310,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
                 f.evidence.push_back(entryEvidence(b, s->lastEntry));
             f.codeLocation = codeLocation(b, pg->stuckEntry);
             Proposal& p
-                = out.propose(RootCauseClass::CollectiveMismatch, extra, 0.7, kMismatchPriority - 3,
+                = out.propose(RootCauseClass::CollectiveMismatch, extra, 0.7, "fr.mismatch_extra_collective",
                     ranksText(ctx, extra) + " issued " + at
                         + " that the other ranks never issued (Flight Recorder): a collective "
                           "mismatch.");
@@ -376,7 +365,8 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
                        : " it was busy elsewhere (data loading, checkpoint I/O, a different code "
                          "path) or hung in Python.")
             + " The code location is the newest collective it did issue (on any PG).";
-        Proposal& p = out.propose(cls, stopped, 0.85, crashed ? 83 : kNeverEnteredPriority,
+        Proposal& p = out.propose(cls, stopped, 0.85,
+            crashed ? Precedence("fr.never_entered_crashed") : Precedence("fr.never_entered"),
             ranksText(ctx, stopped) + " never enqueued " + at + " while " + std::to_string(entered)
                 + " rank(s) waited in it (Flight Recorder).");
         p.stuckCollective = stuckOf(b, *pg);
@@ -408,7 +398,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
               "GPU kernel, its NCCL"
               " transport or its watchdog is stuck. Look for an Xid, NVLink or IB error on its "
               "host.";
-        Proposal& p = out.propose(RootCauseClass::Unknown, stuckInside, 0.7, kStuckInsidePriority,
+        Proposal& p = out.propose(RootCauseClass::Unknown, stuckInside, 0.7, "fr.stuck_inside",
             ranksText(ctx, stuckInside) + " is stuck inside " + at
                 + " that every peer completed (Flight Recorder).");
         p.stuckCollective = stuckOf(b, *pg);
@@ -472,7 +462,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
                   "CUDA call on that rank"
                   " did not return, which is what a hung GPU or driver does. Its peers wait in the "
                   "collective for it.";
-            Proposal& p = out.propose(RootCauseClass::HardwareFault, late, 0.7, kLateStartPriority,
+            Proposal& p = out.propose(RootCauseClass::HardwareFault, late, 0.7, "fr.late_start",
                 ranksText(ctx, late)
                     + "'s watchdog was blocked for about the timeout while its peers waited in "
                     + at + " (Flight Recorder): its GPU or driver is hung.");
@@ -510,7 +500,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
               " hung kernel, a blocking copy) held it back and the peers wait for it inside the "
               "collective.";
         Proposal& p
-            = out.propose(RootCauseClass::StragglerStall, scheduled, 0.75, kNotStartedPriority,
+            = out.propose(RootCauseClass::StragglerStall, scheduled, 0.75, "fr.not_started",
                 ranksText(ctx, scheduled) + " never started " + at
                     + " while its peers did (Flight Recorder).");
         p.stuckCollective = stuckOf(b, *pg);
@@ -585,7 +575,9 @@ void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out)
                           " killed) before the dump was requested. Make sure the file was not just "
                           "left uncollected on its host.");
     Proposal& p = out.propose(cls, missing, confidence,
-        failed ? kMissingDumpCrashPriority : kMissingDumpPriority + (othersAllWaiting ? 1 : 0),
+        failed ? Precedence("fr.missing_dump_failed")
+            : othersAllWaiting ? Precedence("fr.missing_dump_others_waiting")
+                               : Precedence("fr.missing_dump"),
         "No Flight Recorder dump from " + ranksText(ctx, missing) + " while the other ranks dumped"
             + (othersAllWaiting ? " and waited in the stuck collective." : "."));
     if (pg)
@@ -645,7 +637,7 @@ void ruleFrP2pUnmatched(const RuleContext& ctx, RuleOutput& out)
                     }()
                     + "."
                             : std::string());
-    Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, { silent }, 0.7, kP2pPriority,
+    Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, { silent }, 0.7, "fr.p2p_unmatched",
         "Rank " + std::to_string(waiting) + " waits on a "
             + (first->recvMissing ? "send to" : "recv from") + " rank " + std::to_string(silent)
             + " that never posted its side (Flight Recorder p2p).");

@@ -112,7 +112,7 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
                   " (run with NCCL_DEBUG=INFO to log busIds, and keep the host name with the dmesg output).";
             // A hardware Xid says what broke even when it cannot say on which rank.
             if (hardware)
-                out.propose(RootCauseClass::HardwareFault, {}, 0.6, 85,
+                out.propose(RootCauseClass::HardwareFault, {}, 0.6, "hardware.xid_unmapped",
                     "Xid " + std::to_string(xid) + " on GPU " + std::string(b.text(e.detail))
                         + ": a hardware fault; no line ties that GPU to a rank.");
         }
@@ -177,7 +177,8 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
         explanation += "A GPU fault stops that rank's kernels, and every collective it belongs to hangs.";
     f.explanation = explanation;
     f.confidence = confidence;
-    Proposal& p = out.propose(RootCauseClass::HardwareFault, initiating, confidence, confidence >= 0.8 ? 90 : 58,
+    Proposal& p = out.propose(RootCauseClass::HardwareFault, initiating, confidence,
+        confidence >= 0.8 ? Precedence("hardware.xid") : Precedence("hardware.xid_off_odd_rank"),
         (pair ? "The NVLink between " + ctx.rankLabel(pair->first) + " and " + ctx.rankLabel(pair->second) + " failed ("
                   : ctx.rankLabel(r) + " lost its GPU (")
             + xidText + ")"
@@ -210,7 +211,7 @@ void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out)
         + "\". A CUDA error that the watchdog itself hits while polling its work means the GPU context is broken"
           " (a GPU fault, ECC error or fallen-off-the-bus device), not that a peer is late. Look for the matching Xid"
           " in that host's kernel log.";
-    out.propose(RootCauseClass::HardwareFault, ranks, 0.75, 87,
+    out.propose(RootCauseClass::HardwareFault, ranks, 0.75, "hardware.cuda_error",
         ctx.rankLabel(r) + " hit a CUDA error in its watchdog (" + std::string(b.text(b.events[index].text))
             + "), a GPU fault; the other ranks only waited for it.");
 }

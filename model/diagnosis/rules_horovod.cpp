@@ -100,7 +100,9 @@ void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
         f.title = culprits.empty() ? std::string("Horovod's stall inspector: ranks wait on tensors others never submit")
                                    : "Horovod's stall inspector: rank(s) " + formatRanks(culprits) + " hold up the others";
     f.explanation = "Horovod reported collectives that only some ranks submitted for more than 60 s. " + why;
-    out.propose(cls, culprits, f.confidence, cls == RootCauseClass::StragglerStall ? 62 : 74,
+    out.propose(cls, culprits, f.confidence,
+        cls == RootCauseClass::StragglerStall ? Precedence("horovod.stall_inspector_straggler")
+                                              : Precedence("horovod.stall_inspector_mismatch"),
         culprits.empty() ? "Horovod's stall inspector shows ranks waiting on tensors the others never submit: a "
                            "collective mismatch between code paths."
                          : "Horovod's stall inspector: rank(s) " + formatRanks(culprits) + " "

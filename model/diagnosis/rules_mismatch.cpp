@@ -110,7 +110,7 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
         f.explanation = "The ranks split into equally large camps on " + at + ": " + campsText
             + ". With an even split the logs cannot say which side took the wrong code path, so no rank is named."
               " Compare the code paths that issue this collective on both sides.";
-        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, 74,
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "mismatch.op_or_size_even_split",
             "Ranks disagree on " + at + " (" + campsText + "); the split is even, so Rankscope does not pick a side.");
         return;
     }
@@ -122,7 +122,7 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
     f.explanation = "At the same sequence number the ranks issued different collectives: " + campsText
         + ". The majority agrees, so the minority took a different code path (a skipped or extra collective, a"
           " rank-dependent branch, a different tensor shape) and everyone deadlocked on the mismatched call.";
-    out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, 75,
+    out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, "mismatch.op_or_size",
         (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority)) + " issued "
             + describe(sorted[1].first) + " at " + at + " while " + std::to_string(sorted[0].second.size())
             + " ranks issued " + describe(sorted[0].first) + ": a collective mismatch.");
@@ -174,7 +174,7 @@ void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.7;
         f.explanation = "The collective fingerprint check found ranks running different collectives, but the reports"
                         " do not single out one rank.";
-        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.7, 94,
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.7, "mismatch.fingerprint_no_culprit",
             "TORCH_DISTRIBUTED_DEBUG=DETAIL detected ranks running different collectives.");
         return;
     }
@@ -185,7 +185,7 @@ void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
     f.explanation = "With TORCH_DISTRIBUTED_DEBUG=DETAIL every collective's fingerprint is compared across ranks"
                     " before it runs; the check names " + ctx.rankLabel(culprit)
         + " as running a different collective than its peers. This is a direct observation, not an inference.";
-    out.propose(RootCauseClass::CollectiveMismatch, { culprit }, 0.9, 95,
+    out.propose(RootCauseClass::CollectiveMismatch, { culprit }, 0.9, "mismatch.fingerprint",
         ctx.rankLabel(culprit) + " ran a different collective than its peers (TORCH_DISTRIBUTED_DEBUG=DETAIL fingerprint check).");
 }
 
@@ -225,7 +225,7 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
     // The report is a direct observation through the store; it names the lagging ranks out of
     // the whole group, not only the ranks whose logs are in the bundle.
     if (ranks.size() <= 2 || ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
-        out.propose(RootCauseClass::StragglerStall, ranks, 0.85, 62,
+        out.propose(RootCauseClass::StragglerStall, ranks, 0.85, "straggler.desync_report",
             "PyTorch's desync report names " + (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "ranks " + formatRanks(ranks))
                 + " as never joining the collective the others wait in.");
 }
@@ -307,7 +307,7 @@ void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
             + std::to_string(key.second) + " is a different call in different processes: " + camps
             + ". Calls that do not match cannot complete. Without NCCL's init lines these processes cannot be tied to"
               " ranks, and the lines do not show which side took the wrong code path.";
-        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, 74,
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "mismatch.coll_lines_processes",
             "Processes called different collectives at the same NCCL opCount (" + camps + "): a collective mismatch.");
         return;
     }
@@ -379,7 +379,7 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
             f.explanation = "At NCCL opCount " + std::to_string(opCount) + " the ranks in the bundle disagree: " + campText
                 + ". Calls that do not match cannot complete, but these lines do not show which side took the wrong"
                   " code path.";
-            out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, 74,
+            out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "mismatch.coll_lines_even_split",
                 "Ranks called different collectives at NCCL opCount " + std::to_string(opCount) + " (" + campText
                     + "); which side is wrong is not in these lines.");
             return;
@@ -401,7 +401,7 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
             + " ranks called " + usual.describe() + " while " + formatRanks(minority) + " called " + odd.describe()
             + ". Calls that do not match cannot complete: the minority took a different code path (a different tensor"
               " shape, a skipped or extra collective).";
-        out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, 76,
+        out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, "mismatch.coll_lines",
             (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority)) + " called "
                 + odd.describe() + " where " + std::to_string(sorted[0].second.size()) + " ranks called "
                 + usual.describe() + " (NCCL opCount " + std::to_string(opCount) + "): a collective mismatch.");
@@ -468,7 +468,7 @@ void ruleEnqueuedAhead(const RuleContext& ctx, RuleOutput& out)
           " up at #" + std::to_string(pg->stuckSeq)
         + " do not match. Caveat: this rests on the enqueue counters only; the op and size of its #"
         + std::to_string(pg->stuckSeq) + " would be in its own WorkNCCL timeout line or NCCL COLL lines.";
-    out.propose(RootCauseClass::CollectiveMismatch, ahead, 0.6, 58,
+    out.propose(RootCauseClass::CollectiveMismatch, ahead, 0.6, "mismatch.enqueued_ahead",
         who + " enqueued collectives past " + at + " while " + std::to_string(atStuck.size())
             + " ranks all stopped there: its collective sequence diverged (a skipped or extra collective).");
 }

@@ -91,7 +91,7 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
             + ". One bad cable or NIC breaks one pair mid-run; transport that fails everywhere, or never worked at all,"
               " points at the fabric's configuration (GID index, MTU, ACS/GDR, IB timeout/retry settings) or a"
               " switch-wide event.";
-        out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
+        out.propose(RootCauseClass::Configuration, {}, 0.75, "network.many_hosts",
             "InfiniBand completion errors hit " + std::to_string(localHosts.size())
                 + " hosts at once: a fabric configuration problem, not one broken link.");
         return;
@@ -158,7 +158,7 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
             + (first.peerRanks.empty() ? "No bootstrap line in the bundle maps that address to a rank."
                                         : "That host runs ranks " + formatRanks(first.peerRanks)
                        + "; the ring/channel lines do not say which one talks to it.");
-        out.propose(RootCauseClass::NetworkPair, { a }, 0.55, 78,
+        out.propose(RootCauseClass::NetworkPair, { a }, 0.55, "network.ib_peer_host",
             "The link from " + ctx.rankLabel(a) + " to " + hostText(b, first.peerHost) + " failed (IB " + statusText + ").");
         return;
     }
@@ -176,7 +176,7 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
         + (mirrored ? " The peer logged the mirror error toward this side." : "")
         + " Later status-5 (flush) errors and the watchdog timeouts on the other ranks are fallout: every rank entered"
           " the collective and waited on this link.";
-    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, f.confidence, 80,
+    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, f.confidence, "network.ib_pair",
         "The network link between " + ctx.rankLabel(a) + " and " + ctx.rankLabel(peer) + " failed (IB " + statusText
             + "); the other ranks timed out waiting on it.");
     p.pair = std::make_pair(f.ranks[0], f.ranks[1]);
@@ -223,7 +223,7 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
             + " timed out (" + std::string(text.substr(0, 120))
             + "): the peer's host stopped acknowledging, so the network path between them (or that host) failed."
               " No line maps the address to a rank; NCCL_DEBUG=INFO bootstrap lines would.";
-        out.propose(RootCauseClass::NetworkPair, { first->localRank }, 0.5, 77,
+        out.propose(RootCauseClass::NetworkPair, { first->localRank }, 0.5, "network.socket_timed_out",
             "The connection from " + ctx.rankLabel(first->localRank) + " to " + first->peerIp
                 + " timed out: a network path failure; the peer's rank is not in the logs.");
         return;
@@ -251,7 +251,7 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
     f.confidence = 0.6;
     f.explanation = ctx.rankLabel(first->localRank) + " lost its socket connection to " + first->peerIp + " ("
         + ctx.rankLabel(peer) + ") although that rank did not fail on its own: the network path between the two broke.";
-    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, 0.6, 76,
+    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, 0.6, "network.socket_closed",
         "The socket connection between " + ctx.rankLabel(first->localRank) + " and " + ctx.rankLabel(peer) + " broke.");
     p.pair = std::make_pair(f.ranks[0], f.ranks[1]);
 }
@@ -345,7 +345,7 @@ void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
             + (transport.empty() ? std::string() : " (NCCL: \"" + transport + "\")")
             + ". A single bad link breaks one pair of hosts; every host failing the same way means the network setup"
               " itself: firewalled ports, the wrong interface in NCCL_SOCKET_IFNAME, or no InfiniBand inside the container.";
-        out.propose(RootCauseClass::Configuration, {}, 0.75, 82,
+        out.propose(RootCauseClass::Configuration, {}, 0.75, "network.transport_everywhere",
             "Connections between ranks fail from every host while NCCL sets up its transport: a network configuration"
             " problem (interface, firewall or missing InfiniBand), not one rank or link.");
         return;
@@ -359,7 +359,7 @@ void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
           " link that broke: InfiniBand not visible in the container (devices, NCCL_IB_HCA), and the socket interface in"
           " NCCL_SOCKET_IFNAME not routable or firewalled between hosts. The launcher ended the job after the first"
           " failure, so the other hosts never got to report theirs.";
-    out.propose(RootCauseClass::Configuration, {}, 0.65, 82,
+    out.propose(RootCauseClass::Configuration, {}, 0.65, "network.transport_socket_fallback",
         "No host found its InfiniBand device, NCCL fell back to sockets, and the socket connections between hosts never"
         " came up: a network configuration problem (InfiniBand in the container, NCCL_SOCKET_IFNAME, firewall), not one"
         " rank or link.");
@@ -414,7 +414,8 @@ void ruleIbAsyncEvents(const RuleContext& ctx, RuleOutput& out)
                         : "A port error is the link of that host's InfiniBand port going down (a flapping cable, a"
                           " transceiver or a switch port); every rank using it stalls.")
         + " The ranks elsewhere only wait for them.";
-    Proposal& p = out.propose(cls, {}, 0.7, 79,
+    Proposal& p = out.propose(cls, {}, 0.7,
+        catastrophic ? Precedence("hardware.hca_catastrophic") : Precedence("network.port_error"),
         (catastrophic ? "The InfiniBand adapter of " + hostName + " failed (local catastrophic error)"
                       : "The InfiniBand port of " + hostName + " went down (port error)")
             + "; every rank on that host lost the fabric and the others waited.");
@@ -446,7 +447,7 @@ void ruleDuplicateGpu(const RuleContext& ctx, RuleOutput& out)
     f.explanation = "NCCL refused to build the communicator: " + std::to_string(hits.size())
         + " rank(s) report \"Duplicate GPU detected\", i.e. two ranks share one CUDA device. The launch maps ranks to"
           " GPUs wrongly (CUDA_VISIBLE_DEVICES, --gpus-per-task, or torch.cuda.set_device(local_rank) missing).";
-    out.propose(RootCauseClass::Configuration, {}, 0.85, 86,
+    out.propose(RootCauseClass::Configuration, {}, 0.85, "configuration.duplicate_gpu",
         "Ranks share a GPU (\"Duplicate GPU detected\"): the launcher's rank-to-GPU mapping is wrong, so NCCL cannot set"
         " up the communicator.");
 }

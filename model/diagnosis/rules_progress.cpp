@@ -296,7 +296,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
         const bool hung = ctx.facts.ranks[first].survivedSigterm;
         if (hung)
             s.confidence = 0.65;
-        out.propose(RootCauseClass::Unknown, odd, s.confidence, 50,
+        out.propose(RootCauseClass::Unknown, odd, s.confidence, "silent.stopped_logging",
             ctx.rankLabel(first) + " went silent while " + std::to_string(pg->timedOut.size())
                 + " rank(s) timed out waiting in " + where
                 + (hung ? "; it ignored the launcher's SIGTERM, so it was hung, not dead, but its logs do not say where."
@@ -356,12 +356,12 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
             + " timed out in a different collective (another process group or a call the others do not make). Each"
               " side waits for the other: the ranks issued collectives in a different order, for instance a"
               " rank-conditional collective (logging, metrics, evaluation on some ranks only).";
-        out.propose(RootCauseClass::CollectiveMismatch, odd, 0.8, 74,
+        out.propose(RootCauseClass::CollectiveMismatch, odd, 0.8, "mismatch.waits_elsewhere",
             (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " wait in another collective while "
                 + std::to_string(pg->timedOut.size()) + " rank(s) wait in " + where + ": a collective-order mismatch.");
         return;
     }
-    out.propose(RootCauseClass::StragglerStall, odd, confidence, 60, summary);
+    out.propose(RootCauseClass::StragglerStall, odd, confidence, "straggler.never_entered", summary);
 }
 
 void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out)
@@ -399,7 +399,7 @@ void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out)
             f.evidence.push_back(evidenceOf(b, p.statusEvent));
             break;
         }
-    out.propose(RootCauseClass::StragglerStall, {}, 0.7, 55,
+    out.propose(RootCauseClass::StragglerStall, {}, 0.7, "straggler.frozen_job",
         "The whole job froze with no collective in flight (heartbeat monitor fired on every rank, no watchdog timeout);"
         " a process-wide stall such as a filesystem hang, not a communication fault.");
 }
@@ -446,7 +446,7 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
             + " and none completed it; no rank is missing, no transport error, no Xid. The job forces " + settings
             + ": a hang inside NCCL with a forced algorithm or protocol is the known signature of an algorithm/protocol"
               " deadlock (no single rank is to blame). Rerun without the override to confirm.";
-        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.5, 52,
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.5, "mismatch.algorithm_deadlock",
             "Every rank entered " + where + " and none finished it, with " + settings
                 + " forced: an NCCL algorithm/protocol deadlock, not one bad rank.");
         return;
@@ -465,7 +465,7 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
             break;
         }
     }
-    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, 5,
+    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, "hang.all_entered",
         "Every rank entered " + where + " and timed out; the logs do not show which rank, GPU or link is stuck.");
     p.status = DiagnosisStatus::Inconclusive;
 }
@@ -517,7 +517,7 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
         + (files.empty() ? std::string(" (no log at all in a bundle that holds most ranks)") : " (its log " + files + " is present but silent)")
         + ". A process that died without output (SIGKILL, OOM killer, node loss) or hung before logging looks like"
           " this; the logs cannot tell which.";
-    out.propose(RootCauseClass::Unknown, silent, 0.55, 50,
+    out.propose(RootCauseClass::Unknown, silent, 0.55, "silent.missing_rank",
         (silent.size() == 1 ? ctx.rankLabel(silent.front()) : "Ranks " + formatRanks(silent))
             + " went silent while " + std::to_string(pg->timedOut.size())
             + " rank(s) timed out waiting in " + op + " #" + std::to_string(pg->stuckSeq)

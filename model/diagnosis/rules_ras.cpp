@@ -160,7 +160,7 @@ void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out)
                                " rank numbers.";
             f.explanation = explanation;
             if (g.majority >= 0)
-                out.propose(RootCauseClass::StragglerStall, behind, f.confidence, 58,
+                out.propose(RootCauseClass::StragglerStall, behind, f.confidence, "ras.count_behind",
                     "NCCL RAS shows " + rankWord + formatRanks(behind) + " behind on the " + where + " ("
                         + countText(g.behind.begin()->second) + " while the others reached " + countText(g.majority)
                         + ").");
@@ -185,7 +185,7 @@ void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out)
             + ". The listed ranks are ahead and waiting for the rest to join; they are not the culprits. The ranks that"
               " hold the job are among the majority, which RAS does not list one by one: a stack dump of every rank"
               " (py-spy) or Flight Recorder dumps show which of them never reached the next operation.";
-        Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, 6,
+        Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, "ras.count_ahead",
             "NCCL RAS shows " + rankWord + formatRanks(ahead) + " ahead of the rest on the " + where
                 + "; the ranks holding the job are not named, and the listed ones are not the culprits.");
         p.status = DiagnosisStatus::Inconclusive;
@@ -245,7 +245,7 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
         f.explanation = "NCCL's RAS subsystem lost contact with the process of rank(s) " + formatRanks(deadRanks)
             + " and declared it dead: the process exited, was killed, or its host dropped off the network. The other"
               " ranks of its communicators can only wait for it.";
-        out.propose(RootCauseClass::RankCrashed, deadRanks, 0.7, 81,
+        out.propose(RootCauseClass::RankCrashed, deadRanks, 0.7, "ras.dead_process",
             "NCCL RAS declared the process of " + ctx.rankLabel(deadRanks.front())
                 + (deadRanks.size() > 1 ? " (and rank(s) " + formatRanks(deadRanks) + ")" : std::string())
                 + " dead; the other ranks waited for it.");
@@ -262,7 +262,7 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
         f.explanation = "NCCL RAS could not collect communicator data from rank(s) " + formatRanks(missingRanks)
             + " (INCOMPLETE): the process did not answer, which a frozen, overloaded or dying process does. Check it"
               " first; its peers in the communicator are waiting on it.";
-        out.propose(RootCauseClass::StragglerStall, missingRanks, 0.45, 56,
+        out.propose(RootCauseClass::StragglerStall, missingRanks, 0.45, "ras.unresponsive",
             "NCCL RAS got no answer from rank(s) " + formatRanks(missingRanks) + "; the others waited for it.");
     }
     if (!unmapped.empty()) {
@@ -278,7 +278,7 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
             + " as dead or unresponsive, but no log line in the bundle ties that process to a global rank. Add the logs"
               " with NCCL_DEBUG=INFO (their 'host:pid' headers and Init lines map processes to ranks).";
         if (deadRanks.empty() && missingRanks.empty()) {
-            Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, 7,
+            Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, "ras.dead_unmapped",
                 "NCCL RAS reports " + list + " as dead or unresponsive; the logs do not say which rank that is.");
             p.status = DiagnosisStatus::Inconclusive;
         }

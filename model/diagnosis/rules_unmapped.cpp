@@ -52,12 +52,12 @@ std::string firstText(const Bundle& b, const std::vector<std::uint32_t>& events,
     return std::string(b.text(b.events[events.front()].text)).substr(0, length);
 }
 
-// A cause the messages state: its finding and its proposal say the same thing.
+// A cause the messages state: its finding and its proposal say the same thing, under one id
+// (the finding's rule id and the proposal's row of the precedence table).
 struct StatedCause {
-    std::string_view rule;
+    Precedence rule;
     RootCauseClass cls;
     double confidence;
-    int precedence;
     std::string title;
     std::string explanation;
     std::string summary;
@@ -67,14 +67,14 @@ struct StatedCause {
 
 void conclude(const RuleContext& ctx, RuleOutput& out, const StatedCause& c, const std::vector<std::uint32_t>& events)
 {
-    Finding& f = out.add(ctx, std::string(c.rule), c.cls, c.values);
+    Finding& f = out.add(ctx, std::string(c.rule.id()), c.cls, c.values);
     f.ranks = c.ranks;
     if (f.title.empty())
         f.title = c.title;
     addEvidence(ctx.bundle, f, events);
     f.confidence = c.confidence;
     f.explanation = c.explanation;
-    out.propose(c.cls, c.ranks, c.confidence, c.precedence, c.summary);
+    out.propose(c.cls, c.ranks, c.confidence, c.rule, c.summary);
 }
 
 // The dynamic loader could not give the framework a working NCCL: XLA's stub says "Unable to
@@ -165,7 +165,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 
     if (!allocation.empty())
         conclude(ctx, out,
-            { "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, 0.65, 86,
+            { "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, 0.65,
                 "NCCL ran out of GPU memory on a process no line ties to a rank",
                 "NCCL could not allocate GPU memory (" + firstText(b, allocation)
                     + "). NCCL allocates its buffers when a communicator is created or connected; with the GPU full,"
@@ -176,7 +176,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     if (!inaccessible.empty()) {
         const std::string bus(b.text(b.events[inaccessible.front()].detail));
         conclude(ctx, out,
-            { "hardware.gpu_inaccessible", RootCauseClass::HardwareFault, 0.7, 87, "nvidia-smi cannot reach GPU " + bus,
+            { "hardware.gpu_inaccessible", RootCauseClass::HardwareFault, 0.7, "nvidia-smi cannot reach GPU " + bus,
                 "nvidia-smi could not get a handle for GPU " + bus
                     + " (\"Unknown Error\"): the driver no longer reaches that GPU, as after it fell off the bus or hung"
                       " in its firmware. The process on it cannot finish any collective, and the others wait. The logs"
@@ -188,7 +188,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     }
     if (!brokenGpu.empty() && inaccessible.empty())
         conclude(ctx, out,
-            { "hardware.cuda_error_unmapped", RootCauseClass::HardwareFault, 0.65, 86,
+            { "hardware.cuda_error_unmapped", RootCauseClass::HardwareFault, 0.65,
                 "A GPU reported a hardware error (no rank named)",
                 "A process got \"" + firstText(b, brokenGpu)
                     + "\": the GPU itself failed (an uncorrectable memory error or a lost device), not the program."
@@ -210,7 +210,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             }
     if (!duplicates.empty())
         conclude(ctx, out,
-            { "configuration.duplicate_rank", RootCauseClass::Configuration, 0.7, 84,
+            { "configuration.duplicate_rank", RootCauseClass::Configuration, 0.7,
                 "Several processes announced the same global rank",
                 "The same GLOBAL_RANK was announced by two processes (" + std::to_string(duplicates.size())
                     + " rank(s) twice): more processes were started than the job has ranks, so two of them join as one"
@@ -221,7 +221,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             duplicates);
     if (!portInUse.empty())
         conclude(ctx, out,
-            { "configuration.port_in_use", RootCauseClass::Configuration, 0.75, 84, "The rendezvous port is already in use",
+            { "configuration.port_in_use", RootCauseClass::Configuration, 0.75, "The rendezvous port is already in use",
                 "The c10d store could not listen on its port: errno 98, EADDRINUSE (" + firstText(b, portInUse)
                     + "). Another process holds MASTER_PORT: a leftover process of an earlier run, or two jobs on one"
                       " node with the same fixed port. Free the port or choose another (MASTER_PORT, --master_port,"
@@ -231,7 +231,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             portInUse);
     if (!memlock.empty())
         conclude(ctx, out,
-            { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7, 84,
+            { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7,
                 "InfiniBand memory registration failed: pinned-memory limit",
                 "ibv_reg_mr failed with ENOMEM (\"Cannot allocate memory\"): registering memory with the NIC pins it,"
                 " and the process's locked-memory limit is too low. Raise it (ulimit -l unlimited, the container's"
@@ -240,7 +240,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             memlock);
     if (!nvls.empty())
         conclude(ctx, out,
-            { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7, 84,
+            { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7,
                 "NVLink SHARP (NVLS) setup failed with a CUDA error",
                 "NCCL's NVLS transport failed a CUDA call while creating its multicast objects (" + firstText(b, nvls)
                     + "). They are provided by the NVSwitch fabric manager: a fabric manager restarted without a GPU"
@@ -251,7 +251,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             nvls);
     if (!ncclLibrary.empty())
         conclude(ctx, out,
-            { "configuration.nccl_library", RootCauseClass::Configuration, 0.8, 84,
+            { "configuration.nccl_library", RootCauseClass::Configuration, 0.8,
                 "The NCCL library could not be loaded",
                 "The framework could not load a working NCCL (" + firstText(b, ncclLibrary)
                     + "): the library is missing from the library path, or older than the one the framework was"
@@ -262,7 +262,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             ncclLibrary);
     if (!socketConfig.empty()) {
         const std::int32_t rank = onlyRankOf(b, socketConfig);
-        StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7, 83,
+        StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7,
             "NCCL could not open a socket on the chosen network interface",
             "NCCL failed to create or bind its socket (" + firstText(b, socketConfig)
                 + "): the interface it picked has no address of the family it asked for, or does not exist. Set"
@@ -286,7 +286,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             }
         if (hosts >= 2)
             conclude(ctx, out,
-                { "network.many_hosts_unmapped", RootCauseClass::Configuration, 0.65, 81,
+                { "network.many_hosts_unmapped", RootCauseClass::Configuration, 0.65,
                     "The same IB completion error on " + std::to_string(hosts) + " hosts",
                     "InfiniBand/RoCE completion error " + std::to_string(status) + " on " + std::to_string(hosts)
                         + " hosts at once: one cable or NIC breaks one link, an error everywhere points at the fabric's"
@@ -296,7 +296,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 ib);
         else
             conclude(ctx, out,
-                { "network.ib_unmapped", RootCauseClass::NetworkPair, 0.55, 75,
+                { "network.ib_unmapped", RootCauseClass::NetworkPair, 0.55,
                     "IB completion errors on one host, no rank named",
                     "InfiniBand/RoCE completion errors (status " + std::to_string(status)
                         + ") on one host: the link between it and its peer failed (retries exhausted, a port or a"
