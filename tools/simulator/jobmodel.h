@@ -22,8 +22,8 @@ std::string_view torchOpName(Op op); // "ALLREDUCE", "_ALLGATHER_BASE", ...
 std::string_view ncclOpName(Op op); // "AllReduce", "AllGather", ...
 std::string_view c10dFunction(Op op); // "all_reduce", "_all_gather_base", ...
 
-// PyTorch ProcessGroupNCCL dialect ([formats 1]). Line numbers follow the fingerprint
-// table of [formats 1.1] and real pastes of each release.
+// PyTorch ProcessGroupNCCL dialect (docs/log-formats.md, section 1). The ProcessGroupNCCL.cpp
+// line numbers in the envelope follow real pastes of each release.
 struct TorchDialect {
     std::string name; // "2.4"
     std::string full; // "2.4.1+cu124"

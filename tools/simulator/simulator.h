@@ -148,7 +148,7 @@ Result generateInMemory(const ScenarioOptions& options, Bundle& files);
 // expected.json text for an Expected (stable field order, 2-space indent, trailing newline).
 std::string expectedJson(const Expected& expected);
 
-// Option spellings shared by the CLI and tests.
+// Option spellings common to the CLI and the tests.
 std::optional<Layout> layoutFromName(std::string_view name);
 std::string_view layoutName(Layout layout);
 std::optional<NcclDebug> ncclDebugFromName(std::string_view name);
