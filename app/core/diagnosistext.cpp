@@ -1,5 +1,6 @@
 #include "app/core/diagnosistext.h"
 
+#include "app/core/evidencelocation.h"
 #include "app/core/sanitizetext.h"
 #include "app/core/textwrap.h"
 #include "model/ranklist.h"
@@ -19,14 +20,6 @@ std::string percent(double c)
     return buf;
 }
 
-std::string evidenceLocation(const model::Bundle& b, const model::EvidenceLine& e)
-{
-    const model::Source* src = b.source(e.ref.source);
-    std::string out = src ? src->path : std::string("?");
-    if (e.ref.line)
-        out += ":" + std::to_string(e.ref.line);
-    return out;
-}
 
 std::string rankGroups(const model::Diagnosis& d)
 {
@@ -97,7 +90,7 @@ std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
         if (!f.evidence.empty()) {
             out << "   Evidence:\n";
             for (const auto& e : f.evidence)
-                out << "     " << evidenceLocation(b, e) << ": " << e.text.substr(0, 240) << "\n";
+                out << "     " << evidenceLocation(b, e.ref) << ": " << e.text.substr(0, 240) << "\n";
         }
         if (!f.fix.empty()) {
             out << "   Fix:\n";
@@ -166,7 +159,7 @@ std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
         if (!f.evidence.empty()) {
             out << "\n```\n";
             for (const auto& e : f.evidence)
-                out << evidenceLocation(b, e) << ": " << e.text.substr(0, 400) << "\n";
+                out << evidenceLocation(b, e.ref) << ": " << e.text.substr(0, 400) << "\n";
             out << "```\n";
         }
         if (!f.fix.empty()) {

@@ -3,6 +3,7 @@
 #include "app/about/version.h"
 #include "app/core/anonymizer.h"
 #include "app/core/diagnosisjson.h"
+#include "app/core/evidencelocation.h"
 #include "model/ranklist.h"
 #include "model/secretmasker.h"
 
@@ -129,14 +130,6 @@ std::vector<ReportRankRow> compressRows(
     return out;
 }
 
-std::string evidenceLocation(const model::Bundle& b, const model::EvidenceLine& e)
-{
-    const model::Source* src = b.source(e.ref.source);
-    std::string out = src ? src->path : std::string("?");
-    if (e.ref.line)
-        out += ":" + std::to_string(e.ref.line);
-    return out;
-}
 
 std::string clipped(const std::string& text, std::size_t limit)
 {
@@ -245,7 +238,7 @@ ReportData buildReportData(
         rf.explanation = f.explanation;
         rf.codeLocation = f.codeLocation;
         for (const auto& e : f.evidence)
-            rf.evidence.push_back({ evidenceLocation(b, e), clipped(e.text, kMaxEvidenceChars) });
+            rf.evidence.push_back({ evidenceLocation(b, e.ref), clipped(e.text, kMaxEvidenceChars) });
         rf.fix = f.fix;
         rf.verify = f.verify;
         rf.confirm = f.confirm;

@@ -1,5 +1,6 @@
 #include "app/core/whyrank.h"
 
+#include "app/core/evidencelocation.h"
 #include "app/core/sanitizetext.h"
 #include "app/core/textwrap.h"
 #include "model/ranklist.h"
@@ -42,14 +43,6 @@ std::string_view stateInWords(RankState state)
     return "not known: its lines do not say where it was";
 }
 
-std::string location(const model::Bundle& b, const model::EvidenceRef& ref)
-{
-    const model::Source* src = b.source(ref.source);
-    std::string out = src ? src->path : std::string("?");
-    if (ref.line)
-        out += ":" + std::to_string(ref.line);
-    return out;
-}
 
 bool contains(const std::vector<std::int32_t>& v, std::int32_t x)
 {
@@ -131,7 +124,7 @@ std::string whyRankText(const model::Bundle& b, const model::Diagnosis& d, std::
         any = true;
         out << "  " << f.rule << " (confidence " << f.confidence << "): " << f.title << "\n";
         for (std::size_t i = 0; i < f.evidence.size() && i < 3; ++i)
-            out << "    " << location(b, f.evidence[i].ref) << ": " << f.evidence[i].text.substr(0, 200) << "\n";
+            out << "    " << evidenceLocation(b, f.evidence[i].ref) << ": " << f.evidence[i].text.substr(0, 200) << "\n";
     }
     if (!any)
         out << "\nNo finding names it.\n";
@@ -150,7 +143,7 @@ std::string whyRankText(const model::Bundle& b, const model::Diagnosis& d, std::
         out << "\nThe last recognised line of each of its files:\n";
         for (std::size_t i = 0; i < lastOfSource.size() && i < 8; ++i) {
             const model::Event& e = b.events[lastOfSource[i]];
-            out << "  " << location(b, e.evidence) << ": " << std::string(b.text(e.text)).substr(0, 200) << "\n";
+            out << "  " << evidenceLocation(b, e.evidence) << ": " << std::string(b.text(e.text)).substr(0, 200) << "\n";
         }
         if (lastOfSource.size() > 8)
             out << "  … and " << lastOfSource.size() - 8 << " more files\n";
