@@ -62,7 +62,6 @@ const parsers::ErrorCatalogue* builtInErrorCatalogue()
 Explanation explain(const parsers::ErrorCatalogue& catalogue, std::string_view text)
 {
     Explanation x;
-    x.query = std::string(text);
     std::size_t at = 0;
     while (at <= text.size()) {
         const std::size_t end = std::min(text.find('\n', at), text.size());

@@ -25,7 +25,6 @@ enum class ExplainedBy {
 };
 
 struct Explanation {
-    std::string query;
     ExplainedBy by = ExplainedBy::Nothing;
     std::vector<const parsers::CatalogueEntry*> entries;
 };
