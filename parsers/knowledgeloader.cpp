@@ -16,6 +16,24 @@ std::vector<std::string> stringList(const nlohmann::json& entry, const char* key
     return out;
 }
 
+// "verify" steps are objects {"command": ..., "note": ...}; either may be absent, not both.
+std::vector<model::VerifyStep> stepList(const nlohmann::json& entry)
+{
+    std::vector<model::VerifyStep> out;
+    auto field = [](const nlohmann::json& step, const char* key) {
+        auto it = step.find(key);
+        return it != step.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    if (auto it = entry.find("verify"); it != entry.end() && it->is_array())
+        for (const auto& step : *it)
+            if (step.is_object()) {
+                model::VerifyStep s { field(step, "command"), field(step, "note") };
+                if (!s.command.empty() || !s.note.empty())
+                    out.push_back(std::move(s));
+            }
+    return out;
+}
+
 model::KnowledgeEntry entryFrom(const nlohmann::json& j)
 {
     model::KnowledgeEntry e;
@@ -23,8 +41,10 @@ model::KnowledgeEntry entryFrom(const nlohmann::json& j)
         e.title = j["title"].get<std::string>();
     if (j.contains("summary") && j["summary"].is_string())
         e.summary = j["summary"].get<std::string>();
+    if (j.contains("group_title") && j["group_title"].is_string())
+        e.groupTitle = j["group_title"].get<std::string>();
     e.fix = stringList(j, "fix");
-    e.verify = stringList(j, "verify");
+    e.verify = stepList(j);
     e.confirm = stringList(j, "confirm");
     return e;
 }
@@ -36,7 +56,7 @@ model::Result<model::Knowledge> loadKnowledge(std::string_view json)
     const auto doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
         return model::Error { "the knowledge base is not valid JSON" };
-    if (doc.value("schema", "") != "rankscope.knowledge/1")
+    if (doc.value("schema", "") != "rankscope.knowledge/2")
         return model::Error { "the knowledge base has an unknown schema" };
     model::Knowledge k;
     if (auto it = doc.find("classes"); it != doc.end() && it->is_object())

@@ -811,7 +811,16 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
     if (!f.verify.empty()) {
         bodyLayout->addSpacing(em / 3);
         bodyLayout->addWidget(makeHeading(tr("Verify"), body));
-        for (const std::string& command : f.verify) {
+        for (const model::VerifyStep& step : f.verify) {
+            // Only a command gets the Copy button; its note is prose and stays out of it.
+            if (step.command.empty()) {
+                auto* instruction = makeLabel(QString::fromStdString(step.note), body);
+                instruction->setObjectName(QStringLiteral("verifyInstruction"));
+                instruction->setTextInteractionFlags(Qt::TextSelectableByMouse);
+                bodyLayout->addWidget(instruction);
+                continue;
+            }
+            const std::string& command = step.command;
             auto* row = new QFrame(body);
             row->setAutoFillBackground(true);
             row->setBackgroundRole(QPalette::AlternateBase);
@@ -837,6 +846,13 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
             rowLayout->addWidget(text, 1);
             rowLayout->addWidget(copy, 0, Qt::AlignTop);
             bodyLayout->addWidget(row);
+            if (!step.note.empty()) {
+                auto* note = makeLabel(QString::fromStdString(step.note), body);
+                note->setObjectName(QStringLiteral("verifyNote"));
+                note->setIndent(em);
+                note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+                bodyLayout->addWidget(note);
+            }
         }
     }
 

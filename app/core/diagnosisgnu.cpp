@@ -73,8 +73,8 @@ std::string diagnosisGnu(const model::Bundle& b, const model::Diagnosis& d)
             continue;
         for (const auto& fix : f.fix)
             emit(out, first, Severity::Note, "fix: " + fix);
-        for (const auto& command : f.verify)
-            emit(out, first, Severity::Note, "verify: " + command);
+        for (const auto& step : f.verify)
+            emit(out, first, Severity::Note, "verify: " + model::verifyStepLine(step));
     }
     return sanitizeText(out);
 }

@@ -24,6 +24,15 @@ json intOrNull(std::int64_t v, bool known)
 
 } // namespace
 
+// The steps with the command apart from its note, for tools that run or copy commands.
+json verifySteps(const model::Finding& f)
+{
+    json steps = json::array();
+    for (const auto& step : f.verify)
+        steps.push_back({ { "command", step.command }, { "note", step.note } });
+    return steps;
+}
+
 json verdictJson(const model::Bundle&, const model::Diagnosis& d)
 {
     json verdict;
@@ -62,7 +71,8 @@ json diagnosisJson(const model::Bundle& b, const model::Diagnosis& d)
                 { "line", e.line->ref.line }, { "text", e.line->text } });
         findings.push_back({ { "rule", f.rule }, { "title", f.title }, { "ranks", f.ranks },
             { "confidence", rounded(f.confidence) }, { "evidence", evidence }, { "explanation", f.explanation },
-            { "fix", f.fix }, { "verify", f.verify }, { "confirm", f.confirm },
+            { "fix", f.fix }, { "verify", model::verifyStepLines(f.verify) }, { "verify_steps", verifySteps(f) },
+            { "confirm", f.confirm },
             // Added in place (schema stays rankscope.diagnosis/1): frames of the diverging
             // call, innermost first; empty when the finding has none.
             { "code_location", f.codeLocation } });

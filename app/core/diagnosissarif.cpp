@@ -190,8 +190,9 @@ json messageOf(const model::Diagnosis& d, const model::Finding& f)
             markdown += "\n- " + s;
     }
     if (!f.verify.empty()) {
-        text += "\n\nVerify: " + textOf(f.verify, "; ");
-        markdown += "\n\n**Verify**\n\n```sh\n" + textOf(f.verify, "\n") + "\n```";
+        const std::vector<std::string> lines = model::verifyStepLines(f.verify);
+        text += "\n\nVerify: " + textOf(lines, "; ");
+        markdown += "\n\n**Verify**\n\n```sh\n" + textOf(lines, "\n") + "\n```";
     }
     return { { "text", text }, { "markdown", markdown } };
 }
@@ -231,7 +232,7 @@ json diagnosisSarif(const model::Bundle& b, const model::Diagnosis& d)
             { "properties",
                 { { "rule", f.rule }, { "role", findingRoleName(walked.role) },
                     { "ranks", f.ranks }, { "confidence", rounded(f.confidence) },
-                    { "fix", f.fix }, { "verify", f.verify } } } };
+                    { "fix", f.fix }, { "verify", model::verifyStepLines(f.verify) } } } };
         results.push_back(std::move(result));
     }
 

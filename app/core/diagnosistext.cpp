@@ -99,8 +99,15 @@ std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
         }
         if (!f.verify.empty()) {
             out << "   Verify:\n";
-            for (const auto& s : f.verify)
-                out << "     $ " << s << "\n";
+            for (const auto& step : f.verify) {
+                if (step.command.empty()) {
+                    out << "     - " << wrap(step.note, 88, "       ") << "\n";
+                    continue;
+                }
+                out << "     $ " << step.command << "\n";
+                if (!step.note.empty())
+                    out << "         " << wrap(step.note, 84, "         ") << "\n";
+            }
         }
         if (!f.confirm.empty() && n == 1) {
             out << "   How to confirm:\n";
@@ -168,10 +175,20 @@ std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
                 out << "- " << s << "\n";
         }
         if (!f.verify.empty()) {
-            out << "\n**Verify**\n\n```sh\n";
-            for (const auto& s : f.verify)
-                out << s << "\n";
-            out << "```\n";
+            out << "\n**Verify**\n\n";
+            bool anyCommand = false;
+            for (const auto& step : f.verify) {
+                if (step.command.empty())
+                    out << "- " << step.note << "\n";
+                anyCommand = anyCommand || !step.command.empty();
+            }
+            if (anyCommand) {
+                out << "\n```sh\n";
+                for (const auto& step : f.verify)
+                    if (!step.command.empty())
+                        out << model::verifyStepLine(step) << "\n";
+                out << "```\n";
+            }
         }
         if (!f.confirm.empty()) {
             out << "\n**How to confirm**\n\n";

@@ -35,7 +35,7 @@ struct ReportFinding {
     std::vector<std::string> codeLocation; // "file:line in func", innermost first
     std::vector<ReportEvidence> evidence;
     std::vector<std::string> fix;
-    std::vector<std::string> verify;
+    std::vector<model::VerifyStep> verify;
     std::vector<std::string> confirm;
 };
 
@@ -155,9 +155,13 @@ template <class Fn> void forEachReportString(ReportData& d, Fn&& fn)
             fn(e.location);
             fn(e.text);
         }
-        for (auto* list : { &f.codeLocation, &f.fix, &f.verify, &f.confirm })
+        for (auto* list : { &f.codeLocation, &f.fix, &f.confirm })
             for (auto& s : *list)
                 fn(s);
+        for (auto& step : f.verify) {
+            fn(step.command);
+            fn(step.note);
+        }
     }
     for (auto& s : d.missingEvidence)
         fn(s);

@@ -212,10 +212,16 @@ void list(std::ostringstream& out, const std::vector<std::string>& items, const 
 }
 
 // One dark block per command: long commands wrap, and a reader sees where each one ends.
-void commands(std::ostringstream& out, const std::vector<std::string>& lines)
+// A command in a block of its own (what a reader copies), its note as prose under it;
+// an instruction without a command is prose only.
+void commands(std::ostringstream& out, const std::vector<model::VerifyStep>& steps)
 {
-    for (const auto& line : lines)
-        out << "<pre class=\"commands\">" << esc(line) << "</pre>\n";
+    for (const auto& step : steps) {
+        if (!step.command.empty())
+            out << "<pre class=\"commands\">" << esc(step.command) << "</pre>\n";
+        if (!step.note.empty())
+            out << "<p class=\"note\">" << esc(step.note) << "</p>\n";
+    }
 }
 
 void verdictSection(std::ostringstream& out, const ReportData& d)
@@ -291,7 +297,7 @@ void figuresSection(
                "and the rank-pair heatmap are drawn by the Rankscope desktop app, which exports "
                "the same "
                "report with both figures embedded:</p>\n";
-        commands(out, { "rankscope --export report.html " + d.inputArguments });
+        commands(out, { { "rankscope --export report.html " + d.inputArguments, "" } });
         out << "<p class=\"note\">The command needs no display; it uses Qt's offscreen "
                "platform.</p></div>\n";
     }
@@ -414,7 +420,7 @@ void inputsSection(std::ostringstream& out, const ReportData& d)
 void reproduceSection(std::ostringstream& out, const ReportData& d)
 {
     out << "<section id=\"reproduce\">\n<h2>Reproduce this diagnosis</h2>\n";
-    commands(out, { d.reproduceCommand });
+    commands(out, { { d.reproduceCommand, "" } });
     out << "<dl class=\"facts\">\n<dt>Tool</dt><dd>Rankscope " << esc(d.toolVersion) << "</dd>\n";
     out << "<dt>Rules</dt><dd>";
     for (std::size_t i = 0; i < d.ruleIds.size(); ++i)

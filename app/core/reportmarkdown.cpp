@@ -109,7 +109,18 @@ void fixVerifyConfirm(std::ostringstream& out, const ReportFinding& f)
     }
     if (!f.verify.empty()) {
         out << "\n**Verify**\n";
-        codeBlock(out, f.verify, "sh");
+        std::vector<std::string> commands;
+        bool listed = false;
+        for (const auto& step : f.verify) {
+            if (!step.command.empty()) {
+                commands.push_back(model::verifyStepLine(step));
+                continue;
+            }
+            out << (listed ? "" : "\n") << "- " << inlineText(step.note) << "\n";
+            listed = true;
+        }
+        if (!commands.empty())
+            codeBlock(out, commands, "sh");
     }
     if (!f.confirm.empty()) {
         out << "\n**How to confirm**\n\n";

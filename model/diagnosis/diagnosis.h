@@ -3,6 +3,7 @@
 // a status, a root-cause class, the initiating rank(s) or stuck pair, the collateral ranks,
 // the stuck collective, per-rank states and the findings that justify all of it.
 
+#include "model/diagnosis/verifystep.h"
 #include "model/evidence.h"
 #include "model/optype.h"
 #include "model/stringpool.h"
@@ -62,7 +63,7 @@ struct Finding {
     std::vector<EvidenceLine> evidence;
     std::string explanation;
     std::vector<std::string> fix;
-    std::vector<std::string> verify;
+    std::vector<VerifyStep> verify;
     std::vector<std::string> confirm; // "how to confirm" checklist of the class
     std::optional<RootCauseClass> suggests; // the class this finding argues for, if any
     // Where the program issued the call the finding is about: Python frames "file:line in

@@ -2,6 +2,7 @@
 
 #include "model/diagnosis/arbitration.h"
 #include "model/diagnosis/facts.h"
+#include "model/diagnosis/findinggroups.h"
 #include "model/diagnosis/rules.h"
 #include "model/ranklist.h"
 
@@ -306,6 +307,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     });
     for (std::size_t i : order)
         d.findings.push_back(std::move(out.findings[i]));
+    foldRepeatedFindings(d.findings, knowledge, chosen && chosenFinding < out.findings.size());
 
     for (const auto& info : bundle.ranks) {
         RankVerdict v;

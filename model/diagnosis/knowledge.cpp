@@ -59,4 +59,18 @@ std::vector<std::string> renderAll(const std::vector<std::string>& lines, const 
     return out;
 }
 
+std::vector<VerifyStep> renderAll(const std::vector<VerifyStep>& steps, const Placeholders& values)
+{
+    std::vector<VerifyStep> out;
+    for (const auto& step : steps) {
+        bool commandComplete = true;
+        bool noteComplete = true;
+        VerifyStep rendered { renderTemplate(step.command, values, &commandComplete),
+            renderTemplate(step.note, values, &noteComplete) };
+        if (commandComplete && noteComplete)
+            out.push_back(std::move(rendered));
+    }
+    return out;
+}
+
 } // namespace rankscope::model

@@ -8,6 +8,8 @@
 // {pid}, {peer_rank}, {peer_host}, {peer_ip}, {hca}, {pg}, {seq}, {op}, {hosts}, {ranks},
 // {local_rank}, {master_host}. Lines whose placeholders cannot be filled are dropped.
 
+#include "model/diagnosis/verifystep.h"
+
 #include <map>
 #include <string>
 #include <string_view>
@@ -18,8 +20,10 @@ namespace rankscope::model {
 struct KnowledgeEntry {
     std::string title;
     std::string summary; // one paragraph on what the class or rule means
+    // Title of the one finding that stands for several of this rule ({count}, {ranks}).
+    std::string groupTitle;
     std::vector<std::string> fix;
-    std::vector<std::string> verify;
+    std::vector<VerifyStep> verify;
     std::vector<std::string> confirm;
 };
 
@@ -38,5 +42,7 @@ using Placeholders = std::map<std::string, std::string, std::less<>>;
 // Fills {name} placeholders; nullopt-like empty string when one is unknown.
 std::string renderTemplate(std::string_view text, const Placeholders& values, bool* complete = nullptr);
 std::vector<std::string> renderAll(const std::vector<std::string>& lines, const Placeholders& values);
+// A step is kept only if both its command and its note can be filled.
+std::vector<VerifyStep> renderAll(const std::vector<VerifyStep>& steps, const Placeholders& values);
 
 } // namespace rankscope::model

@@ -1,5 +1,6 @@
 #include "model/diagnosis/rules.h"
 
+#include <type_traits>
 #include <map>
 
 namespace rankscope::model {
@@ -73,13 +74,12 @@ Finding& RuleOutput::add(const RuleContext& ctx, std::string rule, std::optional
         = suggests ? ctx.knowledge.forClass(rootCauseClassName(*suggests)) : nullptr;
     if (ruleEntry && !ruleEntry->title.empty())
         f.title = renderTemplate(ruleEntry->title, values);
-    auto pick = [&](auto member) -> const std::vector<std::string>& {
-        static const std::vector<std::string> kEmpty;
+    // The rule's own list when it has one, else its class's.
+    auto pick = [&](auto member) {
+        using List = std::remove_cvref_t<decltype(ruleEntry->*member)>;
         if (ruleEntry && !(ruleEntry->*member).empty())
             return ruleEntry->*member;
-        if (classEntry)
-            return classEntry->*member;
-        return kEmpty;
+        return classEntry ? classEntry->*member : List {};
     };
     f.fix = renderAll(pick(&KnowledgeEntry::fix), values);
     f.verify = renderAll(pick(&KnowledgeEntry::verify), values);

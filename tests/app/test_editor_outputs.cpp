@@ -108,7 +108,7 @@ TEST_CASE("SARIF results carry the class and rule, the level, the fix and every 
     const std::string text = first["message"]["text"];
     CHECK_THAT(text, Catch::Contains("Verdict: hang_diagnosed, network_pair"));
     CHECK_THAT(text, Catch::Contains("Fix: " + c.diagnosis.findings[0].fix[0]));
-    CHECK_THAT(text, Catch::Contains("Verify: " + c.diagnosis.findings[0].verify[0]));
+    CHECK_THAT(text, Catch::Contains("Verify: " + model::verifyStepLine(c.diagnosis.findings[0].verify[0])));
     REQUIRE(first["locations"].size() == c.diagnosis.findings[0].evidence.size());
     const auto& where = first["locations"][0]["physicalLocation"];
     CHECK(where["artifactLocation"]["uri"] == "train-0007.out");

@@ -190,10 +190,24 @@ TEST_CASE(
     const model::Finding& f = doc->diagnosis->findings.front();
     REQUIRE_FALSE(f.verify.empty());
 
+    // One Copy button per step with a command, and it copies the command alone: a
+    // note pasted into a shell is a syntax error.
+    std::vector<const model::VerifyStep*> commands;
+    for (const auto& step : f.verify)
+        if (!step.command.empty())
+            commands.push_back(&step);
+    REQUIRE_FALSE(commands.empty());
     const auto copies = panel.findChildren<QToolButton*>(QStringLiteral("copyButton"));
-    REQUIRE(copies.size() >= static_cast<qsizetype>(f.verify.size()));
+    REQUIRE(copies.size() >= static_cast<qsizetype>(commands.size()));
     copies.front()->click();
-    CHECK(QGuiApplication::clipboard()->text() == QString::fromStdString(f.verify.front()));
+    CHECK(QGuiApplication::clipboard()->text() == QString::fromStdString(commands.front()->command));
+    for (QToolButton* copy : copies) {
+        copy->click();
+        const QString copied = QGuiApplication::clipboard()->text();
+        for (const auto& step : f.verify)
+            if (!step.note.empty())
+                CHECK_FALSE(copied.contains(QString::fromStdString(step.note)));
+    }
     CHECK(copies.front()->text().startsWith(QStringLiteral("Copied")));
 
     const auto checks = panel.findChildren<QCheckBox*>(QStringLiteral("confirmCheck"));

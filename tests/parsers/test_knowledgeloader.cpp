@@ -1,0 +1,83 @@
+// The knowledge base loader: verification steps keep the command apart from its note, and
+// steps whose placeholders cannot be filled for a finding are dropped whole.
+#include "model/diagnosis/knowledge.h"
+#include "parsers/knowledgeloader.h"
+#include "resources/embeddedresources.h"
+
+#include <catch2/catch.hpp>
+
+using namespace rankscope;
+
+namespace {
+
+const char* const kOneRule = R"({
+  "schema": "rankscope.knowledge/2",
+  "rules": {
+    "straggler.example": {
+      "title": "Rank {rank} stalled",
+      "verify": [
+        { "command": "ssh {host} py-spy dump --pid {pid}", "note": "where rank {rank} is" },
+        { "note": "Rerun with NCCL_DEBUG=INFO." },
+        { "command": "ssh {host} nvidia-smi -i {bus_id}" },
+        { "command": "", "note": "" },
+        "a bare string is not a step"
+      ]
+    }
+  }
+})";
+
+} // namespace
+
+TEST_CASE("verify steps load as command and note", "[knowledge]")
+{
+    const auto k = parsers::loadKnowledge(kOneRule);
+    REQUIRE(k.ok());
+    const model::KnowledgeEntry* e = k.value().forRule("straggler.example");
+    REQUIRE(e != nullptr);
+    REQUIRE(e->verify.size() == 3);
+    CHECK(e->verify[0] == model::VerifyStep { "ssh {host} py-spy dump --pid {pid}", "where rank {rank} is" });
+    CHECK(e->verify[1] == model::VerifyStep { "", "Rerun with NCCL_DEBUG=INFO." });
+    CHECK(e->verify[2].note.empty());
+}
+
+TEST_CASE("a step is dropped when its command or its note cannot be filled", "[knowledge]")
+{
+    const auto k = parsers::loadKnowledge(kOneRule);
+    REQUIRE(k.ok());
+    const auto& steps = k.value().forRule("straggler.example")->verify;
+    // No {rank}: the first step's note cannot be filled; no {bus_id}: the third's command.
+    const model::Placeholders known { { "host", "node-36" }, { "pid", "227" } };
+    const auto rendered = model::renderAll(steps, known);
+    REQUIRE(rendered.size() == 1);
+    CHECK(rendered[0].note == "Rerun with NCCL_DEBUG=INFO.");
+
+    const model::Placeholders all { { "host", "node-36" }, { "pid", "227" }, { "rank", "5" }, { "bus_id", "0000:07:00.0" } };
+    const auto full = model::renderAll(steps, all);
+    REQUIRE(full.size() == 3);
+    CHECK(full[0].command == "ssh node-36 py-spy dump --pid 227");
+    CHECK(full[0].note == "where rank 5 is");
+}
+
+TEST_CASE("a step renders as one paste-safe line", "[knowledge]")
+{
+    CHECK(model::verifyStepLine({ "ncclras", "run it again" }) == "ncclras   # run it again");
+    CHECK(model::verifyStepLine({ "ncclras", "" }) == "ncclras");
+    CHECK(model::verifyStepLine({ "", "Rerun with NCCL_DEBUG=INFO." }) == "Rerun with NCCL_DEBUG=INFO.");
+}
+
+TEST_CASE("the knowledge base of the old schema is refused", "[knowledge]")
+{
+    const auto k = parsers::loadKnowledge(R"({"schema":"rankscope.knowledge/1","rules":{}})");
+    CHECK_FALSE(k.ok());
+}
+
+TEST_CASE("the built-in knowledge base loads with steps", "[knowledge]")
+{
+    const auto k = parsers::loadKnowledge(resources::knowledgeJson());
+    REQUIRE(k.ok());
+    std::size_t commands = 0;
+    for (const auto& [name, entry] : k.value().classes)
+        for (const auto& step : entry.verify)
+            commands += step.command.empty() ? 0 : 1;
+    CHECK(commands > 10);
+}
