@@ -5,6 +5,7 @@
 #include "model/evidence.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -44,6 +45,9 @@ struct Source {
     // Read once from a pipe, FIFO, character device or standard input: its bytes are gone,
     // so it cannot be shown again (containerPath is the path given, "-" for stdin).
     bool stream = false;
+    // A log pasted into the app: its bytes, kept here because no file holds them
+    // (containerPath is "pasted:" and its name). Shared, never copied, with the load's task.
+    std::shared_ptr<const std::string> memory;
     // Where the file lies below what the user named, for outputs that point editors at it
     // (GNU error lines, SARIF): a file found in a folder has the folder as given (no
     // trailing slash) and its path below it; a file or archive named directly has its own

@@ -34,6 +34,19 @@ private:
     std::string m_data;
 };
 
+// Bytes owned elsewhere and kept alive by sharing them: a pasted log's text.
+class SharedSourceBytes final : public SourceBytes {
+public:
+    explicit SharedSourceBytes(std::shared_ptr<const std::string> data)
+        : m_data(std::move(data))
+    {
+    }
+    std::string_view bytes() const override { return m_data ? std::string_view(*m_data) : std::string_view(); }
+
+private:
+    std::shared_ptr<const std::string> m_data;
+};
+
 class SourceAccess {
 public:
     virtual ~SourceAccess() = default;

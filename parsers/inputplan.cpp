@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <system_error>
 #include <tuple>
@@ -279,11 +282,23 @@ private:
 
 } // namespace
 
-model::Result<InputPlan> planInputs(const std::vector<std::string>& paths)
+model::Result<InputPlan> planInputs(const std::vector<std::string>& paths, const std::vector<PastedText>& pasted)
 {
     InputPlan plan;
-    if (paths.empty())
+    if (paths.empty() && pasted.empty())
         return model::Error { "no input given: pass a log folder, files or archives" };
+    std::set<std::string_view> pastedNames;
+    for (const PastedText& p : pasted) {
+        if (p.name.empty() || !pastedNames.insert(p.name).second)
+            return model::Error { "two pasted logs are named '" + p.name + "': give each its own name" };
+        InputTask task;
+        task.diskPath = "pasted:" + p.name; // never a path on disk, so never merged with one
+        task.displayPath = p.name;
+        task.diskBytes = p.text ? p.text->size() : 0;
+        task.kind = InputKind::Memory;
+        task.memory = p.text ? p.text : std::make_shared<const std::string>();
+        plan.tasks.push_back(std::move(task));
+    }
     NamedStreams streams;
     for (const std::string& given : paths) {
         if (given == kStandardInputArgument) {

@@ -7,6 +7,7 @@
 #include "model/importissues.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,14 @@ enum class InputKind : std::uint8_t {
     Stream, // a pipe, FIFO or character device named by its path (/dev/stdin, <(cmd)): read
             // once, front to back, waiting for its writer
     StandardInput, // "-": this process's standard input, read once like a stream
+    Memory, // text handed over in memory (a log pasted into the app): read like a file, and
+            // kept with its source so it can be shown again
+};
+
+// A log pasted into the app: its name is its display path ("pasted-1.log", "rank5.log").
+struct PastedText {
+    std::string name;
+    std::shared_ptr<const std::string> text;
 };
 
 // The argument that names standard input, and the name its source is shown under.
@@ -47,6 +56,7 @@ struct InputTask {
     // for none) and its name; both empty for a stream.
     std::string root {};
     std::string rootRelative {};
+    std::shared_ptr<const std::string> memory {}; // the text of a Memory task
 };
 
 struct InputPlan {
@@ -55,8 +65,9 @@ struct InputPlan {
     model::ImportIssues issues;
 };
 
-// Errors: a path that cannot be read, or one stream named twice (standard input as "-"
-// twice, or as "-" and /dev/stdin): a stream can be read only once.
-model::Result<InputPlan> planInputs(const std::vector<std::string>& paths);
+// Errors: a path that cannot be read, one stream named twice (standard input as "-"
+// twice, or as "-" and /dev/stdin): a stream can be read only once; two pasted texts of
+// one name; nothing to read at all.
+model::Result<InputPlan> planInputs(const std::vector<std::string>& paths, const std::vector<PastedText>& pasted = {});
 
 } // namespace rankscope::parsers

@@ -83,11 +83,13 @@ struct Origin {
     std::string root {}; // InputTask::root and rootRelative
     std::string rootRelative {};
     bool stream = false;
+    std::shared_ptr<const std::string> memory {}; // a pasted text's bytes, kept with its source
 };
 
 Origin originOf(const InputTask& task)
 {
-    return { task.diskPath, task.root, task.rootRelative, task.kind != InputKind::File };
+    const bool stream = task.kind == InputKind::Stream || task.kind == InputKind::StandardInput;
+    return { task.diskPath, task.root, task.rootRelative, stream, task.memory };
 }
 
 model::Source makeSource(const Origin& origin, std::string path, std::string member, bool compressed)
@@ -97,6 +99,7 @@ model::Source makeSource(const Origin& origin, std::string path, std::string mem
     s.path = std::move(path);
     s.containerPath = origin.container;
     s.stream = origin.stream;
+    s.memory = origin.memory;
     s.root = origin.root;
     s.rootRelative = origin.rootRelative;
     // A raw stream inside an archive has the chain so far, ending in '!'.
@@ -591,6 +594,27 @@ TaskResult readStream(const InputTask& task, const LoadLimits& limits,
     return result;
 }
 
+// Text handed over in memory (a pasted log): read as a whole file of that size is. A paste
+// is text by nature; bytes that sniff as an archive are still read as text, as the clipboard
+// cannot carry an archive.
+TaskResult readPasted(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
+    ReadBuffer& readBuffer, const SourceSinks* sinks)
+{
+    TaskResult result;
+    const std::string_view bytes = task.memory ? std::string_view(*task.memory) : std::string_view();
+    if (bytes.size() > limits.maxEntryBytes) {
+        result.issues.add("file_too_large", task.displayPath + ": more than "
+                + humanBytes(limits.maxEntryBytes) + ", the limit per file; not read");
+        return result;
+    }
+    SourceBuilder builder(makeSource(originOf(task), task.displayPath, {}, false), limits, control.hashContent);
+    builder.reuseBuffers(&readBuffer.source);
+    if (control.onBytes)
+        control.onBytes(bytes.size());
+    deliver(result, sinks, builder.finishWhole(bytes), bytes.size());
+    return result;
+}
+
 } // namespace
 
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control)
@@ -602,6 +626,8 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
 TaskResult readInput(const InputTask& task, const LoadLimits& limits, const ReadControl& control,
     ReadBuffer& readBuffer, const SourceSinks* sinks)
 {
+    if (task.kind == InputKind::Memory)
+        return readPasted(task, limits, control, readBuffer, sinks);
     if (task.kind != InputKind::File)
         return readStream(task, limits, control, readBuffer, sinks);
     // Plain files are read with read() into one buffer, piece by piece, rather than mapped:

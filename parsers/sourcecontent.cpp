@@ -91,6 +91,8 @@ model::Result<std::string> readData(archive* a, const std::string& name, const L
 model::Result<std::shared_ptr<const model::SourceBytes>> openSourceContent(const model::Source& source,
     const LoadLimits& limits)
 {
+    if (source.memory)
+        return std::shared_ptr<const model::SourceBytes>(std::make_shared<model::SharedSourceBytes>(source.memory));
     if (source.stream)
         return model::Error { "'" + source.path + "' was read once from a stream and is not "
             "kept; save it to a file and open that to see its lines" };

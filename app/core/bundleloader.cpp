@@ -58,7 +58,7 @@ constexpr const char* kOutOfMemory = "out of memory while loading the inputs; lo
 model::Result<BundlePtr> load(
     const LoadRequest& request, LoadProgress* progress, const std::atomic<bool>* cancel)
 {
-    auto plan = parsers::planInputs(request.paths);
+    auto plan = parsers::planInputs(request.paths, request.pasted);
     if (!plan)
         return plan.error();
     const auto& tasks = plan->tasks;

@@ -19,6 +19,7 @@ namespace rankscope::app {
 
 struct LoadRequest {
     std::vector<std::string> paths;
+    std::vector<parsers::PastedText> pasted; // logs pasted into the app, read like files
     parsers::LoadLimits limits;
     unsigned threads = 0; // 0 = one per core
     // SHA-256 of every input for JSON outputs and reports; a plain-text summary or diagnosis
