@@ -35,7 +35,7 @@ void DocumentLoader::waitForIdle()
     m_workers.clear();
 }
 
-void DocumentLoader::load(const QStringList& paths)
+void DocumentLoader::load(const QStringList& paths, const std::vector<parsers::PastedText>& pasted)
 {
     if (m_current)
         m_current->cancel = true; // the superseded worker stops at its next poll
@@ -48,6 +48,7 @@ void DocumentLoader::load(const QStringList& paths)
     LoadRequest request;
     for (const QString& path : paths)
         request.paths.push_back(path.toStdString());
+    request.pasted = pasted;
 
     // Runs on the worker: delivers to the GUI thread by queued calls on this object, which
     // outlives every worker (the destructor waits for them).

@@ -26,8 +26,8 @@ public:
     explicit DocumentLoader(QObject* parent = nullptr);
     ~DocumentLoader() override;
 
-    // Starts loading `paths`, superseding any load in flight.
-    void load(const QStringList& paths);
+    // Starts loading `paths` and the pasted logs, superseding any load in flight.
+    void load(const QStringList& paths, const std::vector<parsers::PastedText>& pasted = {});
     // Stops the current load; emits cancelled() once the worker has noticed.
     void cancel();
     bool isLoading() const { return m_current != nullptr; }

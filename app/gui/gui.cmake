@@ -3,6 +3,8 @@ list(APPEND RANKSCOPE_GUI_SOURCES
     chartspanel.cpp
     documentloader.cpp
     mainwindow.cpp
+    pastearea.cpp
+    pastedlogs.cpp
     rankspanel.cpp
     recentbundles.cpp
     welcomepage.cpp

@@ -4,6 +4,7 @@
 #include "app/gui/chartspanel.h"
 #include "app/gui/documentloader.h"
 #include "app/gui/exportdialog.h"
+#include "app/gui/pastedlogs.h"
 #include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
 #include "app/gui/welcomepage.h"
@@ -20,6 +21,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDialog>
@@ -30,7 +32,9 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
@@ -117,6 +121,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_welcome, &WelcomePage::openFilesRequested, this, &MainWindow::chooseFiles);
     connect(m_welcome, &WelcomePage::openArchiveRequested, this, &MainWindow::chooseArchive);
     connect(m_welcome, &WelcomePage::openRecentRequested, this, &MainWindow::openPaths);
+    connect(m_welcome, &WelcomePage::pasteRequested, this,
+        [this](const QString& text, std::optional<int> rank) { addPastedLog(text, rank); });
     const QString sample = sampleBundlePath();
     m_welcome->setSamplePath(sample, QFileInfo(sample).isDir());
 
@@ -283,6 +289,17 @@ void MainWindow::createActions()
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
+
+    // Ctrl+V / Shift+Insert anywhere in the window; a text field with the focus still
+    // takes its own paste first (line edits claim the standard paste keys).
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* paste = edit->addAction(tr("&Paste Log"), this, &MainWindow::pasteLog);
+    paste->setObjectName(QStringLiteral("pasteLogAction"));
+    paste->setShortcuts(QKeySequence::keyBindings(QKeySequence::Paste));
+    paste->setToolTip(tr("Add the clipboard's text to the bundle as a log and diagnose it"));
+    QAction* pasteAsRank = edit->addAction(tr("Paste Log as &Rank…"), this, &MainWindow::pasteLogAsRank);
+    pasteAsRank->setObjectName(QStringLiteral("pasteLogAsRankAction"));
+    pasteAsRank->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     int key = Qt::Key_1;
@@ -471,15 +488,51 @@ void MainWindow::openPaths(const QStringList& paths)
 {
     if (paths.isEmpty())
         return;
+    m_pasted.clear();
     m_loader->load(paths); // supersedes a load in flight
+}
+
+std::optional<QString> MainWindow::addPastedLog(const QString& text, std::optional<int> rank)
+{
+    const std::optional<QString> name = m_pasted.add(text, rank);
+    if (!name) {
+        statusBar()->showMessage(tr("Nothing to paste: there is no text to read."), 5000);
+        return std::nullopt;
+    }
+    // Into whatever is open (or opening): the bundle's paths stay, the pastes are added.
+    m_loader->load(m_loader->currentPaths(), m_pasted.list());
+    statusBar()->showMessage(tr("Pasted text added as %1.").arg(*name), 5000);
+    return name;
+}
+
+void MainWindow::pasteLog()
+{
+    addPastedLog(QGuiApplication::clipboard()->text());
+}
+
+void MainWindow::pasteLogAsRank()
+{
+    const QString text = QGuiApplication::clipboard()->text();
+    if (text.trimmed().isEmpty()) {
+        statusBar()->showMessage(tr("Nothing to paste: the clipboard holds no text."), 5000);
+        return;
+    }
+    bool ok = false;
+    const int rank = QInputDialog::getInt(this, tr("Paste Log as Rank"),
+        tr("Which rank printed this log?"), 0, 0, 1 << 20, 1, &ok);
+    if (ok)
+        addPastedLog(text, rank);
 }
 
 void MainWindow::onLoadStarted(const QStringList& paths)
 {
-    RecentBundles::add(paths);
+    RecentBundles::add(paths); // pasted text is not remembered: it has no path to reopen
     updateRecentMenu();
     m_summary.reset();
     m_loadingName = RecentBundles::displayName(paths);
+    if (!m_pasted.empty())
+        m_loadingName = m_loadingName.isEmpty() ? m_pasted.names().join(QStringLiteral(", "))
+                                                : tr("%1 and %n pasted log(s)", nullptr, static_cast<int>(m_pasted.list().size())).arg(m_loadingName);
     showWorkspace();
     if (!document())
         m_rootCause->setPendingText(tr("Loading %1…").arg(m_loadingName));
@@ -764,7 +817,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
     const QList<QUrl> urls = event->mimeData()->urls();
     const bool local = !urls.isEmpty()
         && std::all_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); });
-    if (local)
+    // Text dragged from a terminal or a browser is a pasted log.
+    if (local || (urls.isEmpty() && event->mimeData()->hasText()))
         event->acceptProposedAction();
 }
 
@@ -776,8 +830,11 @@ void MainWindow::dropEvent(QDropEvent* event)
         if (url.isLocalFile())
             paths << url.toLocalFile();
     }
-    if (paths.isEmpty())
+    if (paths.isEmpty()) {
+        if (urls.isEmpty() && event->mimeData()->hasText() && addPastedLog(event->mimeData()->text()))
+            event->acceptProposedAction();
         return;
+    }
     event->acceptProposedAction();
     openPaths(paths);
 }

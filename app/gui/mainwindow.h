@@ -4,11 +4,14 @@
 // it. Bundles load in the background (DocumentLoader) with progress and Cancel in the
 // status bar; the title and status bar name the bundle, its world and the verdict.
 
+#include "app/gui/pastedlogs.h"
 #include "views/bundledocument.h"
 
 #include <QByteArray>
 #include <QMainWindow>
 #include <QStringList>
+
+#include <optional>
 
 class QAction;
 class QActionGroup;
@@ -41,7 +44,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Opens a new bundle: the pasted logs of the one before are let go.
     void openPaths(const QStringList& paths);
+    // Adds `text` to the open bundle as a pasted log (or diagnoses it alone when nothing is
+    // open) and reloads; returns the name it is shown under, or nothing for blank text.
+    std::optional<QString> addPastedLog(const QString& text, std::optional<int> rank = std::nullopt);
+    // Edit → Paste Log: the clipboard's text as a pasted log.
+    void pasteLog();
+    void pasteLogAsRank();
+    const PastedLogs& pastedLogs() const { return m_pasted; }
     void openSampleBundle();
     // Where the built-in sample bundle lives (it may be missing).
     static QString sampleBundlePath();
@@ -129,6 +140,7 @@ private:
     QToolButton* m_cancelButton = nullptr;
     views::DocumentPtr m_summary; // the loading bundle before its diagnosis
     QString m_loadingName; // what is loading, for the status bar
+    PastedLogs m_pasted; // logs pasted into the open bundle, read from memory
     QByteArray m_workspaceState; // dock layout while the welcome page hides the docks
     bool m_workspaceShown = false;
 };

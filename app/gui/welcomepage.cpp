@@ -1,5 +1,6 @@
 #include "app/gui/welcomepage.h"
 
+#include "app/gui/pastearea.h"
 #include "app/gui/recentbundles.h"
 
 #include <QDir>
@@ -18,6 +19,7 @@ WelcomePage::WelcomePage(QWidget* parent)
     , m_sampleNote(new QLabel(this))
     , m_recentTitle(new QLabel(tr("Recent bundles"), this))
     , m_recent(new QListWidget(this))
+    , m_paste(new PasteArea(this))
 {
     setObjectName(QStringLiteral("welcomePage"));
     const int em = fontMetrics().height();
@@ -80,6 +82,7 @@ WelcomePage::WelcomePage(QWidget* parent)
     layout->addSpacing(em / 2);
     layout->addLayout(buttons);
     layout->addWidget(dropHint);
+    layout->addWidget(m_paste, 1);
     layout->addSpacing(em);
     layout->addWidget(m_recentTitle);
     layout->addWidget(m_recent, 1);
@@ -93,6 +96,7 @@ WelcomePage::WelcomePage(QWidget* parent)
     connect(folder, &QPushButton::clicked, this, &WelcomePage::openFolderRequested);
     connect(files, &QPushButton::clicked, this, &WelcomePage::openFilesRequested);
     connect(archive, &QPushButton::clicked, this, &WelcomePage::openArchiveRequested);
+    connect(m_paste, &PasteArea::diagnoseRequested, this, &WelcomePage::pasteRequested);
     connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         Q_EMIT openRecentRequested(item->data(Qt::UserRole).toStringList());
     });

@@ -6,11 +6,15 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QListWidget;
 class QPushButton;
 
 namespace rankscope::app {
+
+class PasteArea;
 
 class WelcomePage : public QWidget {
     Q_OBJECT
@@ -27,12 +31,14 @@ Q_SIGNALS:
     void openFilesRequested();
     void openArchiveRequested();
     void openRecentRequested(const QStringList& paths);
+    void pasteRequested(const QString& text, std::optional<int> rank);
 
 private:
     QPushButton* m_sampleButton;
     QLabel* m_sampleNote;
     QLabel* m_recentTitle;
     QListWidget* m_recent;
+    PasteArea* m_paste;
 };
 
 } // namespace rankscope::app
