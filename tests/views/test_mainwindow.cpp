@@ -4,6 +4,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/recentbundles.h"
 #include "views/importissuesmodel.h"
+#include "views/importissuesview.h"
 #include "views/logtextview.h"
 #include "views/logviewer.h"
 #include "views/selectionstate.h"
@@ -260,4 +261,24 @@ TEST_CASE("dropping a folder on the window opens it", "[mainwindow]")
     QCoreApplication::sendEvent(&window, &drop);
     REQUIRE(waitFor([&] { return shown.count() > 0; }));
     CHECK(window.document()->inputPaths.front() == kFixture.toStdString());
+}
+
+TEST_CASE("while a bundle loads the empty views say so, and an issue-free bundle says none",
+    "[mainwindow][loading]")
+{
+    isolateSettings();
+    MainWindow window;
+    window.resize(1360, 850);
+    window.show();
+    auto* issues = qobject_cast<views::ImportIssuesView*>(
+        window.findChild<QTableView*>(QStringLiteral("importIssuesTable")));
+    REQUIRE(issues);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openPaths({ kFixture });
+    CHECK(window.selection()->isLoading());
+    CHECK(issues->emptyText() == QStringLiteral("Loading…"));
+    window.grab().save(shotPath(QStringLiteral("mainwindow-loading.png")));
+    REQUIRE(waitFor([&] { return shown.count() > 0; }));
+    CHECK_FALSE(window.selection()->isLoading());
+    CHECK(issues->emptyText().startsWith(QStringLiteral("No import issues")));
 }
