@@ -351,6 +351,10 @@ void MainWindow::createStatusBar()
     m_cancelButton->setText(tr("Cancel"));
     m_cancelButton->setToolTip(tr("Stop loading this bundle"));
     connect(m_cancelButton, &QToolButton::clicked, m_loader, &DocumentLoader::cancel);
+    // Long bundle names and verdicts are cut in the status bar rather than holding the window
+    // wider than a 1024 px screen; the title bar and the root-cause panel say it all.
+    for (QLabel* label : { m_bundleLabel, m_verdictLabel, m_stepLabel })
+        label->setMinimumWidth(fontMetrics().height());
     statusBar()->addWidget(m_bundleLabel);
     statusBar()->addWidget(m_verdictLabel);
     statusBar()->addWidget(m_stepLabel, 1);
