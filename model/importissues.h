@@ -16,11 +16,17 @@ struct ImportIssue {
     std::vector<std::string> samples;
 };
 
+// An issue kind in the words a user reads ("Warning lines with no rank" for
+// "unattributed_events"); a kind without words of its own reads with spaces for underscores.
+// The kinds themselves stay as they are in JSON and reports.
+std::string importIssueWords(std::string_view kind);
+
 class ImportIssues {
 public:
     static constexpr std::size_t kMaxSamples = 5;
 
-    void add(std::string_view kind, std::string sample);
+    // `occurrences` > 1 when one sample stands for many lines (15,690 lines with no rank).
+    void add(std::string_view kind, std::string sample, std::size_t occurrences = 1);
     void merge(const ImportIssues& other);
     bool empty() const { return m_issues.empty(); }
     std::size_t count(std::string_view kind) const;

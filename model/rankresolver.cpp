@@ -955,7 +955,8 @@ private:
                 ++unattributed;
         if (unattributed)
             m_b.issues.add("unattributed_events", std::to_string(unattributed)
-                    + " warning/error line(s) could not be tied to a rank (no rank prefix, file name or NCCL process); they are kept without a rank");
+                    + " warning/error line(s) could not be tied to a rank (no rank prefix, file name or NCCL process); they are kept without a rank",
+                unattributed);
     }
 
     Bundle& m_b;

@@ -5,6 +5,7 @@
 
 #include "model/bundle.h"
 #include "model/diagnosis/diagnosis.h"
+#include "model/jobreach.h"
 #include "model/pairevidence.h"
 #include "model/sourceaccess.h"
 #include "model/timelinedata.h"
@@ -22,6 +23,9 @@ struct BundleDocument {
     std::shared_ptr<const model::TimelineData> timeline;
     std::shared_ptr<const model::PairEvidence> pairs;
     std::shared_ptr<const model::SourceAccess> sources; // re-reads source text (log viewer)
+    // How far the job got (the root-cause panel's account of a run with no hang); null until
+    // diagnosed.
+    std::shared_ptr<const model::JobReach> reach;
 };
 
 using DocumentPtr = std::shared_ptr<const BundleDocument>;

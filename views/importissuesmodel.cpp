@@ -16,10 +16,11 @@ void ImportIssuesModel::setIssues(std::vector<model::ImportIssue> issues, const 
     beginResetModel();
     m_rows.clear();
     if (!loadError.isEmpty())
-        m_rows.push_back({ tr("load failed"), 1, { loadError }, true });
+        m_rows.push_back({ QStringLiteral("load_failed"), tr("Load failed"), 1, { loadError }, true });
     for (const model::ImportIssue& issue : issues) {
         Row row;
         row.kind = QString::fromStdString(issue.kind);
+        row.words = QString::fromStdString(model::importIssueWords(issue.kind));
         row.count = issue.count;
         for (const std::string& sample : issue.samples)
             row.samples.append(QString::fromStdString(sample));
@@ -55,7 +56,7 @@ QVariant ImportIssuesModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case KindColumn:
-            return row.kind;
+            return row.words;
         case CountColumn:
             return row.count;
         case SamplesColumn:
@@ -65,7 +66,7 @@ QVariant ImportIssuesModel::data(const QModelIndex& index, int role) const
     case SortRole:
         switch (index.column()) {
         case KindColumn:
-            return row.kind;
+            return row.words;
         case CountColumn:
             return row.count;
         case SamplesColumn:
@@ -74,7 +75,12 @@ QVariant ImportIssuesModel::data(const QModelIndex& index, int role) const
         return {};
     case IsErrorRole:
         return row.error;
+    case KindRole:
+        return row.kind;
     case Qt::ToolTipRole:
+        // The kind's id is what the JSON report and `rankscope-cli summary` print.
+        if (index.column() == KindColumn)
+            return tr("%1 (in reports: %2)").arg(row.words, row.kind);
         return row.samples.join(QLatin1Char('\n'));
     case Qt::ForegroundRole:
         if (row.error)

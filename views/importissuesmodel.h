@@ -18,6 +18,7 @@ public:
     enum Roles {
         SortRole = Qt::UserRole + 1, // raw value (count as a number)
         IsErrorRole, // bool: the fatal load error row
+        KindRole, // the kind's id ("unattributed_events"); the Kind column shows its words
     };
 
     explicit ImportIssuesModel(QObject* parent = nullptr);
@@ -34,6 +35,7 @@ public:
 private:
     struct Row {
         QString kind;
+        QString words;
         qulonglong count = 0;
         QStringList samples;
         bool error = false;

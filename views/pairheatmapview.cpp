@@ -1,6 +1,7 @@
 #include "views/pairheatmapview.h"
 
 #include "model/bundle.h"
+#include "model/countwords.h"
 #include "model/ranklist.h"
 #include "views/theme.h"
 #include "views/timelinecoords.h"
@@ -93,6 +94,7 @@ PairHeatmapView::PairHeatmapView(SelectionState* selection, QWidget* parent)
     connect(
         m_selection, &SelectionState::documentChanged, this, &PairHeatmapView::onDocumentChanged);
     connect(m_selection, &SelectionState::pairSelected, this, qOverload<>(&QWidget::update));
+    connect(m_selection, &SelectionState::loadingChanged, this, qOverload<>(&QWidget::update));
     onDocumentChanged();
 }
 
@@ -376,8 +378,9 @@ void PairHeatmapView::paintEvent(QPaintEvent*)
     if (!pairs || pairs->size() == 0 || l.matrix.width() <= 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect().adjusted(0, m_header->height(), 0, 0), Qt::AlignCenter,
-            m_document ? tr("No rank pairs in this bundle.")
-                       : tr("Open a bundle to see rank pairs."));
+            m_document                ? tr("No rank pairs in this bundle.")
+                : m_selection->isLoading() ? tr("Loading…")
+                                           : tr("Open a bundle to see rank pairs."));
         return;
     }
     ensureImage(l);
@@ -695,7 +698,8 @@ QString PairHeatmapView::toolTipAt(const QPoint& pos) const
             + (v > 0 ? valueText(v) : QStringLiteral("–")) + QStringLiteral("</td></tr>");
     }
     html += QStringLiteral("</table>")
-        + tr("%n evidence line(s)", nullptr, static_cast<int>(c->evidence.size()));
+        + QString::fromStdString(
+            model::countWords(c->evidence.size(), "evidence line", "evidence lines"));
     if (!c->evidence.empty())
         if (const model::Source* src = b.source(c->evidence.front().source))
             html += QStringLiteral(", first: <i>")

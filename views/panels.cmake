@@ -3,6 +3,7 @@ list(APPEND RANKSCOPE_VIEWS_SOURCES
     chartsupport.cpp
     durationchart.cpp
     importissuesmodel.cpp
+    importissuesview.cpp
     lineindex.cpp
     logtextview.cpp
     logviewer.cpp

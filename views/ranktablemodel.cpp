@@ -59,6 +59,7 @@ void RankTableModel::setDocument(DocumentPtr document)
                 row.seen = info->seen;
             }
         }
+        m_rootCause = diagnosis ? diagnosis->rootCause : model::RootCauseClass::Unknown;
         if (diagnosis) {
             for (const model::RankVerdict& v : diagnosis->ranks) {
                 if (v.rank < 0)
@@ -142,7 +143,7 @@ QVariant RankTableModel::displayValue(const Row& row, int column) const
             ? tr("no log")
             : theme::rankStateLabel(row.state);
         if (row.initiating)
-            state = tr("%1 — cause").arg(state);
+            state = tr("%1 — cause").arg(theme::initiatorLabel(m_rootCause, row.state));
         return state;
     }
     case LastEnqueuedColumn:

@@ -69,6 +69,7 @@ private:
 
     DocumentPtr m_document;
     std::vector<Row> m_rows; // by rank
+    model::RootCauseClass m_rootCause = model::RootCauseClass::Unknown; // names the culprits' role
     std::vector<int> m_rowOf; // rank → row, -1 absent
 };
 

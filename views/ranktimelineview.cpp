@@ -1,7 +1,9 @@
 #include "views/ranktimelineview.h"
 
 #include "model/bundle.h"
+#include "model/countwords.h"
 #include "model/ranklist.h"
+#include "views/theme.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -115,6 +117,8 @@ RankTimelineView::RankTimelineView(SelectionState* selection, QWidget* parent)
     connect(m_selection, &SelectionState::visibleTimeRangeChanged, this,
         &RankTimelineView::syncFromSelectionTime);
     connect(m_selection, &SelectionState::rankFilterChanged, this, &RankTimelineView::rebuildRows);
+    connect(m_selection, &SelectionState::loadingChanged, viewport(),
+        QOverload<>::of(&QWidget::update));
     connect(m_selection, &SelectionState::rankSelected, this, [this](int rank) {
         ensureRankVisible(rank);
         viewport()->update();
@@ -744,7 +748,8 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
     if (hit.rank < 0) {
         const auto& ranks = m_scene.ranksByGroup[static_cast<std::size_t>(hit.group)];
         return QStringLiteral("<b>") + esc(m_scene.groupNames[static_cast<std::size_t>(hit.group)])
-            + QStringLiteral("</b> — ") + QStringLiteral("%1 rank(s): ").arg(ranks.size())
+            + QStringLiteral("</b> — ") + QString::fromStdString(model::countWords(ranks.size(), "rank", "ranks"))
+            + QStringLiteral(": ")
             + rankList(QVector<int>(ranks.begin(), ranks.end()))
             + QStringLiteral("<br><i>Click to ")
             + (isHostCollapsed(hit.group) ? tr("expand") : tr("collapse")) + QStringLiteral("</i>");
@@ -791,8 +796,7 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
     if (doc->diagnosis)
         for (const auto& v : doc->diagnosis->ranks)
             if (v.rank == hit.rank)
-                html
-                    += QStringLiteral("<br>state: ") + esc(fromView(model::rankStateName(v.state)));
+                html += QStringLiteral("<br>") + esc(theme::rankStateLabel(v.state));
     if (m_scene.seqAxis && static_cast<std::size_t>(hit.rank) < m_scene.progress.size()) {
         const SeqProgress& p = m_scene.progress[static_cast<std::size_t>(hit.rank)];
         html += QStringLiteral("<br>") + esc(m_scene.pgLabel) + QStringLiteral(": ");
@@ -857,7 +861,7 @@ void RankTimelineView::paintEvent(QPaintEvent*)
     if (!m_scene.document) {
         p.setPen(m_painter.style().mutedText);
         p.drawText(viewport()->rect().adjusted(0, headerHeight(), 0, 0), Qt::AlignCenter,
-            tr("Open a bundle to see its ranks."));
+            m_selection->isLoading() ? tr("Loading…") : tr("Open a bundle to see its ranks."));
     } else if (m_mode == AxisMode::Sequence && !m_scene.seqAxis) {
         p.setPen(m_painter.style().mutedText);
         p.drawText(viewport()->rect().adjusted(m_gutterWidth, headerHeight(), 0, 0),

@@ -1,5 +1,6 @@
 #include "views/rootcausepanel.h"
 
+#include "model/countwords.h"
 #include "model/ranklist.h"
 #include "views/selectionstate.h"
 #include "views/theme.h"
@@ -47,7 +48,25 @@ QString confidenceText(double confidence)
     return QString::number(confidence, 'f', 2);
 }
 
-// A filled, rounded label: status, class and confidence badges.
+// Long tokens in commands and log quotes (paths, KEY=VALUE, dotted names) may break after
+// punctuation, so a narrow dock wraps them instead of cutting them off. The zero-width
+// spaces are display-only: Copy uses the original text.
+QString breakable(const QString& text)
+{
+    QString out;
+    out.reserve(text.size() + text.size() / 8);
+    for (const QChar c : text) {
+        out.append(c);
+        if (c == QLatin1Char('/') || c == QLatin1Char('=') || c == QLatin1Char('_')
+            || c == QLatin1Char(',') || c == QLatin1Char(':') || c == QLatin1Char('.')
+            || c == QLatin1Char('(') || c == QLatin1Char('-'))
+            out.append(QChar(0x200B));
+    }
+    return out;
+}
+
+// A filled, rounded label: status, class and confidence badges. One line when it fits;
+// narrower than its text (a tiny dock, 200 % scaling) it wraps inside the same pill.
 class Badge : public QWidget {
 public:
     Badge(const QString& text, const QColor& fill, QWidget* parent)
@@ -58,12 +77,32 @@ public:
         QFont f = font();
         f.setBold(true);
         setFont(f);
-        setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+        setAccessibleName(text); // painted, so say it
+        QSizePolicy policy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+        policy.setHeightForWidth(true);
+        setSizePolicy(policy);
     }
     QSize sizeHint() const override
     {
+        // The width the wrapping text layout needs for one line (a few pixels more than the
+        // advance: bearings), so a badge given its hint never wraps.
         const QFontMetrics fm = fontMetrics();
-        return { fm.horizontalAdvance(m_text) + fm.height(), fm.height() + fm.height() / 3 };
+        const int oneLine = fm.boundingRect(QRect(0, 0, 1 << 20, 1 << 20), kFlags, m_text).width();
+        const int width = oneLine + 2 + 2 * padding();
+        return { width, heightForWidth(width) };
+    }
+    QSize minimumSizeHint() const override
+    {
+        const int em = fontMetrics().height();
+        return { std::min(sizeHint().width(), em * 3), heightForWidth(em * 3) };
+    }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override
+    {
+        const QFontMetrics fm = fontMetrics();
+        const QRect text = fm.boundingRect(
+            QRect(0, 0, std::max(1, width - 2 * padding()), 1 << 20), kFlags, m_text);
+        return text.height() + fm.height() / 3;
     }
     QColor fill() const { return m_fill; }
 
@@ -74,43 +113,56 @@ protected:
         p.setRenderHint(QPainter::Antialiasing);
         p.setPen(Qt::NoPen);
         p.setBrush(m_fill);
-        const qreal radius = height() / 3.0;
+        const qreal radius = fontMetrics().height() / 2.6;
         p.drawRoundedRect(QRectF(rect()), radius, radius);
         p.setPen(theme::textOn(m_fill));
-        p.drawText(rect(), Qt::AlignCenter, m_text);
+        p.drawText(rect().adjusted(padding(), 0, -padding(), 0), kFlags, m_text);
     }
 
 private:
+    static constexpr int kFlags = Qt::AlignCenter | Qt::TextWordWrap;
+    int padding() const { return fontMetrics().height() / 2; }
     QString m_text;
     QColor m_fill;
 };
 
 // A clickable rank chip: a tinted box with an accent bar, the rank in bold and who it is.
+// The subtitle wraps when the panel is narrower than the chip would like to be.
 class Chip : public QWidget {
 public:
     Chip(const QString& title, const QString& subtitle, const QColor& accent, QWidget* parent)
         : QWidget(parent)
-        , m_title(title)
-        , m_subtitle(subtitle)
+        , m_title(breakable(title))
+        , m_subtitle(breakable(subtitle))
         , m_accent(accent)
     {
         setCursor(Qt::PointingHandCursor);
-        setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+        QSizePolicy policy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+        policy.setHeightForWidth(true);
+        setSizePolicy(policy);
         setAttribute(Qt::WA_Hover);
+        setAccessibleName(title + QStringLiteral(": ") + subtitle); // painted, so say it
     }
     std::function<void()> onClick;
     QColor background() const { return theme::tint(m_accent, palette()); }
     int accentWidth() const { return std::max(3, fontMetrics().height() / 5); }
     QSize sizeHint() const override
     {
-        QFont bold = font();
-        bold.setBold(true);
-        bold.setPointSizeF(bold.pointSizeF() * 1.15);
-        const QFontMetrics big(bold);
-        const QFontMetrics fm = fontMetrics();
-        const int pad = fm.height() / 2;
-        const int w = std::max(big.horizontalAdvance(m_title), fm.horizontalAdvance(m_subtitle));
-        return { accentWidth() + 2 * pad + w, big.height() + fm.height() + pad + pad / 2 };
+        const int w = std::max(titleFontMetrics().horizontalAdvance(m_title),
+            fontMetrics().horizontalAdvance(m_subtitle));
+        const int width = textLeft() + w + padding();
+        return { width, heightForWidth(width) };
+    }
+    QSize minimumSizeHint() const override
+    {
+        const int width = std::min(sizeHint().width(), fontMetrics().height() * 5);
+        return { width, heightForWidth(width) };
+    }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override
+    {
+        const QRect title = titleRect(width);
+        return title.bottom() + 1 + subtitleRect(title).height() + padding() * 3 / 4;
     }
 
 protected:
@@ -122,19 +174,12 @@ protected:
             bg = theme::isDark(palette()) ? bg.lighter(120) : bg.darker(108);
         p.fillRect(rect(), bg);
         p.fillRect(QRect(0, 0, accentWidth(), height()), m_accent);
-        QFont bold = font();
-        bold.setBold(true);
-        bold.setPointSizeF(bold.pointSizeF() * 1.15);
-        const QFontMetrics big(bold);
-        const QFontMetrics fm = fontMetrics();
-        const int pad = fm.height() / 2;
-        const int x = accentWidth() + pad;
-        p.setFont(bold);
+        const QRect title = titleRect(width());
+        p.setFont(titleFont());
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(x, pad / 2 + big.ascent() + pad / 4, m_title);
+        p.drawText(title, kFlags, m_title);
         p.setFont(font());
-        p.setPen(palette().color(QPalette::Text));
-        p.drawText(x, pad / 2 + big.height() + fm.ascent() + pad / 4, m_subtitle);
+        p.drawText(subtitleRect(title), kFlags, m_subtitle);
     }
     void mousePressEvent(QMouseEvent* event) override
     {
@@ -143,6 +188,32 @@ protected:
     }
 
 private:
+    static constexpr int kFlags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    int padding() const { return fontMetrics().height() / 2; }
+    int textLeft() const { return accentWidth() + padding(); }
+    QFont titleFont() const
+    {
+        QFont bold = font();
+        bold.setBold(true);
+        bold.setPointSizeF(bold.pointSizeF() * 1.15);
+        return bold;
+    }
+    QFontMetrics titleFontMetrics() const { return QFontMetrics(titleFont()); }
+    // Text rectangles for a chip `width` wide; their heights follow the wrapped text.
+    QRect titleRect(int width) const
+    {
+        const int textWidth = std::max(1, width - textLeft() - padding());
+        const QRect r = titleFontMetrics().boundingRect(
+            QRect(textLeft(), padding() / 2, textWidth, 1 << 20), kFlags, m_title);
+        return { textLeft(), padding() / 2, textWidth, r.height() };
+    }
+    QRect subtitleRect(const QRect& title) const
+    {
+        const QRect r = fontMetrics().boundingRect(
+            QRect(title.left(), title.bottom() + 1, title.width(), 1 << 20), kFlags, m_subtitle);
+        return { title.left(), title.bottom() + 1, title.width(), r.height() };
+    }
+
     QString m_title;
     QString m_subtitle;
     QColor m_accent;
@@ -207,7 +278,7 @@ public:
     {
         int w = 0;
         for (QWidget* item : m_items)
-            w = std::max(w, item->sizeHint().width());
+            w = std::max(w, item->minimumSizeHint().width());
         return { w, heightForWidth(w) };
     }
 
@@ -222,7 +293,11 @@ private:
         int y = 0;
         int lineHeight = 0;
         for (QWidget* item : m_items) {
-            const QSize hint = item->sizeHint();
+            // An item wider than the box gets the box's width and wraps its own text.
+            QSize hint = item->sizeHint();
+            hint.setWidth(std::min(hint.width(), std::max(1, width)));
+            if (item->hasHeightForWidth())
+                hint.setHeight(item->heightForWidth(hint.width()));
             if (x > 0 && x + hint.width() > width) {
                 x = 0;
                 y += lineHeight + spacing();
@@ -239,9 +314,11 @@ private:
     std::vector<QWidget*> m_items;
 };
 
+// Every plain-text label of the panel wraps, and may break inside long tokens too: a
+// sentence quoting "ProcessGroupNCCL.cpp:1234" must not widen the panel past its dock.
 QLabel* makeLabel(const QString& text, QWidget* parent, bool wrap = true)
 {
-    auto* label = new QLabel(text, parent);
+    auto* label = new QLabel(wrap ? breakable(text) : text, parent);
     label->setWordWrap(wrap);
     label->setTextFormat(Qt::PlainText);
     return label;
@@ -276,7 +353,7 @@ QString linkStyle(const QPalette& pal)
 
 QLabel* makeHeading(const QString& text, QWidget* parent)
 {
-    auto* label = new QLabel(text.toUpper(), parent);
+    auto* label = new QLabel(breakable(text.toUpper()), parent);
     label->setWordWrap(true);
     QFont f = label->font();
     f.setBold(true);
@@ -292,23 +369,6 @@ QFont monospace(const QFont& base, double scale = 1.0)
     QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     f.setPointSizeF(base.pointSizeF() * scale);
     return f;
-}
-
-// Long tokens in commands and log quotes (paths, KEY=VALUE, dotted names) may break after
-// punctuation, so a narrow dock wraps them instead of cutting them off. The zero-width
-// spaces are display-only: Copy uses the original text.
-QString breakable(const QString& text)
-{
-    QString out;
-    out.reserve(text.size() + text.size() / 8);
-    for (const QChar c : text) {
-        out.append(c);
-        if (c == QLatin1Char('/') || c == QLatin1Char('=') || c == QLatin1Char('_')
-            || c == QLatin1Char(',') || c == QLatin1Char(':') || c == QLatin1Char('.')
-            || c == QLatin1Char('(') || c == QLatin1Char('-'))
-            out.append(QChar(0x200B));
-    }
-    return out;
 }
 
 // "node-03/attempt_0/3/stderr.log" from "bundle/node-03/attempt_0/3/stderr.log": the
@@ -335,7 +395,7 @@ QString rankSubtitle(const model::Bundle& bundle, const model::Diagnosis& d, int
     }
     for (const model::RankVerdict& v : d.ranks) {
         if (v.rank == rank) {
-            parts << theme::rankStateLabel(v.state);
+            parts << theme::initiatorLabel(d.rootCause, v.state);
             break;
         }
     }
@@ -435,6 +495,8 @@ void RootCausePanel::rebuild()
         layout->addWidget(culprits);
     if (QWidget* collateral = buildCollateral(content))
         layout->addWidget(collateral);
+    if (d.status == model::DiagnosisStatus::NoHangFound && doc->reach)
+        layout->addWidget(buildReach(content));
     if (!d.missingEvidence.empty())
         layout->addWidget(buildMissingEvidence(content));
     if (!d.findings.empty()) {
@@ -491,7 +553,9 @@ QWidget* RootCausePanel::buildVerdict(QWidget* parent)
     badges->add(confidence);
     layout->addWidget(badges);
 
-    auto* summary = makeLabel(QString::fromStdString(d.summary), box);
+    // The sentence only: the class and confidence the engine appends for text readers are the
+    // badges just above.
+    auto* summary = makeLabel(fromStd(model::summarySentence(d)), box);
     summary->setObjectName(QStringLiteral("verdictSummary"));
     summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont big = summary->font();
@@ -519,7 +583,7 @@ QWidget* RootCausePanel::buildVerdict(QWidget* parent)
             tr("Stuck collective: <a href=\"seq\" %4><b>%1 #%2</b></a> on process group %3")
                 .arg(fromStd(model::torchName(s.op)).toHtmlEscaped())
                 .arg(s.seq)
-                .arg(pgName.toHtmlEscaped(), linkStyle(pal)));
+                .arg(breakable(pgName).toHtmlEscaped(), linkStyle(pal)));
         stuck->setToolTip(tr("Show this collective in the timeline"));
         const QString pg = QString::fromStdString(s.processGroup);
         const qint64 seq = s.seq;
@@ -606,16 +670,19 @@ QWidget* RootCausePanel::buildCollateral(QWidget* parent)
     summary->setWordWrap(true);
     summary->setTextFormat(Qt::RichText);
     QStringList lines;
-    lines << tr("<b>%1 rank(s)</b>: %2")
-                 .arg(d.collateralRanks.size())
+    lines << tr("<b>%1</b>: %2")
+                 .arg(d.collateralRanks.size() == 1 ? tr("1 rank")
+                                                    : tr("%1 ranks").arg(d.collateralRanks.size()))
                  .arg(
-                     QString::fromStdString(model::formatRanks(d.collateralRanks)).toHtmlEscaped());
+                     breakable(QString::fromStdString(model::formatRanks(d.collateralRanks)))
+                         .toHtmlEscaped());
     for (const auto& [state, ranks] : byState) {
         const QColor color = theme::rankStateColor(static_cast<model::RankState>(state), palette());
         lines << tr("<span style=\"color:%1\">■</span> %2 — %3: %4")
                      .arg(color.name(), theme::rankStateLabel(static_cast<model::RankState>(state)))
                      .arg(ranks.size())
-                     .arg(QString::fromStdString(model::formatRanks(ranks)).toHtmlEscaped());
+                     .arg(breakable(QString::fromStdString(model::formatRanks(ranks)))
+                             .toHtmlEscaped());
     }
     summary->setText(lines.join(QStringLiteral("<br>")));
     layout->addWidget(summary);
@@ -655,6 +722,106 @@ QWidget* RootCausePanel::buildCollateral(QWidget* parent)
     return box;
 }
 
+QWidget* RootCausePanel::buildReach(QWidget* parent)
+{
+    const DocumentPtr& doc = m_selection->document();
+    const model::Bundle& b = *doc->bundle;
+    const model::JobReach& reach = *doc->reach;
+    const QPalette pal = palette();
+    const theme::SemanticColors c = theme::colors(pal);
+    auto* box = new QWidget(parent);
+    box->setObjectName(QStringLiteral("jobReach"));
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(fontMetrics().height() / 3);
+    const auto count = [](std::size_t n, std::string_view one, std::string_view many) {
+        return QString::fromStdString(model::countWords(n, one, many));
+    };
+    const auto addText = [&](const QString& html, const QString& objectName) {
+        auto* label = new QLabel(html, box);
+        label->setObjectName(objectName);
+        label->setTextFormat(Qt::RichText);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+        layout->addWidget(label);
+        return label;
+    };
+
+    // What was checked: every sign of a hang the rules act on, with how often it appeared.
+    layout->addWidget(makeHeading(tr("What was checked"), box));
+    QStringList checked;
+    const auto parsed = std::count_if(b.sources.begin(), b.sources.end(),
+        [](const model::Source& source) { return source.kind != model::SourceKind::Skipped; });
+    QString read = tr("Read %1 from %2")
+                       .arg(count(static_cast<std::size_t>(parsed), "file", "files"),
+                           count(b.world.ranksSeen.size(), "rank", "ranks"));
+    if (b.world.worldSize)
+        read += tr(" of %1").arg(*b.world.worldSize);
+    checked << read.toHtmlEscaped();
+    for (const model::CheckedSignal& signal : reach.checked) {
+        const QString what = fromStd(signal.what).toHtmlEscaped();
+        checked << (signal.lines == 0
+                ? tr("<span style=\"color:%1\">✓</span> %2: none").arg(c.ok.name(), what)
+                : tr("<span style=\"color:%1\">●</span> %2: %3, none of them a hang")
+                      .arg(c.warning.name(), what, count(signal.lines, "line", "lines")));
+    }
+    addText(checked.join(QStringLiteral("<br>")), QStringLiteral("reachChecked"));
+
+    // How far the ranks got: the lowest and highest counter across ranks, and who is behind.
+    layout->addWidget(makeHeading(tr("How far each rank got"), box));
+    const auto spreadText = [&](const model::RankSpread& s) {
+        if (s.lowest == s.highest)
+            return tr("#%1 on %2").arg(s.highest).arg(s.ranks == 1
+                    ? tr("its only rank")
+                    : tr("all %1").arg(count(s.ranks, "rank", "ranks")));
+        return tr("#%1 to #%2 across %3; rank %4 is furthest behind")
+            .arg(s.lowest)
+            .arg(s.highest)
+            .arg(count(s.ranks, "rank", "ranks"))
+            .arg(s.lowestRank);
+    };
+    QStringList reached;
+    for (const model::GroupReach& g : reach.groups) {
+        QString name = fromStd(g.processGroup);
+        if (!g.description.empty())
+            name += QStringLiteral(" (%1)").arg(fromStd(g.description));
+        reached << tr("Process group %1: last completed collective %2")
+                       .arg(name, spreadText(g.lastCompleted))
+                       .toHtmlEscaped();
+    }
+    if (reach.trainingStep.ranks > 0)
+        reached << tr("Training step %1").arg(spreadText(reach.trainingStep)).toHtmlEscaped();
+    if (reached.isEmpty())
+        reached << tr("These logs carry no collective counters and no training steps: PyTorch "
+                      "prints its counters only when a collective times out.")
+                       .toHtmlEscaped();
+    addText(reached.join(QStringLiteral("<br>")), QStringLiteral("reachProgress"));
+
+    // When the job was last seen making progress (a link opens that line).
+    layout->addWidget(makeHeading(tr("Last seen making progress"), box));
+    QString last;
+    if (reach.lastProgress.valid()) {
+        last = tr("<a href=\"last\" %1>%2</a>%3")
+                   .arg(linkStyle(pal), QString::fromStdString(model::formatTime(reach.lastProgress)),
+                       reach.lastProgressRank >= 0
+                           ? tr(" on rank %1").arg(reach.lastProgressRank)
+                           : QString());
+        if (reach.lastLine.valid() && reach.lastLine.ns > reach.lastProgress.ns)
+            last += tr("; its last line at %1")
+                        .arg(QString::fromStdString(model::formatTime(reach.lastLine)));
+    } else if (reach.lastLine.valid()) {
+        last = tr("No line shows a step or a collective with a time; the last line with a "
+                  "time is at %1.")
+                   .arg(QString::fromStdString(model::formatTime(reach.lastLine)));
+    } else {
+        last = tr("No line in these logs carries a wall-clock time.");
+    }
+    QLabel* lastLabel = addText(last, QStringLiteral("reachLastProgress"));
+    const model::EvidenceRef lastLine = reach.lastProgressLine;
+    connect(lastLabel, &QLabel::linkActivated, this, [this, lastLine] { activateEvidence(lastLine); });
+    return box;
+}
+
 QWidget* RootCausePanel::buildMissingEvidence(QWidget* parent)
 {
     const model::Diagnosis& d = *m_selection->document()->diagnosis;
@@ -669,7 +836,8 @@ QWidget* RootCausePanel::buildMissingEvidence(QWidget* parent)
     layout->addWidget(makeHeading(tr("What is missing — collect this next time"), frame));
     QString html = QStringLiteral("<ul style=\"margin-left:0; -qt-list-indent:1\">");
     for (const std::string& item : d.missingEvidence)
-        html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(item).toHtmlEscaped());
+        html += QStringLiteral("<li>%1</li>")
+                    .arg(breakable(QString::fromStdString(item)).toHtmlEscaped());
     html += QStringLiteral("</ul>");
     auto* list = new QLabel(html, frame);
     list->setTextFormat(Qt::RichText);
@@ -715,14 +883,20 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
     headerLayout->addWidget(confidence, 0, Qt::AlignTop);
     cardLayout->addWidget(header);
 
-    QString meta = tr("rule %1").arg(QString::fromStdString(f.rule));
-    if (!f.ranks.empty())
-        meta += tr(" · ranks %1").arg(QString::fromStdString(model::formatRanks(f.ranks)));
-    auto* metaLabel = makeLabel(meta, card);
-    metaLabel->setFont(monospace(font(), 0.9));
-    setTextColor(metaLabel, mutedText(pal));
-    metaLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    cardLayout->addWidget(metaLabel);
+    // The rule id is what reports and the CLI print; here it is only a tooltip, for whoever
+    // wants to look the rule up.
+    header->setToolTip(tr("Found by rule %1. Click to show or hide the details")
+                           .arg(QString::fromStdString(f.rule)));
+    if (!f.ranks.empty()) {
+        auto* metaLabel = makeLabel(f.ranks.size() == 1
+                ? tr("About rank %1").arg(f.ranks.front())
+                : tr("About ranks %1").arg(QString::fromStdString(model::formatRanks(f.ranks))),
+            card);
+        metaLabel->setObjectName(QStringLiteral("findingRanks"));
+        setTextColor(metaLabel, mutedText(pal));
+        metaLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        cardLayout->addWidget(metaLabel);
+    }
 
     auto* body = new QWidget(card);
     auto* bodyLayout = new QVBoxLayout(body);
@@ -770,16 +944,17 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
             auto* texts = new QVBoxLayout;
             texts->setSpacing(0);
             const model::Source* source = bundle.source(e.ref.source);
-            auto* location = makeLabel(QString(), row, false);
+            auto* location = makeLabel(QString(), row);
             QFont locFont = location->font();
             locFont.setBold(true);
             location->setFont(locFont);
             const QString suffix = QStringLiteral(":%1").arg(e.ref.line);
             const QFontMetrics locMetrics(locFont);
-            location->setText(source ? shortPath(source->path, locMetrics, em * 16) + suffix
-                                     : tr("(unknown source)"));
+            location->setText(source
+                    ? breakable(shortPath(source->path, locMetrics, em * 16) + suffix)
+                    : tr("(unknown source)"));
             setTextColor(location, pal.color(QPalette::Link));
-            auto* quote = makeLabel(breakable(QString::fromStdString(e.text)), row);
+            auto* quote = makeLabel(QString::fromStdString(e.text), row);
             quote->setFont(monospace(font(), 0.92));
             texts->addWidget(location);
             texts->addWidget(quote);
@@ -799,7 +974,8 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
         bodyLayout->addWidget(makeHeading(tr("Fix"), body));
         QString html = QStringLiteral("<ol style=\"margin-left:0; -qt-list-indent:1\">");
         for (const std::string& step : f.fix)
-            html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(step).toHtmlEscaped());
+            html += QStringLiteral("<li>%1</li>")
+                        .arg(breakable(QString::fromStdString(step)).toHtmlEscaped());
         html += QStringLiteral("</ol>");
         auto* fix = new QLabel(html, body);
         fix->setTextFormat(Qt::RichText);
@@ -826,7 +1002,7 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
             row->setBackgroundRole(QPalette::AlternateBase);
             auto* rowLayout = new QHBoxLayout(row);
             rowLayout->setContentsMargins(em / 3, em / 6, em / 6, em / 6);
-            auto* text = makeLabel(breakable(QString::fromStdString(command)), row);
+            auto* text = makeLabel(QString::fromStdString(command), row);
             text->setFont(monospace(font(), 0.92));
             text->setTextInteractionFlags(Qt::TextSelectableByMouse);
             auto* copy = new QToolButton(row);
@@ -883,7 +1059,6 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
     const bool expanded = index == 0;
     body->setVisible(expanded);
     arrow->setText(expanded ? QStringLiteral("▾") : QStringLiteral("▸"));
-    header->setToolTip(tr("Click to show or hide the details"));
     header->onClick = [body, arrow] {
         body->setVisible(!body->isVisible());
         arrow->setText(body->isVisible() ? QStringLiteral("▾") : QStringLiteral("▸"));

@@ -5,7 +5,8 @@
 // compact ranges (expandable per state); the stuck collective; then one card per finding
 // (rule, confidence, explanation, clickable evidence lines, fix steps, verification commands
 // with Copy buttons, a "how to confirm" checklist). Inconclusive verdicts end with what to
-// collect next time. Real widgets in a QScrollArea, rebuilt once per document.
+// collect next time; a run with no hang says what was checked, how far the ranks got and when
+// the job last made progress. Real widgets in a QScrollArea, rebuilt once per document.
 
 #include "model/evidence.h"
 
@@ -40,6 +41,7 @@ private:
     QWidget* buildCulprits(QWidget* parent);
     QWidget* buildCollateral(QWidget* parent);
     QWidget* buildFinding(QWidget* parent, std::size_t index);
+    QWidget* buildReach(QWidget* parent);
     QWidget* buildMissingEvidence(QWidget* parent);
     QWidget* buildEmpty(QWidget* parent);
 

@@ -9,6 +9,14 @@ SelectionState::SelectionState(QObject* parent)
     qRegisterMetaType<rankscope::views::DocumentPtr>();
 }
 
+void SelectionState::setLoading(bool loading)
+{
+    if (loading == m_loading)
+        return;
+    m_loading = loading;
+    Q_EMIT loadingChanged(loading);
+}
+
 void SelectionState::setDocument(DocumentPtr document)
 {
     m_document = std::move(document);

@@ -28,6 +28,9 @@ public:
     qint64 visibleEndNs() const { return m_endNs; }
     // Ranks the timeline shows; empty = all.
     const QVector<int>& rankFilter() const { return m_rankFilter; }
+    // A bundle is loading: views with no document yet say "Loading…" rather than that
+    // there is nothing to show.
+    bool isLoading() const { return m_loading; }
 
 public Q_SLOTS:
     void setDocument(rankscope::views::DocumentPtr document);
@@ -41,6 +44,7 @@ public Q_SLOTS:
     void setVisibleTimeRange(qint64 startNs, qint64 endNs);
     void setRankFilter(const QVector<int>& ranks);
     void clearSelection();
+    void setLoading(bool loading);
 
 Q_SIGNALS:
     void documentChanged();
@@ -52,6 +56,7 @@ Q_SIGNALS:
     void seqSelected(qint64 seq);
     void visibleTimeRangeChanged(qint64 startNs, qint64 endNs);
     void rankFilterChanged();
+    void loadingChanged(bool loading);
 
 private:
     DocumentPtr m_document;
@@ -64,6 +69,7 @@ private:
     qint64 m_startNs = 0;
     qint64 m_endNs = 0;
     QVector<int> m_rankFilter;
+    bool m_loading = false;
 };
 
 } // namespace rankscope::views

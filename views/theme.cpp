@@ -2,6 +2,13 @@
 
 namespace rankscope::views::theme {
 
+namespace {
+QString fromWords(std::string_view words)
+{
+    return QString::fromUtf8(words.data(), static_cast<qsizetype>(words.size()));
+}
+} // namespace
+
 bool isDark(const QPalette& palette)
 {
     return palette.color(QPalette::Window).lightnessF() < 0.5;
@@ -78,15 +85,7 @@ QColor textOn(const QColor& fill)
 
 QString statusLabel(model::DiagnosisStatus status)
 {
-    switch (status) {
-    case model::DiagnosisStatus::HangDiagnosed:
-        return QStringLiteral("Hang diagnosed");
-    case model::DiagnosisStatus::NoHangFound:
-        return QStringLiteral("No hang found");
-    case model::DiagnosisStatus::Inconclusive:
-        break;
-    }
-    return QStringLiteral("Inconclusive");
+    return fromWords(model::statusWords(status));
 }
 
 QColor statusColor(model::DiagnosisStatus status, const QPalette& palette)
@@ -105,38 +104,17 @@ QColor statusColor(model::DiagnosisStatus status, const QPalette& palette)
 
 QString rootCauseLabel(model::RootCauseClass cls)
 {
-    const std::string_view raw = model::rootCauseClassName(cls);
-    QString name = QString::fromLatin1(raw.data(), static_cast<qsizetype>(raw.size()));
-    name.replace(QLatin1Char('_'), QLatin1Char(' '));
-    return name;
+    return fromWords(model::rootCauseClassWords(cls));
 }
 
 QString rankStateLabel(model::RankState state)
 {
-    using model::RankState;
-    switch (state) {
-    case RankState::NeverEntered:
-        return QStringLiteral("never entered");
-    case RankState::StuckInCollective:
-        return QStringLiteral("stuck in collective");
-    case RankState::Completed:
-        return QStringLiteral("completed");
-    case RankState::Crashed:
-        return QStringLiteral("crashed");
-    case RankState::Frozen:
-        return QStringLiteral("frozen");
-    case RankState::Straggling:
-        return QStringLiteral("straggling");
-    case RankState::CollateralTimeout:
-        return QStringLiteral("timed out waiting");
-    case RankState::TornDown:
-        return QStringLiteral("torn down");
-    case RankState::Healthy:
-        return QStringLiteral("healthy");
-    case RankState::Unknown:
-        break;
-    }
-    return QStringLiteral("unknown");
+    return fromWords(model::rankStateWords(state));
+}
+
+QString initiatorLabel(model::RootCauseClass cls, model::RankState state)
+{
+    return fromWords(model::initiatorWords(cls, state));
 }
 
 } // namespace rankscope::views::theme

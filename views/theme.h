@@ -46,5 +46,7 @@ QString rootCauseLabel(model::RootCauseClass cls);
 
 // A rank state in plain words ("never entered", "timed out waiting", ...).
 QString rankStateLabel(model::RankState state);
+// What the verdict calls an initiating rank in `state` ("one end of the failed link").
+QString initiatorLabel(model::RootCauseClass cls, model::RankState state);
 
 } // namespace rankscope::views::theme

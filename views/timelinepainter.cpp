@@ -260,7 +260,7 @@ TimelineScene TimelineScene::build(
         for (const auto& v : d->ranks)
             if (v.rank >= 0 && v.rank < n
                 && s.role[static_cast<std::size_t>(v.rank)] == RankRole::Initiating) {
-                QString note = theme::rankStateLabel(v.state);
+                QString note = theme::initiatorLabel(d->rootCause, v.state);
                 if (v.state == model::RankState::NeverEntered && d->stuckCollective)
                     note = QStringLiteral("never entered ")
                         + fromStd(model::torchName(d->stuckCollective->op))
@@ -1117,8 +1117,12 @@ void TimelinePainter::paintHeader(
     p.drawLine(0, frame.headerHeight - 1, w, frame.headerHeight - 1);
 
     // Title band: what the x axis is, the selected collective's step, the rank filter.
+    // With no bundle there is no axis to name (a load in progress must not read as "no
+    // times in this bundle").
     QString title;
-    if (frame.axis == TimelineAxis::Time)
+    if (!scene.document)
+        title = QString();
+    else if (frame.axis == TimelineAxis::Time)
         title = scene.hasTime ? QStringLiteral("Wall clock")
                               : QStringLiteral("No wall-clock times in this bundle");
     else

@@ -158,30 +158,7 @@ std::string inputArguments(const model::Bundle& b, const std::vector<std::string
 
 std::string rootCauseLabel(model::RootCauseClass cls)
 {
-    using C = model::RootCauseClass;
-    switch (cls) {
-    case C::HardwareFault:
-        return "GPU or node hardware fault";
-    case C::NetworkPair:
-        return "Network link between two ranks";
-    case C::CollectiveMismatch:
-        return "Ranks called different collectives";
-    case C::ResourceExhaustion:
-        return "A resource ran out (GPU or host memory, shared memory)";
-    case C::RankCrashed:
-        return "A rank crashed and the others waited for it";
-    case C::StragglerStall:
-        return "A rank never reached the collective";
-    case C::InitBootstrap:
-        return "Communicator setup or rendezvous failed";
-    case C::Configuration:
-        return "Configuration problem";
-    case C::Unknown:
-        return "Cause not determined";
-    case C::None:
-        return "No hang";
-    }
-    return "Cause not determined";
+    return std::string(model::rootCauseClassTitle(cls));
 }
 
 std::string shellQuote(std::string_view word)

@@ -15,35 +15,6 @@ namespace {
 
 using model::RankState;
 
-// What each state means, in the words a user reads (the state names are the JSON's).
-std::string_view stateInWords(RankState state)
-{
-    switch (state) {
-    case RankState::NeverEntered:
-        return "never reached the stuck collective: it was elsewhere when the others waited";
-    case RankState::StuckInCollective:
-        return "entered the stuck collective and could not finish it: its GPU, link or NCCL is stuck";
-    case RankState::Completed:
-        return "finished the stuck collective";
-    case RankState::Crashed:
-        return "crashed: a traceback, a fatal signal or an exit code";
-    case RankState::Frozen:
-        return "stalled as a whole process: no collective enqueued and its heartbeat monitor fired";
-    case RankState::Straggling:
-        return "alive but busy elsewhere (data loading, checkpoint I/O, evaluation) while the others waited";
-    case RankState::CollateralTimeout:
-        return "entered the collective and timed out waiting for the others: a victim, not a cause";
-    case RankState::TornDown:
-        return "killed by its launcher after another rank failed";
-    case RankState::Healthy:
-        return "showed nothing wrong";
-    case RankState::Unknown:
-        break;
-    }
-    return "not known: its lines do not say where it was";
-}
-
-
 bool contains(const std::vector<std::int32_t>& v, std::int32_t x)
 {
     return std::find(v.begin(), v.end(), x) != v.end();
@@ -99,7 +70,7 @@ std::string whyRankText(const model::Bundle& b, const model::Diagnosis& d, std::
     }
     const auto verdict = std::find_if(d.ranks.begin(), d.ranks.end(), [&](const auto& v) { return v.rank == rank; });
     const RankState state = verdict == d.ranks.end() ? RankState::Unknown : verdict->state;
-    out << "State: " << stateInWords(state) << ".\n";
+    out << "State: " << model::rankStateMeaning(state) << ".\n";
 
     // Progress on every process group it reported on.
     const auto progress = b.progressOfRank(rank);

@@ -28,15 +28,22 @@ ChartsPanel::ChartsPanel(views::SelectionState* selection, QWidget* parent)
         tr("Time each rank waited"), static_cast<int>(views::DurationChart::Mode::WaitDuration));
     m_mode->addItem(
         tr("When each rank timed out"), static_cast<int>(views::DurationChart::Mode::TimeoutTime));
+    // Sized for a few characters, not their longest item, so the dock fits a 1024 px window.
+    for (QComboBox* box : { m_processGroup, m_mode }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(6);
+    }
     m_splitter->setChildrenCollapsible(false);
+    // The duration chart's mode on a row of its own: beside the process group it held the
+    // dock too wide for a 1024 px window.
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(new QLabel(tr("Process group:"), this));
     bar->addWidget(m_processGroup, 1);
-    bar->addWidget(m_mode, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
+    layout->addWidget(m_mode);
     layout->addWidget(m_splitter, 1);
 
     connect(m_processGroup, &QComboBox::activated, this, [this](int index) {

@@ -25,6 +25,7 @@ model::Result<views::DocumentPtr> buildDocument(const LoadRequest& request, Load
     doc->diagnosis = std::make_shared<const model::Diagnosis>(std::move(diagnosis.value()));
     doc->timeline = std::make_shared<const model::TimelineData>(model::TimelineData::build(*doc->bundle, *doc->diagnosis));
     doc->pairs = std::make_shared<const model::PairEvidence>(model::PairEvidence::build(*doc->bundle, *doc->diagnosis));
+    doc->reach = std::make_shared<const model::JobReach>(model::measureReach(*doc->bundle));
     return views::DocumentPtr(std::move(doc));
 }
 

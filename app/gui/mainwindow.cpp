@@ -8,9 +8,11 @@
 #include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
 #include "app/gui/welcomepage.h"
+#include "model/countwords.h"
 #include "model/ranklist.h"
 #include "resources/embeddedresources.h"
 #include "views/importissuesmodel.h"
+#include "views/importissuesview.h"
 #include "views/logviewer.h"
 #include "views/pairheatmapview.h"
 #include "views/ranktimelineview.h"
@@ -43,7 +45,6 @@
 #include <QProgressBar>
 #include <QScreen>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
@@ -80,6 +81,11 @@ QString formatEta(qint64 ms)
     if (s < 60)
         return QObject::tr("%1 s left").arg(s);
     return QObject::tr("%1 min %2 s left").arg(s / 60).arg(s % 60);
+}
+
+QString countText(std::size_t count, std::string_view one, std::string_view many)
+{
+    return QString::fromStdString(model::countWords(count, one, many));
 }
 
 // "hung-allreduce" for a folder, "run.tgz" for an archive, "3 files in logs" otherwise.
@@ -201,16 +207,7 @@ void MainWindow::createDocks()
     addPanel(tr("Charts"), QStringLiteral("chartsDock"), m_charts);
 
     m_issues = new views::ImportIssuesModel(this);
-    m_issuesTable = new QTableView(this);
-    auto* issuesProxy = new QSortFilterProxyModel(this);
-    issuesProxy->setSourceModel(m_issues);
-    issuesProxy->setSortRole(views::ImportIssuesModel::SortRole);
-    m_issuesTable->setModel(issuesProxy);
-    m_issuesTable->setSortingEnabled(true);
-    m_issuesTable->verticalHeader()->hide();
-    m_issuesTable->horizontalHeader()->setStretchLastSection(true);
-    m_issuesTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_issuesTable->setWordWrap(false);
+    m_issuesTable = new views::ImportIssuesView(m_issues, m_selection, this);
     m_issuesTable->setObjectName(QStringLiteral("importIssuesTable"));
     addPanel(tr("Import issues"), QStringLiteral("issuesDock"), m_issuesTable);
     applyDefaultLayout();
@@ -371,6 +368,10 @@ void MainWindow::createStatusBar()
     m_cancelButton->setText(tr("Cancel"));
     m_cancelButton->setToolTip(tr("Stop loading this bundle"));
     connect(m_cancelButton, &QToolButton::clicked, m_loader, &DocumentLoader::cancel);
+    // Long bundle names and verdicts are cut in the status bar rather than holding the window
+    // wider than a 1024 px screen; the title bar and the root-cause panel say it all.
+    for (QLabel* label : { m_bundleLabel, m_verdictLabel, m_stepLabel })
+        label->setMinimumWidth(fontMetrics().height());
     statusBar()->addWidget(m_bundleLabel);
     statusBar()->addWidget(m_verdictLabel);
     statusBar()->addWidget(m_stepLabel, 1);
@@ -534,6 +535,7 @@ void MainWindow::onLoadStarted(const QStringList& paths)
         m_loadingName = m_loadingName.isEmpty() ? m_pasted.names().join(QStringLiteral(", "))
                                                 : tr("%1 and %n pasted log(s)", nullptr, static_cast<int>(m_pasted.list().size())).arg(m_loadingName);
     showWorkspace();
+    m_selection->setLoading(true);
     if (!document())
         m_rootCause->setPendingText(tr("Loading %1…").arg(m_loadingName));
     m_progressBar->setValue(0);
@@ -567,10 +569,10 @@ void MainWindow::onSummary(views::DocumentPtr summary)
     m_issues->setIssues(b.issues.list());
     if (!document()) {
         m_ranks->showSummary(m_summary);
-        m_rootCause->setPendingText(tr("Loaded %1 ranks on %2 hosts from %3 files.\nDiagnosing…")
-                                        .arg(b.world.ranksSeen.size())
-                                        .arg(b.world.hosts.size())
-                                        .arg(b.sources.size()));
+        m_rootCause->setPendingText(tr("Loaded %1 on %2 from %3.\nDiagnosing…")
+                                        .arg(countText(b.world.ranksSeen.size(), "rank", "ranks"),
+                                            countText(b.world.hosts.size(), "host", "hosts"),
+                                            countText(b.sources.size(), "file", "files")));
     }
     m_progressBar->setValue(1000);
     m_progressLabel->setText(tr("Diagnosing %1…").arg(m_loadingName));
@@ -580,6 +582,7 @@ void MainWindow::onSummary(views::DocumentPtr summary)
 void MainWindow::onDocument(views::DocumentPtr document)
 {
     m_summary.reset();
+    m_selection->setLoading(false);
     m_progressBar->hide();
     m_progressLabel->hide();
     m_cancelButton->hide();
@@ -633,6 +636,7 @@ void MainWindow::selectFirstEvidence()
 void MainWindow::onLoadFailed(const QString& message)
 {
     m_summary.reset();
+    m_selection->setLoading(false);
     m_progressBar->hide();
     m_progressLabel->hide();
     m_cancelButton->hide();
@@ -656,6 +660,7 @@ void MainWindow::onLoadFailed(const QString& message)
 void MainWindow::onLoadCancelled()
 {
     m_summary.reset();
+    m_selection->setLoading(false);
     m_progressBar->hide();
     m_progressLabel->hide();
     m_cancelButton->hide();
@@ -674,14 +679,14 @@ QString MainWindow::bundleInfoText() const
         return {};
     const model::WorldInfo& w = doc->bundle->world;
     QString world = w.worldSize ? tr("world %1").arg(*w.worldSize) : tr("world size unknown");
-    QString seen = tr("%1 ranks seen").arg(w.ranksSeen.size());
+    QString seen = tr("%1 seen").arg(countText(w.ranksSeen.size(), "rank", "ranks"));
     if (!w.ranksMissing.empty()) {
         seen += tr(", %1 missing (%2)")
                     .arg(w.ranksMissing.size())
                     .arg(QString::fromStdString(model::formatRanks(w.ranksMissing)));
     }
     const QString hosts
-        = w.hosts.empty() ? tr("hosts unknown") : tr("%1 hosts").arg(w.hosts.size());
+        = w.hosts.empty() ? tr("hosts unknown") : countText(w.hosts.size(), "host", "hosts");
     return tr("%1 · %2 · %3 · %4").arg(bundleName(doc->inputPaths), world, seen, hosts);
 }
 

@@ -46,6 +46,10 @@ RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
     m_filter->setPlaceholderText(tr("Filter: ranks (0-3,7) or text (host, state, error)"));
     m_filter->setClearButtonEnabled(true);
     m_state->setToolTip(tr("Show only ranks in one state"));
+    // Sized for a few characters, not its longest state: the dock must fit a 1024 px window
+    // beside the log (the open list is as wide as it needs).
+    m_state->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_state->setMinimumContentsLength(4);
     m_clearPairFilter->setText(tr("Show all"));
     m_clearPairFilter->setToolTip(tr("Clear the rank filter set from the heatmap"));
     m_pairFilter->hide();
@@ -64,13 +68,15 @@ RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
     m_table->setWordWrap(false);
     m_table->setObjectName(QStringLiteral("ranksTable"));
 
+    // The count sits on the second row, beside the heatmap's filter when there is one: one
+    // row of filter, states and count held the dock too wide for a 1024 px window.
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_filter, 2);
     bar->addWidget(m_state, 1);
-    bar->addWidget(m_count);
     auto* pairBar = new QHBoxLayout;
     pairBar->setContentsMargins(0, 0, 0, 0);
+    pairBar->addWidget(m_count);
     pairBar->addWidget(m_pairFilter, 1);
     pairBar->addWidget(m_clearPairFilter);
     auto* layout = new QVBoxLayout(this);

@@ -50,6 +50,17 @@ std::string_view rootCauseClassName(RootCauseClass cls);
 std::string_view rankStateName(RankState state);
 std::optional<RootCauseClass> rootCauseClassFromName(std::string_view name);
 
+// The words a user reads for each value above (the names are the JSON's and never change
+// with the wording). Views, reports and `rankscope-cli why` all take their words from here.
+std::string_view statusWords(DiagnosisStatus status);     // "No hang found"
+std::string_view rootCauseClassWords(RootCauseClass cls); // a badge: "straggler stall"
+std::string_view rootCauseClassTitle(RootCauseClass cls); // a headline: "A rank never reached…"
+std::string_view rankStateWords(RankState state);         // "timed out waiting"
+std::string_view rankStateMeaning(RankState state);       // one clause: "entered the collective…"
+// What the verdict calls an initiating rank in `state` (the ends of a failed link are link
+// ends, not stragglers).
+std::string_view initiatorWords(RootCauseClass cls, RankState state);
+
 struct EvidenceLine {
     EvidenceRef ref;
     std::string text;
@@ -98,5 +109,11 @@ struct Diagnosis {
     std::vector<Finding> findings;      // the verdict's finding first, then supporting, then others
     std::vector<std::string> missingEvidence; // what to collect next time (inconclusive)
 };
+
+// The tail the engine appends to Diagnosis::summary for readers of the JSON and the text
+// report (" Class: straggler_stall, confidence 0.87."), and the summary without it, for views
+// that show the class and the confidence as badges beside the sentence.
+std::string summaryClassTail(RootCauseClass cls, double confidence);
+std::string_view summarySentence(const Diagnosis& d);
 
 } // namespace rankscope::model

@@ -7,7 +7,6 @@
 #include "model/ranklist.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 namespace rankscope::model {
@@ -163,13 +162,6 @@ std::vector<std::string> missingEvidence(const Bundle& b, const DiagnosisFacts& 
     return out;
 }
 
-std::string confidenceText(double c)
-{
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%.2f", c);
-    return buf;
-}
-
 } // namespace
 
 Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned threads)
@@ -283,7 +275,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     if (!d.stuckCollective && chosen && chosen->stuckCollective && d.status != DiagnosisStatus::NoHangFound)
         d.stuckCollective = chosen->stuckCollective;
     if (d.status != DiagnosisStatus::NoHangFound)
-        d.summary += " Class: " + std::string(rootCauseClassName(d.rootCause)) + ", confidence " + confidenceText(d.confidence) + ".";
+        d.summary += summaryClassTail(d.rootCause, d.confidence);
 
     ruleLauncherRootCause(ctx, d.initiatingRanks, out);
 

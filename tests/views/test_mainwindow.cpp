@@ -1,9 +1,13 @@
 // The main window through the real loading path: background load, staged results,
 // superseded and cancelled loads, load errors, title and status bar, docks, screenshot.
+#include "clippedwidgets.h"
+
 #include "app/gui/documentloader.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/recentbundles.h"
 #include "views/importissuesmodel.h"
+#include "views/importissuesview.h"
+#include "views/rootcausepanel.h"
 #include "views/logtextview.h"
 #include "views/logviewer.h"
 #include "views/selectionstate.h"
@@ -24,6 +28,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 
 using namespace rankscope;
@@ -260,4 +265,66 @@ TEST_CASE("dropping a folder on the window opens it", "[mainwindow]")
     QCoreApplication::sendEvent(&window, &drop);
     REQUIRE(waitFor([&] { return shown.count() > 0; }));
     CHECK(window.document()->inputPaths.front() == kFixture.toStdString());
+}
+
+TEST_CASE("main window fits 1024 x 700 with a bundle open and the verdict still wraps",
+    "[mainwindow][narrow]")
+{
+    isolateSettings();
+    MainWindow window;
+    window.resize(1360, 850);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openPaths({ kFixture });
+    REQUIRE(waitFor([&] { return shown.count() > 0; }));
+    window.resize(1024, 700);
+    waitFor([] { return false; }, 300);
+    INFO("minimum size hint " << window.minimumSizeHint().width() << " x "
+                              << window.minimumSizeHint().height());
+    // Which part holds the window wide, when it does.
+    QStringList widths;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        widths << QStringLiteral("%1 %2").arg(dock->objectName()).arg(dock->minimumSizeHint().width());
+    widths << QStringLiteral("statusBar %1").arg(window.statusBar()->minimumSizeHint().width());
+    widths << QStringLiteral("central %1").arg(window.centralWidget()->minimumSizeHint().width());
+    for (const char* dockName : { "chartsDock", "ranksDock" })
+        for (QWidget* w : window.dock(QString::fromLatin1(dockName))->widget()->findChildren<QWidget*>())
+            if (w->isVisible() && w->minimumSizeHint().width() > 120)
+                widths << QStringLiteral("%1/%2 %3")
+                              .arg(QString::fromLatin1(dockName),
+                                  QString::fromLatin1(w->metaObject()->className()))
+                              .arg(w->minimumSizeHint().width());
+    INFO(widths.join(QStringLiteral(", ")).toStdString());
+    CHECK(window.width() <= 1024);
+    CHECK(window.height() <= 700);
+    views::RootCausePanel* panel = window.rootCausePanel();
+    REQUIRE(panel);
+    CHECK(panel->isVisible());
+    CHECK(panel->width() > 150);
+    const QStringList clipped = testing::clippedWidgets(*panel);
+    INFO(clipped.join(QLatin1Char('\n')).toStdString());
+    CHECK(clipped.isEmpty());
+    const QImage image = window.grab().toImage();
+    image.save(shotPath(QStringLiteral("mainwindow-1024x700.png")));
+    CHECK(distinctColours(image) > 30);
+}
+
+TEST_CASE("while a bundle loads the empty views say so, and an issue-free bundle says none",
+    "[mainwindow][loading]")
+{
+    isolateSettings();
+    MainWindow window;
+    window.resize(1360, 850);
+    window.show();
+    auto* issues = qobject_cast<views::ImportIssuesView*>(
+        window.findChild<QTableView*>(QStringLiteral("importIssuesTable")));
+    REQUIRE(issues);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openPaths({ kFixture });
+    CHECK(window.selection()->isLoading());
+    CHECK(issues->emptyText() == QStringLiteral("Loading…"));
+    window.grab().save(shotPath(QStringLiteral("mainwindow-loading.png")));
+    REQUIRE(waitFor([&] { return shown.count() > 0; }));
+    CHECK_FALSE(window.selection()->isLoading());
+    CHECK(issues->emptyText().startsWith(QStringLiteral("No import issues")));
 }

@@ -120,6 +120,11 @@ TEST_CASE("import issues model lists kinds with counts and a load error first", 
               .data(Qt::ToolTipRole)
               .toString()
               .contains(QStringLiteral("rank3.log")));
+    // Kinds read as words; the id stays available (reports and the CLI print it).
+    CHECK(model.index(2, views::ImportIssuesModel::KindColumn).data().toString()
+        == QStringLiteral("Rankscope's own output, skipped"));
+    CHECK(model.index(2, 0).data(views::ImportIssuesModel::KindRole).toString()
+        == QStringLiteral("own_output_skipped"));
     CHECK(model.totalCount() == 14);
 }
 

@@ -1,6 +1,7 @@
 // Root-cause panel: verdict first, the initiating rank highlighted and clickable, collateral
 // ranks compact, findings with clickable evidence, Copy buttons and the checklist; what
 // to collect next time for inconclusive verdicts.
+#include "clippedwidgets.h"
 #include "documentfixture.h"
 
 #include "model/ranklist.h"
@@ -68,6 +69,77 @@ QWidget* chipOfRank(const RootCausePanel& panel, int rank)
     return nullptr;
 }
 
+QStringList clippedWidgets(const RootCausePanel& panel)
+{
+    return testing::clippedWidgets(panel);
+}
+
+// Every label text in the panel, for checks on the words a user reads.
+QString visibleText(const RootCausePanel& panel)
+{
+    QStringList texts;
+    const auto labels = panel.widget()->findChildren<QLabel*>();
+    for (const QLabel* label : labels)
+        texts << label->text().remove(QChar(0x200B));
+    const auto widgets = panel.widget()->findChildren<QWidget*>();
+    for (const QWidget* w : widgets)
+        texts << w->accessibleName();
+    return texts.join(QLatin1Char('\n'));
+}
+
+// A verdict as long as the real ones get: a pair of ranks on hosts with long names, a summary
+// quoting a long path, findings with long titles.
+views::DocumentPtr longVerdict()
+{
+    auto bundle = std::make_shared<model::Bundle>();
+    bundle->ranks.resize(16);
+    for (int r = 0; r < 16; ++r) {
+        auto& info = bundle->ranks[static_cast<std::size_t>(r)];
+        info.rank = r;
+        info.host = bundle->strings.intern(
+            r < 8 ? "gpu-node-a100-rack17-slot03.cluster.example.org"
+                  : "gpu-node-a100-rack22-slot11.cluster.example.org");
+        info.cudaDev = r % 8;
+    }
+    auto diagnosis = std::make_shared<model::Diagnosis>();
+    diagnosis->status = model::DiagnosisStatus::HangDiagnosed;
+    diagnosis->rootCause = model::RootCauseClass::NetworkPair;
+    diagnosis->stuckPair = std::pair<std::int32_t, std::int32_t>(7, 8);
+    for (std::int32_t r = 0; r < 16; ++r) {
+        if (r != 7 && r != 8)
+            diagnosis->collateralRanks.push_back(r);
+        model::RankVerdict v;
+        v.rank = r;
+        v.state = r == 7 || r == 8 ? model::RankState::Straggling
+                                   : model::RankState::CollateralTimeout;
+        diagnosis->ranks.push_back(v);
+    }
+    diagnosis->confidence = 0.82;
+    diagnosis->summary = "The InfiniBand link between rank 7 "
+                         "(gpu-node-a100-rack17-slot03.cluster.example.org, GPU 7) and rank 8 "
+                         "(gpu-node-a100-rack22-slot11.cluster.example.org, GPU 0) failed with "
+                         "IBV_WC_RETRY_EXC_ERR at /opt/nccl/src/transport/net_ib.cc:1696 while "
+                         "every other rank waited in allreduce #4711."
+        + model::summaryClassTail(diagnosis->rootCause, diagnosis->confidence);
+    model::Finding f;
+    f.rule = "network.ib_completion_error_pair";
+    f.title = "NCCL reported IBV_WC_RETRY_EXC_ERR_between_gpu-node-a100-rack17-slot03 and its peer";
+    f.ranks = { 7, 8 };
+    f.confidence = 0.82;
+    f.explanation = "transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer "
+                    "10.12.44.201<58321> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND";
+    f.fix = { "Check the cable and the switch port: ibstat mlx5_0; perfquery -x" };
+    f.verify = { "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH torchrun --nproc_per_node=8 "
+                 "all_reduce_perf_mpi_with_a_very_long_binary_name_and_no_spaces" };
+    f.confirm = { "ibstat shows the port of gpu-node-a100-rack17-slot03.cluster.example.org "
+                  "as Active" };
+    diagnosis->findings.push_back(f);
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->bundle = bundle;
+    doc->diagnosis = diagnosis;
+    return doc;
+}
+
 views::DocumentPtr straggler()
 {
     static views::DocumentPtr doc
@@ -93,7 +165,10 @@ TEST_CASE(
 
     auto* summary = panel.findChild<QLabel*>(QStringLiteral("verdictSummary"));
     REQUIRE(summary);
-    CHECK(summary->text() == QString::fromStdString(doc->diagnosis->summary));
+    // The sentence, without the "Class: …, confidence …" tail the badges already show.
+    CHECK(summary->text().remove(QChar(0x200B))
+        == QString::fromStdString(std::string(model::summarySentence(*doc->diagnosis))));
+    CHECK_FALSE(summary->text().contains(QStringLiteral("Class:")));
     CHECK(summary->font().pointSizeF() > panel.font().pointSizeF());
     CHECK(panel.findChild<QWidget*>(QStringLiteral("statusBadge")));
     CHECK(panel.findChild<QWidget*>(QStringLiteral("confidenceBadge")));
@@ -141,9 +216,10 @@ TEST_CASE("root cause panel summarises collateral ranks as ranges and expands to
     REQUIRE(collateral);
     const QString ranges
         = QString::fromStdString(model::formatRanks(doc->diagnosis->collateralRanks));
-    CHECK(collateral->text().contains(ranges));
+    // Zero-width spaces let long range lists wrap; they are display-only.
+    CHECK(collateral->text().remove(QChar(0x200B)).contains(ranges));
     CHECK(collateral->text().contains(
-        QStringLiteral("%1 rank(s)").arg(doc->diagnosis->collateralRanks.size())));
+        QStringLiteral("%1 ranks").arg(doc->diagnosis->collateralRanks.size())));
 
     auto* list = panel.findChild<QLabel*>(QStringLiteral("collateralList"));
     auto* toggle = panel.findChild<QToolButton*>(QStringLiteral("collateralToggle"));
@@ -236,7 +312,7 @@ TEST_CASE("an inconclusive verdict says what to collect next time", "[rootcause]
     const QString first
         = QString::fromStdString(doc->diagnosis->missingEvidence.front()).toHtmlEscaped();
     for (const QLabel* label : labels)
-        mentioned = mentioned || label->text().contains(first.left(40));
+        mentioned = mentioned || label->text().remove(QChar(0x200B)).contains(first.left(40));
     CHECK(mentioned);
     CHECK(panel.findChildren<QWidget*>(QStringLiteral("initiatingRank")).isEmpty());
     panel.grab().save(shotPath(QStringLiteral("rootcause-inconclusive.png")));
@@ -296,4 +372,112 @@ TEST_CASE("root cause panel stays readable in a dark palette and a narrow dock",
     const QPoint inPanel = chip->mapTo(&panel, QPoint(0, 0));
     CHECK(image.pixelColor(inPanel + QPoint(chip->width() - 2, 1)).name()
         == views::theme::tint(views::theme::colors(pal).initiating, pal).name());
+}
+
+TEST_CASE("root cause panel wraps every text within its visible width, however narrow",
+    "[rootcause][wrap]")
+{
+    const views::DocumentPtr longOne = longVerdict();
+    for (const views::DocumentPtr& doc : { longOne, straggler() }) {
+        for (const int width : { 220, 300, 420, 640 }) {
+            views::SelectionState selection;
+            RootCausePanel panel(&selection);
+            panel.resize(width, 900);
+            panel.show();
+            selection.setDocument(doc);
+            // Expand every folded card and the collateral list: hidden text must fit too.
+            const auto toggles = panel.findChildren<QToolButton*>(QStringLiteral("collateralToggle"));
+            for (QToolButton* toggle : toggles)
+                toggle->click();
+            QCoreApplication::processEvents();
+            INFO("panel width " << width);
+            const QStringList clipped = clippedWidgets(panel);
+            INFO(clipped.join(QLatin1Char('\n')).toStdString());
+            CHECK(clipped.isEmpty());
+            if (width == 300 && doc == longOne)
+                panel.grab().save(shotPath(QStringLiteral("rootcause-narrow.png")));
+        }
+    }
+}
+
+TEST_CASE("root cause panel wraps at 200 % scaling", "[rootcause][wrap]")
+{
+    // 200 % scaling halves the panel's width in font heights: a doubled font in the same
+    // logical width is the same layout problem, inside one test process.
+    const views::DocumentPtr doc = longVerdict();
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    QFont big = panel.font();
+    big.setPointSizeF(big.pointSizeF() * 2);
+    panel.setFont(big);
+    panel.resize(408, 1400); // 30 % of 1360 px
+    panel.show();
+    selection.setDocument(doc);
+    QCoreApplication::processEvents();
+    const QStringList clipped = clippedWidgets(panel);
+    INFO(clipped.join(QLatin1Char('\n')).toStdString());
+    CHECK(clipped.isEmpty());
+    panel.grab().save(shotPath(QStringLiteral("rootcause-200percent.png")));
+}
+
+TEST_CASE("root cause panel shows plain words, not the machine ids", "[rootcause][words]")
+{
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(520, 900);
+    panel.show();
+    selection.setDocument(longVerdict());
+    QCoreApplication::processEvents();
+    const QString text = visibleText(panel);
+    for (const char* id : { "network_pair", "straggler_stall", "Class:", "rule ", "ib_completion",
+             "rank(s)", "straggling" }) {
+        INFO(id << " in " << text.toStdString());
+        CHECK_FALSE(text.contains(QLatin1String(id)));
+    }
+    // The ends of the failed link are named for the link.
+    QWidget* chip = chipOfRank(panel, 7);
+    REQUIRE(chip);
+    INFO(chip->accessibleName().toStdString());
+    CHECK(chip->accessibleName().contains(QStringLiteral("failed link")));
+    // The rule id is still there for whoever looks for it.
+    bool ruleInTooltip = false;
+    const auto widgets = panel.widget()->findChildren<QWidget*>();
+    for (const QWidget* w : widgets)
+        ruleInTooltip = ruleInTooltip || w->toolTip().contains(QStringLiteral("network.ib_completion"));
+    CHECK(ruleInTooltip);
+}
+
+TEST_CASE("a run with no hang says what was checked, how far it got and when it last moved",
+    "[rootcause][healthy]")
+{
+    auto doc = testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/healthy-per-rank" });
+    REQUIRE(doc->diagnosis);
+    REQUIRE(doc->diagnosis->status == model::DiagnosisStatus::NoHangFound);
+    REQUIRE(doc->reach);
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(480, 900);
+    panel.show();
+    selection.setDocument(doc);
+    QCoreApplication::processEvents();
+
+    auto* checked = panel.findChild<QLabel*>(QStringLiteral("reachChecked"));
+    auto* progress = panel.findChild<QLabel*>(QStringLiteral("reachProgress"));
+    auto* last = panel.findChild<QLabel*>(QStringLiteral("reachLastProgress"));
+    REQUIRE(checked);
+    REQUIRE(progress);
+    REQUIRE(last);
+    CHECK(checked->text().contains(QStringLiteral("8 ranks")));
+    CHECK(checked->text().contains(QStringLiteral("collective timeouts (watchdog): none")));
+    CHECK_FALSE(progress->text().isEmpty());
+    CHECK_FALSE(last->text().isEmpty());
+    if (doc->reach->trainingStep.ranks > 0)
+        CHECK(progress->text().contains(QStringLiteral("Training step")));
+    if (doc->reach->lastProgress.valid())
+        CHECK(last->text().contains(
+            QString::fromStdString(model::formatTime(doc->reach->lastProgress))));
+    CHECK(clippedWidgets(panel).isEmpty());
+    const QImage image = panel.grab().toImage();
+    image.save(shotPath(QStringLiteral("rootcause-healthy.png")));
+    CHECK(distinctColours(image) > 8);
 }
