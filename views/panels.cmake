@@ -4,7 +4,12 @@ list(APPEND RANKSCOPE_VIEWS_SOURCES
     durationchart.cpp
     importissuesmodel.cpp
     lineindex.cpp
+    logdisplaylines.cpp
+    logfind.cpp
+    logmatchcounter.cpp
+    logtextselection.cpp
     logtextview.cpp
+    logtextviewinput.cpp
     logviewer.cpp
     progresschart.cpp
     rankfilterproxy.cpp
