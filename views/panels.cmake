@@ -7,6 +7,9 @@ list(APPEND RANKSCOPE_VIEWS_SOURCES
     logdisplaylines.cpp
     logfind.cpp
     logmatchcounter.cpp
+    logsearch.cpp
+    logsearchmodel.cpp
+    logsearchpanel.cpp
     logtextselection.cpp
     logtextview.cpp
     logtextviewinput.cpp

@@ -2,6 +2,7 @@
 list(APPEND RANKSCOPE_VIEW_TEST_SOURCES
     test_charts.cpp
     test_logreading.cpp
+    test_logsearch.cpp
     test_logviewer.cpp
     test_mainwindow.cpp
     test_ranktable.cpp
