@@ -5,6 +5,7 @@
 
 #include <QEvent>
 #include <QFontDatabase>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTimerEvent>
@@ -301,12 +302,19 @@ QString LogTextView::lineString(std::uint64_t line) const
         return {};
     return LogDisplayLines::displayLineAt(bytes(), *offset);
 }
+qreal LogTextView::columnWidth() const
+{
+    // Averaged over many glyphs: one glyph's advance is rounded, and the error adds up
+    // across a 150-column row until the last characters fall off the right edge.
+    const QFontMetricsF fm(font());
+    return std::max(1.0, fm.horizontalAdvance(QString(100, QLatin1Char('m'))) / 100.0);
+}
+
 int LogTextView::wrapColumns() const
 {
-    const QFontMetrics fm = fontMetrics();
-    const int em = std::max(1, fm.horizontalAdvance(QLatin1Char('m')));
-    const int pad = fm.horizontalAdvance(QLatin1Char(' '));
-    return std::max(8, (viewport()->width() - gutterWidth() - 2 * pad) / em);
+    const int pad = fontMetrics().horizontalAdvance(QLatin1Char(' '));
+    return std::max(
+        8, static_cast<int>((viewport()->width() - gutterWidth() - 2 * pad) / columnWidth()));
 }
 
 int LogTextView::textX0() const

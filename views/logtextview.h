@@ -136,6 +136,7 @@ private:
         std::vector<Row> rows;
     };
     Layout layoutRows() const;
+    qreal columnWidth() const; // of one character of the fixed-width font
     int wrapColumns() const;
     int textX0() const;
     std::optional<LogTextPosition> positionAt(const QPoint& pos) const;

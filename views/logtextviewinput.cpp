@@ -36,9 +36,9 @@ std::optional<LogTextPosition> LogTextView::positionAt(const QPoint& pos) const
 int LogTextView::columnAtX(const QString& rowText, int x) const
 {
     // Fixed-width font: a column is one advance of 'm'; a click lands on the nearer edge.
-    const int em = std::max(1, fontMetrics().horizontalAdvance(QLatin1Char('m')));
-    const int within = x - textX0();
-    return std::clamp((within + em / 2) / em, 0, static_cast<int>(rowText.size()));
+    const qreal within = x - textX0();
+    return std::clamp(
+        static_cast<int>(within / columnWidth() + 0.5), 0, static_cast<int>(rowText.size()));
 }
 
 int LogTextView::displayLength(std::uint64_t lineStart) const

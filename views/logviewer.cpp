@@ -421,8 +421,10 @@ void LogViewer::copyLinkToLine(quint64 line)
     const QString link = QString::fromStdString(
         model::evidenceLocation(*doc->bundle, model::EvidenceRef { m_source, line, 0 }));
     QGuiApplication::clipboard()->setText(link);
-    m_note = tr("copied %1").arg(link);
+    // Short, so the status keeps its place next to the picker; the link is in the tooltip.
+    m_note = tr("link copied");
     updateStatus();
+    m_status->setToolTip(tr("Copied %1").arg(link));
 }
 
 void LogViewer::setSeverityFilter(std::optional<model::Severity> atLeast)
@@ -490,8 +492,6 @@ void LogViewer::updateStatus()
     if (m_text->currentLine() > 0)
         text = tr("line %1 · %2")
                    .arg(locale.toString(static_cast<qulonglong>(m_text->currentLine())), text);
-    if (m_severity->currentIndex() > 0)
-        text += tr(" · %1 shown").arg(m_severity->currentText().toLower());
     if (!m_note.isEmpty())
         text += QStringLiteral(" · ") + m_note;
     m_status->setText(text);

@@ -256,6 +256,7 @@ TEST_CASE("log viewer shows match i of N, filters by severity and copies a path:
     CHECK(text->lineRect(quiet).isEmpty());
     CHECK_FALSE(text->lineRect(*severe.begin()).isEmpty());
     CHECK(text->lineRect(*severe.begin()).top() == 0);
+    QCoreApplication::processEvents(); // lay the status out before the grab
     viewer.grab().save(shotPath(QStringLiteral("logviewer-warnings.png")));
     // Jumping to a hidden line shows every line again.
     text->goToLine(quiet);
