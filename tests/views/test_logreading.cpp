@@ -94,6 +94,7 @@ TEST_CASE(
     QTest::mouseClick(view.viewport(), Qt::LeftButton, Qt::ShiftModifier,
         QPoint(view.viewport()->width() - 2, third.center().y()));
     REQUIRE(view.hasSelection());
+    view.grab().save(shotPath(QStringLiteral("logtext-selection.png")));
     QTest::keyClick(&view, Qt::Key_C, Qt::ControlModifier);
     const QString copied = QGuiApplication::clipboard()->text();
     CHECK(copied.startsWith(QStringLiteral("first line of the log\n+ export HF_TOKEN=")));
@@ -180,6 +181,8 @@ TEST_CASE("find scrolls sideways to a match and counts the matches", "[logviewer
     CHECK(hscroll > 0);
     CHECK(matchX >= hscroll);
     CHECK(matchX < hscroll + view.viewport()->width());
+    view.setSearchHighlight(QStringLiteral("needle"));
+    view.grab().save(shotPath(QStringLiteral("logtext-find-sideways.png")));
 
     view.find(QStringLiteral("needle"), false);
     pumpUntil([&] { return !view.searching(); }, 5000);
