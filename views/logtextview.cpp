@@ -1,12 +1,14 @@
 #include "views/logtextview.h"
 
+#include "views/logdisplaylines.h"
 #include "views/theme.h"
 
+#include <QEvent>
 #include <QFontDatabase>
-#include <QKeyEvent>
-#include <QMouseEvent>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QScrollBar>
+#include <QTimerEvent>
 
 #include <algorithm>
 #include <climits>
@@ -18,7 +20,6 @@ namespace {
 // Moving the top line by fewer lines than this walks the bytes from the current top;
 // farther jumps go through the line index.
 constexpr std::uint64_t kRelativeMoveLines = 64;
-constexpr int kTabWidth = 8;
 
 int clampToInt(std::uint64_t v)
 {
@@ -44,6 +45,7 @@ LogTextView::LogTextView(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     viewport()->setCursor(Qt::IBeamCursor);
     verticalScrollBar()->setSingleStep(1);
+    setHorizontalScrollBarPolicy(m_wrap ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
 }
 
 void LogTextView::setSource(std::shared_ptr<const model::SourceBytes> bytes)
@@ -59,6 +61,12 @@ void LogTextView::setSource(std::shared_ptr<const model::SourceBytes> bytes)
     m_pendingLine.reset();
     m_markedLines.clear();
     m_maxTextWidth = 0;
+    m_matchText.clear();
+    m_matchLength = 0;
+    m_counter.reset();
+    m_filter.reset();
+    m_selection = {};
+    m_dragging = false;
     // Index the first chunk right away so a small file is complete before the first paint.
     m_index.indexMore(kChunkBytes);
     if (!m_index.complete())
@@ -103,20 +111,23 @@ int LogTextView::gutterWidth() const
 
 void LogTextView::updateScrollRange()
 {
-    const std::uint64_t total = std::max(knownLines(), m_minScrollLines);
-    const int page = visibleLineCount();
+    const std::uint64_t total
+        = m_filter ? m_filter->size() : std::max(knownLines(), m_minScrollLines);
+    const std::uint64_t page = static_cast<std::uint64_t>(visibleLineCount());
     const bool wasSetting = m_settingTop;
     m_settingTop = true;
     QScrollBar* v = verticalScrollBar();
-    v->setPageStep(page);
-    v->setRange(0, clampToInt(total > static_cast<std::uint64_t>(page) ? total - page + 1 : 0));
+    v->setPageStep(static_cast<int>(page));
+    // Wrapped lines take several rows, so the last line may need to come up to the top.
+    const std::uint64_t maxTop
+        = m_wrap ? (total > 0 ? total - 1 : 0) : (total > page ? total - page + 1 : 0);
+    v->setRange(0, clampToInt(maxTop));
     QScrollBar* h = horizontalScrollBar();
     const int textArea = std::max(0, viewport()->width() - gutterWidth());
+    const int em = fontMetrics().horizontalAdvance(QLatin1Char('m'));
     h->setPageStep(std::max(1, textArea));
-    h->setSingleStep(std::max(1, fontMetrics().horizontalAdvance(QLatin1Char('m')) * 4));
-    h->setRange(0,
-        std::max(
-            0, m_maxTextWidth - textArea + fontMetrics().horizontalAdvance(QLatin1Char('m')) * 2));
+    h->setSingleStep(std::max(1, em * 4));
+    h->setRange(0, m_wrap ? 0 : std::max(0, m_maxTextWidth - textArea + em * 2));
     m_settingTop = wasSetting;
     // The range may have clamped the value: keep the painted top in step with the bar.
     if (!m_settingTop
@@ -142,6 +153,11 @@ void LogTextView::moveTopTo(std::uint64_t line)
 {
     if (!m_bytes || line == m_topLine)
         return;
+    if (m_filter) {
+        m_topLine = line;
+        viewport()->update();
+        return;
+    }
     const std::string_view b = bytes();
     const std::uint64_t distance = line > m_topLine ? line - m_topLine : m_topLine - line;
     if (distance >= kRelativeMoveLines && line < knownLines()) {
@@ -189,7 +205,7 @@ std::optional<std::uint64_t> LogTextView::offsetOfVisibleOrIndexed(std::uint64_t
         return std::nullopt;
     const std::string_view b = bytes();
     // Near the top line: walk from it (works beyond the indexed prefix too).
-    if (line >= m_topLine && line - m_topLine < kRelativeMoveLines) {
+    if (!m_filter && line >= m_topLine && line - m_topLine < kRelativeMoveLines) {
         std::uint64_t offset = m_topOffset;
         for (std::uint64_t l = m_topLine; l < line; ++l) {
             offset = LineIndex::nextLineStart(b, offset);
@@ -207,6 +223,28 @@ void LogTextView::goToLine(std::uint64_t line, std::optional<std::uint64_t> offs
 {
     if (!m_bytes || line == 0)
         return;
+    if (m_filter) {
+        if (const auto index = filterIndexOf(line)) {
+            setCurrent(line, (*m_filter)[*index].lineStart);
+            if (!lineRect(line).isEmpty()
+                && lineRect(line).top() + lineHeight() <= viewport()->height())
+                return;
+            const std::uint64_t quarter = static_cast<std::uint64_t>(visibleLineCount()) / 4;
+            m_topLine = *index > quarter ? *index - quarter : 0;
+            m_settingTop = true;
+            updateScrollRange();
+            verticalScrollBar()->setValue(clampToInt(m_topLine));
+            m_settingTop = false;
+            viewport()->update();
+            return;
+        }
+        // The reader asked for a line the filter hides: show every line again.
+        m_filter.reset();
+        m_topLine = 0;
+        m_topOffset = 0;
+        updateScrollRange();
+        Q_EMIT lineFilterCleared();
+    }
     const std::string_view b = bytes();
     const std::uint64_t target = line - 1;
     std::uint64_t start = 0;
@@ -224,8 +262,13 @@ void LogTextView::goToLine(std::uint64_t line, std::optional<std::uint64_t> offs
     m_pendingLine.reset();
     setCurrent(line, start);
     const std::uint64_t visible = static_cast<std::uint64_t>(visibleLineCount());
-    if (target >= m_topLine && target + 1 < m_topLine + visible)
-        return; // already on screen: do not move the text under the reader's eyes
+    if (target >= m_topLine && target < m_topLine + visible) {
+        // Already on screen (its first row, wrapped lines included): do not move the text
+        // under the reader's eyes.
+        const QRect rect = lineRect(line);
+        if (!rect.isEmpty() && rect.top() + lineHeight() <= viewport()->height())
+            return;
+    }
     // Put the line a quarter down the view so the lines before it give context.
     std::uint64_t top = target;
     std::uint64_t topOffset = start;
@@ -238,13 +281,16 @@ void LogTextView::goToLine(std::uint64_t line, std::optional<std::uint64_t> offs
 
 QRect LogTextView::lineRect(std::uint64_t line) const
 {
-    if (line == 0 || line - 1 < m_topLine)
+    if (line == 0)
         return {};
-    const std::uint64_t row = line - 1 - m_topLine;
-    if (row >= static_cast<std::uint64_t>(visibleLineCount()))
-        return {};
+    const Layout layout = layoutRows();
     const int lh = lineHeight();
-    return QRect(0, static_cast<int>(row) * lh, viewport()->width(), lh);
+    QRect rect;
+    for (std::size_t i = 0; i < layout.rows.size(); ++i) {
+        if (layout.rows[i].line == line)
+            rect |= QRect(0, static_cast<int>(i) * lh, viewport()->width(), lh);
+    }
+    return rect;
 }
 
 QString LogTextView::lineString(std::uint64_t line) const
@@ -254,31 +300,84 @@ QString LogTextView::lineString(std::uint64_t line) const
     const auto offset = offsetOfVisibleOrIndexed(line - 1);
     if (!offset)
         return {};
-    bool cut = false;
-    return displayText(LineIndex::lineText(bytes(), *offset), &cut);
+    return LogDisplayLines::displayLineAt(bytes(), *offset);
+}
+qreal LogTextView::columnWidth() const
+{
+    // Averaged over many glyphs: one glyph's advance is rounded, and the error adds up
+    // across a 150-column row until the last characters fall off the right edge.
+    const QFontMetricsF fm(font());
+    return std::max(1.0, fm.horizontalAdvance(QString(100, QLatin1Char('m'))) / 100.0);
 }
 
-QString LogTextView::displayText(std::string_view raw, bool* cut) const
+int LogTextView::wrapColumns() const
 {
-    *cut = raw.size() > static_cast<std::size_t>(kMaxLineChars);
-    if (*cut)
-        raw = raw.substr(0, kMaxLineChars);
-    const QString decoded = QString::fromUtf8(raw.data(), static_cast<qsizetype>(raw.size()));
-    QString out;
-    out.reserve(decoded.size());
-    for (const QChar c : decoded) {
-        if (c == QLatin1Char('\t')) {
-            const qsizetype pad = kTabWidth - out.size() % kTabWidth;
-            out.append(QString(pad, QLatin1Char(' ')));
-        } else if (c == QLatin1Char('\r')) {
-            out.append(QChar(0x21B5)); // ↵: a \r-glued segment (tqdm) starts here
-        } else if (c.unicode() < 0x20 || c.unicode() == 0x7f) {
-            out.append(QChar(0x00B7)); // binary garbage stays one visible cell
-        } else {
-            out.append(c);
+    const int pad = fontMetrics().horizontalAdvance(QLatin1Char(' '));
+    return std::max(
+        8, static_cast<int>((viewport()->width() - gutterWidth() - 2 * pad) / columnWidth()));
+}
+
+int LogTextView::textX0() const
+{
+    return gutterWidth() + fontMetrics().horizontalAdvance(QLatin1Char(' '))
+        - (m_wrap ? 0 : horizontalScrollBar()->value());
+}
+
+LogTextView::Layout LogTextView::layoutRows() const
+{
+    Layout out;
+    if (!m_bytes)
+        return out;
+    const std::string_view b = bytes();
+    const int maxRows = visibleLineCount() + 1;
+    // The font is fixed-width, so a wrapped line's rows are runs of wrapColumns() characters.
+    const int columns = m_wrap ? wrapColumns() : INT_MAX;
+    const auto addLine = [&](LogDisplayLines& lines, std::uint64_t line, std::uint64_t start) {
+        bool cut = false;
+        QString text = lines.displayLine(start, &cut);
+        const int index = static_cast<int>(out.texts.size());
+        const int length = static_cast<int>(text.size());
+        out.texts.push_back(std::move(text));
+        out.cut.push_back(cut);
+        int column = 0;
+        do {
+            const int n = std::min(columns, length - column);
+            out.rows.push_back({ line, start, index, column, n });
+            column += n;
+        } while (column < length && static_cast<int>(out.rows.size()) < maxRows);
+    };
+    if (m_filter) {
+        for (std::uint64_t i = m_topLine;
+             i < m_filter->size() && static_cast<int>(out.rows.size()) < maxRows; ++i) {
+            const LogLineRef& ref = (*m_filter)[i];
+            LogDisplayLines lines(b, ref.lineStart);
+            addLine(lines, ref.line, ref.lineStart);
         }
+        return out;
     }
+    LogDisplayLines lines(b, m_topOffset);
+    std::uint64_t line = m_topLine + 1;
+    for (std::uint64_t offset = m_topOffset;
+         offset < b.size() && static_cast<int>(out.rows.size()) < maxRows;
+         offset = LineIndex::nextLineStart(b, offset))
+        addLine(lines, line++, offset);
     return out;
+}
+
+int LogTextView::matchColumn(const QString& text) const
+{
+    if (m_matchLength == 0 || m_matchText.isEmpty())
+        return -1;
+    const std::string_view raw = LineIndex::lineText(bytes(), m_matchLineStart);
+    const std::uint64_t within = m_matchOffset - m_matchLineStart;
+    if (within > raw.size())
+        return -1;
+    // Columns count displayed characters; a secret masked before the match shifts it, and
+    // then the text itself is looked for.
+    const int column = static_cast<int>(logDisplayText(raw.substr(0, within)).size());
+    if (text.mid(column, m_matchText.size()).compare(m_matchText, Qt::CaseInsensitive) == 0)
+        return column;
+    return static_cast<int>(text.indexOf(m_matchText, 0, Qt::CaseInsensitive));
 }
 
 void LogTextView::paintEvent(QPaintEvent*)
@@ -295,60 +394,91 @@ void LogTextView::paintEvent(QPaintEvent*)
     const int lh = fm.lineSpacing();
     const int pad = fm.horizontalAdvance(QLatin1Char(' '));
     const int markerWidth = std::max(3, pad / 2);
-    const int x0 = gutter + pad - horizontalScrollBar()->value();
-    const std::string_view b = bytes();
+    const int x0 = textX0();
+    const int baseline = fm.ascent() + (lh - fm.height()) / 2;
     const QColor markedBg = theme::tint(colors.warning, pal);
     const QColor currentBg = theme::tint(colors.initiating, pal);
     const QColor matchBg
         = theme::isDark(pal) ? colors.warning.darker(160) : colors.warning.lighter(130);
     const QColor numberColor = pal.color(QPalette::PlaceholderText);
-    const int rows = visibleLineCount() + 1;
-    std::uint64_t offset = m_topOffset;
+    const QString cutNote = tr("… (line cut)");
+    const Layout layout = layoutRows();
     int widest = m_maxTextWidth;
-    for (int row = 0; row < rows; ++row) {
-        if (offset >= b.size() && !(offset == 0 && b.empty()))
-            break;
-        if (b.empty())
-            break;
-        const std::uint64_t line = m_topLine + static_cast<std::uint64_t>(row) + 1;
-        const int y = row * lh;
-        const bool current = line == m_currentLine;
-        const bool marked = std::binary_search(m_markedLines.begin(), m_markedLines.end(), line);
-        if (current || marked)
-            p.fillRect(
-                QRect(gutter, y, viewport()->width() - gutter, lh), current ? currentBg : markedBg);
-        if (current || marked)
+    for (std::size_t i = 0; i < layout.rows.size(); ++i) {
+        const Row& row = layout.rows[i];
+        const QString& text = layout.texts[static_cast<std::size_t>(row.text)];
+        const QString piece = text.mid(row.start, row.length);
+        const bool lastRow = row.start + row.length >= text.size();
+        const int y = static_cast<int>(i) * lh;
+        const QRect textRect(gutter, y, viewport()->width() - gutter, lh);
+        const auto xOf = [&](int column) {
+            return x0
+                + fm.horizontalAdvance(piece.left(std::clamp(column - row.start, 0, row.length)));
+        };
+        const bool current = row.line == m_currentLine;
+        const bool marked
+            = std::binary_search(m_markedLines.begin(), m_markedLines.end(), row.line);
+        if (current || marked) {
+            p.fillRect(textRect, current ? currentBg : markedBg);
             p.fillRect(QRect(0, y, markerWidth, lh), current ? colors.initiating : colors.warning);
-        p.setPen(current ? pal.color(QPalette::Text) : numberColor);
-        p.drawText(QRect(0, y, gutter - pad, lh), Qt::AlignRight | Qt::AlignVCenter,
-            QString::number(line));
-
-        bool cut = false;
-        const QString text = displayText(LineIndex::lineText(b, offset), &cut);
+        }
+        if (row.start == 0) {
+            p.setPen(current ? pal.color(QPalette::Text) : numberColor);
+            p.drawText(QRect(0, y, gutter - pad, lh), Qt::AlignRight | Qt::AlignVCenter,
+                QString::number(row.line));
+        }
         p.save();
-        p.setClipRect(QRect(gutter, y, viewport()->width() - gutter, lh));
+        p.setClipRect(textRect);
+        // Every visible match of the Find text (a match cut by a wrap is tinted on both rows).
         if (!m_highlight.isEmpty()) {
-            qsizetype at = text.indexOf(m_highlight, 0, Qt::CaseInsensitive);
-            while (at >= 0) {
-                const int mx = x0 + fm.horizontalAdvance(text.left(at));
-                const int mw = fm.horizontalAdvance(text.mid(at, m_highlight.size()));
-                p.fillRect(QRect(mx, y, mw, lh), matchBg);
-                at = text.indexOf(m_highlight, at + m_highlight.size(), Qt::CaseInsensitive);
+            for (qsizetype at = text.indexOf(m_highlight, 0, Qt::CaseInsensitive); at >= 0;
+                 at = text.indexOf(m_highlight, at + m_highlight.size(), Qt::CaseInsensitive)) {
+                const int from = xOf(static_cast<int>(at));
+                const int to = xOf(static_cast<int>(at + m_highlight.size()));
+                if (to > from)
+                    p.fillRect(QRect(from, y, to - from, lh), matchBg);
+            }
+        }
+        QRect selected;
+        if (const auto columns = m_selection.columnsOn(row.lineStart)) {
+            const auto [from, to] = *columns;
+            // A selection running on past the line end takes its line break: one space more.
+            const int tail = to > text.size() && lastRow ? pad : 0;
+            const int xFrom = xOf(from);
+            const int xTo = xOf(to) + tail;
+            if (xTo > xFrom && from <= row.start + row.length) {
+                selected = QRect(xFrom, y, xTo - xFrom, lh);
+                p.fillRect(selected, pal.color(QPalette::Highlight));
             }
         }
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(x0, y + fm.ascent() + (lh - fm.height()) / 2, text);
-        const int width = fm.horizontalAdvance(text);
+        p.drawText(x0, y + baseline, piece);
+        if (!selected.isEmpty()) {
+            p.setClipRect(selected & textRect);
+            p.setPen(pal.color(QPalette::HighlightedText));
+            p.drawText(x0, y + baseline, piece);
+            p.setClipRect(textRect);
+        }
+        if (row.lineStart == m_matchLineStart && m_matchLength > 0) {
+            const int column = matchColumn(text);
+            if (column >= 0 && column < row.start + row.length
+                && column + m_matchText.size() > row.start) {
+                const int from = xOf(column);
+                const int to = xOf(column + static_cast<int>(m_matchText.size()));
+                p.setPen(QPen(colors.initiating, 2));
+                p.drawRect(QRect(from, y + 1, std::max(2, to - from), lh - 2));
+            }
+        }
+        const int width = fm.horizontalAdvance(piece);
+        const bool cut = layout.cut[static_cast<std::size_t>(row.text)] && lastRow;
         if (cut) {
             p.setPen(numberColor);
-            p.drawText(x0 + width + pad, y + fm.ascent(), tr("… (line cut)"));
+            p.drawText(x0 + width + pad, y + baseline, cutNote);
         }
         p.restore();
-        widest
-            = std::max(widest, width + (cut ? fm.horizontalAdvance(tr("… (line cut)")) + pad : 0));
-        offset = LineIndex::nextLineStart(b, offset);
+        widest = std::max(widest, width + (cut ? fm.horizontalAdvance(cutNote) + pad : 0));
     }
-    if (widest > m_maxTextWidth) {
+    if (!m_wrap && widest > m_maxTextWidth) {
         m_maxTextWidth = widest;
         // Changing the scroll range while painting would recurse; do it right after.
         QMetaObject::invokeMethod(
@@ -371,31 +501,47 @@ void LogTextView::changeEvent(QEvent* event)
     }
 }
 
-void LogTextView::mousePressEvent(QMouseEvent* event)
+std::optional<std::uint64_t> LogTextView::filterIndexOf(std::uint64_t line) const
 {
-    if (!m_bytes || event->button() != Qt::LeftButton)
-        return QAbstractScrollArea::mousePressEvent(event);
-    const int row = static_cast<int>(event->position().y()) / std::max(1, lineHeight());
-    const std::uint64_t line0 = m_topLine + static_cast<std::uint64_t>(std::max(0, row));
-    if (auto offset = offsetOfVisibleOrIndexed(line0)) {
-        setCurrent(line0 + 1, *offset);
-        Q_EMIT lineActivated(line0 + 1);
-    }
+    if (!m_filter)
+        return std::nullopt;
+    const auto it = std::lower_bound(m_filter->begin(), m_filter->end(), line,
+        [](const LogLineRef& ref, std::uint64_t l) { return ref.line < l; });
+    if (it == m_filter->end() || it->line != line)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(it - m_filter->begin());
 }
 
-void LogTextView::keyPressEvent(QKeyEvent* event)
+void LogTextView::setLineFilter(std::optional<std::vector<LogLineRef>> lines)
 {
-    if (event->modifiers() & Qt::ControlModifier) {
-        if (event->key() == Qt::Key_Home) {
-            verticalScrollBar()->setValue(0);
-            return;
-        }
-        if (event->key() == Qt::Key_End) {
-            verticalScrollBar()->setValue(verticalScrollBar()->maximum());
-            return;
-        }
-    }
-    QAbstractScrollArea::keyPressEvent(event);
+    if (!m_bytes)
+        lines.reset();
+    const std::uint64_t current = m_currentLine;
+    const std::uint64_t currentOffset = m_currentOffset;
+    m_filter = std::move(lines);
+    m_topLine = 0;
+    m_topOffset = 0;
+    m_settingTop = true;
+    updateScrollRange();
+    verticalScrollBar()->setValue(0);
+    m_settingTop = false;
+    // Keep the current line in view when it is still shown.
+    if (current > 0 && (!m_filter || filterIndexOf(current)))
+        goToLine(current, currentOffset);
+    viewport()->update();
+}
+
+void LogTextView::setWrapLines(bool wrap)
+{
+    if (wrap == m_wrap)
+        return;
+    m_wrap = wrap;
+    setHorizontalScrollBarPolicy(m_wrap ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    if (m_wrap)
+        horizontalScrollBar()->setValue(0);
+    updateScrollRange();
+    viewport()->update();
+    Q_EMIT wrapLinesChanged(m_wrap);
 }
 
 void LogTextView::timerEvent(QTimerEvent* event)
@@ -407,17 +553,23 @@ void LogTextView::timerEvent(QTimerEvent* event)
 
 void LogTextView::tick()
 {
-    if (m_search.active) {
+    if (m_find) {
         searchStep();
-    } else if (!m_index.complete()) {
-        m_index.indexMore(kChunkBytes);
-        updateScrollRange();
-        viewport()->update(); // the gutter may widen
-        Q_EMIT indexProgress(m_index.indexedBytes(), m_index.bytes().size());
-        if (m_pendingLine && (*m_pendingLine <= knownLines() || m_index.complete()))
-            goToLine(std::min(*m_pendingLine, std::max<std::uint64_t>(1, knownLines())));
+    } else {
+        if (!m_index.complete()) {
+            m_index.indexMore(kChunkBytes);
+            updateScrollRange();
+            viewport()->update(); // the gutter may widen
+            Q_EMIT indexProgress(m_index.indexedBytes(), m_index.bytes().size());
+            if (m_pendingLine && (*m_pendingLine <= knownLines() || m_index.complete()))
+                goToLine(std::min(*m_pendingLine, std::max<std::uint64_t>(1, knownLines())));
+        }
+        if (m_counter && !m_counter->complete()) {
+            m_counter->countMore(kChunkBytes);
+            Q_EMIT matchCountChanged();
+        }
     }
-    if (!m_search.active && m_index.complete())
+    if (!m_find && m_index.complete() && (!m_counter || m_counter->complete()))
         m_timer.stop();
 }
 
@@ -437,110 +589,100 @@ void LogTextView::find(const QString& needle, bool backwards)
         return;
     }
     const QByteArray utf8 = needle.toUtf8();
-    m_search.searcher.emplace(
-        std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())));
-    m_search.backwards = backwards;
-    m_search.wrapped = false;
-    const std::string_view b = bytes();
-    const std::uint64_t currentStart = m_currentLine > 0 ? m_currentOffset : m_topOffset;
-    const std::uint64_t currentLine0 = m_currentLine > 0 ? m_currentLine - 1 : m_topLine;
-    if (backwards) {
-        m_search.pos = currentStart;
-        m_search.line = currentLine0;
-    } else {
-        m_search.pos = m_currentLine > 0 ? LineIndex::nextLineStart(b, currentStart) : currentStart;
-        m_search.line = m_currentLine > 0 ? currentLine0 + 1 : currentLine0;
+    const std::string_view needleBytes(utf8.constData(), static_cast<std::size_t>(utf8.size()));
+    if (!m_counter || m_counter->needle() != needleBytes) {
+        m_counter.emplace(bytes(), needleBytes);
+        m_counter->countMore(kChunkBytes); // a small file has its count at once
+        Q_EMIT matchCountChanged();
     }
-    m_search.stopAt = m_search.pos;
-    m_search.active = true;
+    if (needle.compare(m_matchText, Qt::CaseInsensitive) != 0)
+        m_matchLength = 0;
+    m_matchText = needle;
+    const std::string_view b = bytes();
+    std::uint64_t pos = 0;
+    std::uint64_t line = 0;
+    if (m_matchLength > 0 && m_currentLine > 0 && m_matchLineStart == m_currentOffset) {
+        // Step from the last match, so several matches on one line are each visited.
+        pos = backwards ? m_matchOffset : m_matchOffset + 1;
+        line = m_currentLine - 1;
+    } else {
+        // From the top line (while filtering, m_topLine counts shown lines: from the start).
+        const std::uint64_t currentStart
+            = m_currentLine > 0 ? m_currentOffset : (m_filter ? 0 : m_topOffset);
+        const std::uint64_t currentLine0
+            = m_currentLine > 0 ? m_currentLine - 1 : (m_filter ? 0 : m_topLine);
+        const bool fromNextLine = !backwards && m_currentLine > 0;
+        pos = fromNextLine ? LineIndex::nextLineStart(b, currentStart) : currentStart;
+        line = fromNextLine ? currentLine0 + 1 : currentLine0;
+    }
+    m_find.emplace(needleBytes, backwards, pos, line);
     // The first chunk runs now: a hit near the cursor needs no event-loop round trip.
-    if (!searchStep())
+    if (!searchStep() || !m_counter->complete())
         m_timer.start(0, this);
 }
 
 void LogTextView::cancelFind()
 {
-    m_search.active = false;
-    m_search.searcher.reset();
-}
-
-bool LogTextView::searchStep()
-{
-    const std::string_view b = bytes();
-    const TextSearch& searcher = *m_search.searcher;
-    const std::uint64_t n = searcher.size();
-    if (!m_search.backwards) {
-        const std::uint64_t end = m_search.wrapped ? m_search.stopAt : b.size();
-        const std::uint64_t chunkEnd = std::min<std::uint64_t>(end, m_search.pos + kChunkBytes);
-        // Matches may start before chunkEnd and run past it.
-        const std::uint64_t windowEnd = std::min<std::uint64_t>(b.size(), chunkEnd + n - 1);
-        if (m_search.pos < windowEnd) {
-            const auto hit = searcher.findFirst(b.substr(m_search.pos, windowEnd - m_search.pos));
-            if (hit && m_search.pos + *hit < chunkEnd) {
-                const std::uint64_t at = m_search.pos + *hit;
-                finishSearch(m_search.line
-                        + LineIndex::countNewlines(b.substr(m_search.pos, at - m_search.pos)),
-                    at);
-                return true;
-            }
-        }
-        m_search.line += LineIndex::countNewlines(b.substr(m_search.pos, chunkEnd - m_search.pos));
-        m_search.pos = chunkEnd;
-        if (m_search.pos >= end) {
-            if (m_search.wrapped || m_search.stopAt == 0) {
-                finishSearch(std::nullopt, 0);
-                return true;
-            }
-            m_search.wrapped = true;
-            m_search.pos = 0;
-            m_search.line = 0;
-        }
-        return false;
-    }
-    // Backwards: scan [lo, pos) from its end.
-    if (m_search.wrapped && !m_index.complete()) {
-        // The line number of the end of the file needs the full index.
-        m_index.indexMore(kChunkBytes);
-        if (!m_index.complete())
-            return false;
-        updateScrollRange();
-        m_search.line = knownLines() - ((!b.empty() && b.back() != '\n') ? 1 : 0);
-    }
-    const std::uint64_t lo = m_search.wrapped ? m_search.stopAt : 0;
-    const std::uint64_t chunkStart
-        = m_search.pos > lo + kChunkBytes ? m_search.pos - kChunkBytes : lo;
-    const std::uint64_t windowEnd = std::min<std::uint64_t>(b.size(), m_search.pos + n - 1);
-    if (chunkStart < windowEnd) {
-        const auto hit = searcher.findLast(b.substr(chunkStart, windowEnd - chunkStart));
-        if (hit && chunkStart + *hit < m_search.pos) {
-            const std::uint64_t at = chunkStart + *hit;
-            finishSearch(
-                m_search.line - LineIndex::countNewlines(b.substr(at, m_search.pos - at)), at);
-            return true;
-        }
-    }
-    m_search.line -= LineIndex::countNewlines(b.substr(chunkStart, m_search.pos - chunkStart));
-    m_search.pos = chunkStart;
-    if (m_search.pos <= lo) {
-        if (m_search.wrapped || m_search.stopAt >= b.size()) {
-            finishSearch(std::nullopt, 0);
-            return true;
-        }
-        m_search.wrapped = true;
-        m_search.pos = b.size();
-        if (m_index.complete())
-            m_search.line = knownLines() - ((!b.empty() && b.back() != '\n') ? 1 : 0);
-    }
-    return false;
+    m_find.reset();
 }
 
 void LogTextView::finishSearch(std::optional<std::uint64_t> matchLine, std::uint64_t matchOffset)
 {
-    const bool wrapped = m_search.wrapped;
+    const bool wrapped = m_find && m_find->wrapped();
+    const std::uint64_t length = m_find ? m_find->needleSize() : 0;
     cancelFind();
-    if (matchLine)
+    if (matchLine) {
+        m_matchOffset = matchOffset;
+        m_matchLength = length;
+        m_matchLineStart = LineIndex::lineStartAtOrBefore(bytes(), matchOffset);
         goToLine(*matchLine + 1, matchOffset);
+        scrollToMatch();
+    }
     Q_EMIT searchFinished(matchLine.has_value(), wrapped);
+}
+
+bool LogTextView::searchStep()
+{
+    const bool indexWasComplete = m_index.complete();
+    const LogFind::Step step = m_find->step(m_index, kChunkBytes);
+    if (!indexWasComplete && m_index.complete())
+        updateScrollRange(); // a backward search that wrapped finished the index
+    if (step == LogFind::Step::Running)
+        return false;
+    if (step == LogFind::Step::Found)
+        finishSearch(m_find->matchLine(), m_find->matchOffset());
+    else
+        finishSearch(std::nullopt, 0);
+    return true;
+}
+
+void LogTextView::scrollToMatch()
+{
+    if (m_wrap || m_matchLength == 0)
+        return;
+    const QString text = LogDisplayLines::displayLineAt(bytes(), m_matchLineStart);
+    const int column = matchColumn(text);
+    if (column < 0)
+        return;
+    const QFontMetrics fm = fontMetrics();
+    const int x = fm.horizontalAdvance(text.left(column));
+    const int w = fm.horizontalAdvance(text.mid(column, m_matchText.size()));
+    const int textArea = std::max(
+        0, viewport()->width() - gutterWidth() - 2 * fm.horizontalAdvance(QLatin1Char(' ')));
+    m_maxTextWidth = std::max(m_maxTextWidth, fm.horizontalAdvance(text));
+    updateScrollRange();
+    QScrollBar* h = horizontalScrollBar();
+    if (x >= h->value() && x + w <= h->value() + textArea)
+        return;
+    // A third into the view, so the text before the match gives context.
+    h->setValue(std::max(0, x - textArea / 3));
+}
+
+std::optional<std::uint64_t> LogTextView::currentMatchOrdinal() const
+{
+    if (!m_counter || m_matchLength == 0)
+        return std::nullopt;
+    return m_counter->ordinalOf(m_matchOffset);
 }
 
 } // namespace rankscope::views

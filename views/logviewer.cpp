@@ -1,9 +1,12 @@
 #include "views/logviewer.h"
 
+#include "model/evidencelocation.h"
+#include "views/lineindex.h"
 #include "views/logtextview.h"
 #include "views/selectionstate.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -11,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QSignalBlocker>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -41,6 +45,8 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     , m_findBar(new QWidget(this))
     , m_findEdit(new QLineEdit(m_findBar))
     , m_findStatus(new QLabel(m_findBar))
+    , m_severity(new QComboBox(this))
+    , m_wrapButton(new QToolButton(this))
 {
     m_sourcePicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_sourcePicker->setMinimumContentsLength(24);
@@ -54,6 +60,22 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     auto* findButton = makeButton(
         this, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("Find (Ctrl+F)"));
     top->addWidget(findButton);
+    // Severity comes from the events the parsers read off each line: the viewer never
+    // guesses it from the text.
+    m_severity->setObjectName(QStringLiteral("severityFilter"));
+    m_severity->setToolTip(tr("Show only the lines that hold an event of this severity"));
+    m_severity->addItem(tr("All lines"), -1);
+    m_severity->addItem(tr("Errors"), static_cast<int>(model::Severity::Error));
+    m_severity->addItem(tr("Warnings and errors"), static_cast<int>(model::Severity::Warning));
+    m_severity->addItem(tr("Info and above"), static_cast<int>(model::Severity::Info));
+    top->addWidget(m_severity);
+    m_wrapButton->setObjectName(QStringLiteral("wrapLinesButton"));
+    m_wrapButton->setText(tr("Wrap"));
+    m_wrapButton->setToolTip(tr("Wrap long lines"));
+    m_wrapButton->setCheckable(true);
+    m_wrapButton->setChecked(m_text->wrapLines());
+    m_wrapButton->setAutoRaise(true);
+    top->addWidget(m_wrapButton);
 
     m_findEdit->setPlaceholderText(tr("Find in this file (case-insensitive)"));
     m_findEdit->setClearButtonEnabled(true);
@@ -118,14 +140,32 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     });
     connect(m_findEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_text->setSearchHighlight(text);
+        m_findFound = false;
         m_findStatus->clear();
     });
 
     connect(m_text, &LogTextView::searchFinished, this, [this](bool found, bool wrapped) {
-        if (!found)
-            m_findStatus->setText(tr("Not found"));
-        else
-            m_findStatus->setText(wrapped ? tr("Wrapped") : QString());
+        m_findFound = found;
+        m_findWrapped = wrapped;
+        updateFindStatus();
+    });
+    connect(m_text, &LogTextView::matchCountChanged, this, [this] {
+        if (m_findFound)
+            updateFindStatus();
+    });
+    connect(m_wrapButton, &QToolButton::toggled, m_text, &LogTextView::setWrapLines);
+    connect(m_text, &LogTextView::wrapLinesChanged, m_wrapButton, &QToolButton::setChecked);
+    connect(m_severity, &QComboBox::currentIndexChanged, this, &LogViewer::applySeverityFilter);
+    connect(m_text, &LogTextView::lineFilterCleared, this, [this] {
+        const QSignalBlocker block(m_severity);
+        m_severity->setCurrentIndex(0);
+        updateStatus();
+    });
+    connect(m_text, &LogTextView::linkToLineRequested, this, &LogViewer::copyLinkToLine);
+    connect(m_text, &LogTextView::selectionCopied, this, [this](qsizetype chars, bool truncated) {
+        m_note = truncated ? tr("copied the first %1 characters").arg(QLocale().toString(chars))
+                           : QString();
+        updateStatus();
     });
     connect(m_text, &LogTextView::indexProgress, this, &LogViewer::updateStatus);
     connect(m_text, &LogTextView::currentLineChanged, this, &LogViewer::updateStatus);
@@ -218,6 +258,8 @@ bool LogViewer::openSource(model::SourceId source)
     m_source = source;
     m_text->setSource(opened.value());
     m_text->setMarkedLines(m_evidenceLines.value(source));
+    m_note.clear();
+    applySeverityFilter();
     if (m_findBar->isVisible())
         m_text->setSearchHighlight(m_findEdit->text());
     m_eventByLine.clear();
@@ -329,6 +371,7 @@ void LogViewer::findNext()
     if (!m_findBar->isVisible() || m_findEdit->text().isEmpty())
         return showFind();
     m_findStatus->setText(tr("Searching…"));
+    m_findFound = false;
     m_text->find(m_findEdit->text(), false);
 }
 
@@ -337,12 +380,92 @@ void LogViewer::findPrevious()
     if (!m_findBar->isVisible() || m_findEdit->text().isEmpty())
         return showFind();
     m_findStatus->setText(tr("Searching…"));
+    m_findFound = false;
     m_text->find(m_findEdit->text(), true);
 }
 
 QString LogViewer::statusText() const
 {
     return m_status->text();
+}
+
+QString LogViewer::findStatusText() const
+{
+    return m_findStatus->text();
+}
+
+void LogViewer::updateFindStatus()
+{
+    if (!m_findFound) {
+        m_findStatus->setText(m_text->searching() ? tr("Searching…") : tr("Not found"));
+        return;
+    }
+    const QLocale locale;
+    const auto ordinal = m_text->currentMatchOrdinal();
+    const QString count = locale.toString(static_cast<qulonglong>(m_text->matchCount()));
+    QString text = m_text->matchCountComplete()
+        ? tr("match %1 of %2")
+              .arg(ordinal ? locale.toString(static_cast<qulonglong>(*ordinal)) : tr("?"), count)
+        : tr("match %1 of %2+ (counting…)")
+              .arg(ordinal ? locale.toString(static_cast<qulonglong>(*ordinal)) : tr("?"), count);
+    if (m_findWrapped)
+        text += tr(" · wrapped");
+    m_findStatus->setText(text);
+}
+
+void LogViewer::copyLinkToLine(quint64 line)
+{
+    const DocumentPtr& doc = m_selection->document();
+    if (!doc || !doc->bundle || m_source == model::kNoSource || line == 0)
+        return;
+    const QString link = QString::fromStdString(
+        model::evidenceLocation(*doc->bundle, model::EvidenceRef { m_source, line, 0 }));
+    QGuiApplication::clipboard()->setText(link);
+    // Short, so the status keeps its place next to the picker; the link is in the tooltip.
+    m_note = tr("link copied");
+    updateStatus();
+    m_status->setToolTip(tr("Copied %1").arg(link));
+}
+
+void LogViewer::setSeverityFilter(std::optional<model::Severity> atLeast)
+{
+    const int index = atLeast ? m_severity->findData(static_cast<int>(*atLeast)) : 0;
+    if (index >= 0)
+        m_severity->setCurrentIndex(index);
+}
+
+void LogViewer::applySeverityFilter()
+{
+    const int threshold = m_severity->currentData().toInt();
+    const DocumentPtr& doc = m_selection->document();
+    if (threshold < 0 || !doc || !doc->bundle || !m_text->hasSource()) {
+        m_text->setLineFilter(std::nullopt);
+        updateStatus();
+        return;
+    }
+    const std::string_view bytes = m_text->bytes();
+    std::vector<LogLineRef> lines;
+    for (const model::Event& e : doc->bundle->events) {
+        if (e.evidence.source != m_source || static_cast<int>(e.severity) < threshold
+            || e.evidence.line == 0)
+            continue;
+        // Offset 0 is only meaningful for line 1; otherwise the index finds the line.
+        std::uint64_t start = 0;
+        if (e.evidence.offset != 0 || e.evidence.line == 1)
+            start = LineIndex::lineStartAtOrBefore(bytes, e.evidence.offset);
+        else if (e.evidence.line <= m_text->knownLines())
+            start = m_text->index().offsetOfLine(e.evidence.line - 1);
+        else
+            continue;
+        lines.push_back({ e.evidence.line, start });
+    }
+    std::sort(lines.begin(), lines.end(),
+        [](const LogLineRef& a, const LogLineRef& b) { return a.line < b.line; });
+    lines.erase(std::unique(lines.begin(), lines.end(),
+                    [](const LogLineRef& a, const LogLineRef& b) { return a.line == b.line; }),
+        lines.end());
+    m_text->setLineFilter(std::move(lines));
+    updateStatus();
 }
 
 void LogViewer::updateStatus()
@@ -369,6 +492,8 @@ void LogViewer::updateStatus()
     if (m_text->currentLine() > 0)
         text = tr("line %1 · %2")
                    .arg(locale.toString(static_cast<qulonglong>(m_text->currentLine())), text);
+    if (!m_note.isEmpty())
+        text += QStringLiteral(" · ") + m_note;
     m_status->setText(text);
     // Never squeezed to "li…" by a long source name in the picker.
     m_status->setMinimumWidth(m_status->fontMetrics().horizontalAdvance(text));

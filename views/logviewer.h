@@ -1,10 +1,12 @@
 #pragma once
 // The log viewer panel: a source picker (the selected rank's sources first), the text of one
-// source with line numbers and the diagnosis' evidence lines tinted, and Find (Ctrl+F, F3,
-// Shift+F3). It follows the shared selection: selecting evidence opens its source at that
-// line, selecting a rank opens that rank's log; clicking a line that holds an event selects
-// the event for the other views.
+// source with line numbers and the diagnosis' evidence lines tinted, Find (Ctrl+F, F3,
+// Shift+F3) with "match i of N", a severity filter over the lines that hold events, a wrap
+// toggle, and "Copy link to this line" (path:line, as the report and the CLI write it). It follows
+// the shared selection: selecting evidence opens its source at that line, selecting a rank opens
+// that rank's log; clicking a line that holds an event selects the event for the other views.
 
+#include "model/event.h"
 #include "model/evidence.h"
 
 #include <QHash>
@@ -12,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -39,6 +42,11 @@ public:
     void findNext();
     void findPrevious();
     QString statusText() const;
+    QString findStatusText() const;
+    // Puts "path:line" of 1-based `line` of the open source on the clipboard.
+    void copyLinkToLine(quint64 line);
+    // Shows only lines holding an event at least this severe; nullopt shows every line.
+    void setSeverityFilter(std::optional<model::Severity> atLeast);
 
 Q_SIGNALS:
     void sourceOpened(rankscope::model::SourceId source);
@@ -49,6 +57,8 @@ private:
     void onLineActivated(quint64 line);
     void fillSourcePicker(int rank);
     void updateStatus();
+    void updateFindStatus();
+    void applySeverityFilter();
     model::SourceId bestSourceOfRank(int rank) const;
     std::uint64_t firstInterestingLine(model::SourceId source, int rank) const;
 
@@ -59,6 +69,11 @@ private:
     QWidget* m_findBar;
     QLineEdit* m_findEdit;
     QLabel* m_findStatus;
+    QComboBox* m_severity;
+    QToolButton* m_wrapButton;
+    bool m_findFound = false;
+    bool m_findWrapped = false;
+    QString m_note; // what the last copy did, shown in the status until the next change
     model::SourceId m_source = model::kNoSource;
     bool m_fillingPicker = false;
     // Evidence lines of the diagnosis per source (1-based, sorted); rebuilt per document.

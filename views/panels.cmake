@@ -5,7 +5,15 @@ list(APPEND RANKSCOPE_VIEWS_SOURCES
     importissuesmodel.cpp
     importissuesview.cpp
     lineindex.cpp
+    logdisplaylines.cpp
+    logfind.cpp
+    logmatchcounter.cpp
+    logsearch.cpp
+    logsearchmodel.cpp
+    logsearchpanel.cpp
+    logtextselection.cpp
     logtextview.cpp
+    logtextviewinput.cpp
     logviewer.cpp
     progresschart.cpp
     rankfilterproxy.cpp

@@ -1,6 +1,6 @@
 #include "app/core/diagnosistext.h"
 
-#include "app/core/evidencelocation.h"
+#include "model/evidencelocation.h"
 #include "app/core/sanitizetext.h"
 #include "app/core/textwrap.h"
 #include "model/ranklist.h"
@@ -90,7 +90,7 @@ std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
         if (!f.evidence.empty()) {
             out << "   Evidence:\n";
             for (const auto& e : f.evidence)
-                out << "     " << evidenceLocation(b, e.ref) << ": " << e.text.substr(0, 240) << "\n";
+                out << "     " << model::evidenceLocation(b, e.ref) << ": " << e.text.substr(0, 240) << "\n";
         }
         if (!f.fix.empty()) {
             out << "   Fix:\n";
@@ -166,7 +166,7 @@ std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
         if (!f.evidence.empty()) {
             out << "\n```\n";
             for (const auto& e : f.evidence)
-                out << evidenceLocation(b, e.ref) << ": " << e.text.substr(0, 400) << "\n";
+                out << model::evidenceLocation(b, e.ref) << ": " << e.text.substr(0, 400) << "\n";
             out << "```\n";
         }
         if (!f.fix.empty()) {

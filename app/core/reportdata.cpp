@@ -3,7 +3,7 @@
 #include "app/about/version.h"
 #include "app/core/anonymizer.h"
 #include "app/core/diagnosisjson.h"
-#include "app/core/evidencelocation.h"
+#include "model/evidencelocation.h"
 #include "model/ranklist.h"
 #include "model/secretmasker.h"
 
@@ -215,7 +215,7 @@ ReportData buildReportData(
         rf.explanation = f.explanation;
         rf.codeLocation = f.codeLocation;
         for (const auto& e : f.evidence)
-            rf.evidence.push_back({ evidenceLocation(b, e.ref), clipped(e.text, kMaxEvidenceChars) });
+            rf.evidence.push_back({ model::evidenceLocation(b, e.ref), clipped(e.text, kMaxEvidenceChars) });
         rf.fix = f.fix;
         rf.verify = f.verify;
         rf.confirm = f.confirm;

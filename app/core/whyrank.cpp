@@ -1,6 +1,6 @@
 #include "app/core/whyrank.h"
 
-#include "app/core/evidencelocation.h"
+#include "model/evidencelocation.h"
 #include "app/core/sanitizetext.h"
 #include "app/core/textwrap.h"
 #include "model/ranklist.h"
@@ -95,7 +95,7 @@ std::string whyRankText(const model::Bundle& b, const model::Diagnosis& d, std::
         any = true;
         out << "  " << f.rule << " (confidence " << f.confidence << "): " << f.title << "\n";
         for (std::size_t i = 0; i < f.evidence.size() && i < 3; ++i)
-            out << "    " << evidenceLocation(b, f.evidence[i].ref) << ": " << f.evidence[i].text.substr(0, 200) << "\n";
+            out << "    " << model::evidenceLocation(b, f.evidence[i].ref) << ": " << f.evidence[i].text.substr(0, 200) << "\n";
     }
     if (!any)
         out << "\nNo finding names it.\n";
@@ -114,7 +114,7 @@ std::string whyRankText(const model::Bundle& b, const model::Diagnosis& d, std::
         out << "\nThe last recognised line of each of its files:\n";
         for (std::size_t i = 0; i < lastOfSource.size() && i < 8; ++i) {
             const model::Event& e = b.events[lastOfSource[i]];
-            out << "  " << evidenceLocation(b, e.evidence) << ": " << std::string(b.text(e.text)).substr(0, 200) << "\n";
+            out << "  " << model::evidenceLocation(b, e.evidence) << ": " << std::string(b.text(e.text)).substr(0, 200) << "\n";
         }
         if (lastOfSource.size() > 8)
             out << "  … and " << lastOfSource.size() - 8 << " more files\n";

@@ -2,6 +2,8 @@
 list(APPEND RANKSCOPE_GUI_SOURCES
     chartspanel.cpp
     documentloader.cpp
+    logsearchdialog.cpp
+    logsearchrunner.cpp
     mainwindow.cpp
     pastearea.cpp
     pastedlogs.cpp

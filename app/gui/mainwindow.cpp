@@ -5,6 +5,7 @@
 #include "app/gui/documentloader.h"
 #include "app/gui/exportdialog.h"
 #include "app/gui/pastedlogs.h"
+#include "app/gui/logsearchdialog.h"
 #include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
 #include "app/gui/welcomepage.h"
@@ -335,6 +336,10 @@ void MainWindow::createActions()
             m_stepLabel->setText(step.seq >= 0 ? step.summary() : QString());
         });
     m_viewMenu->addSeparator();
+    auto* logSearch = new LogSearchDialog(m_selection, m_logViewer, this);
+    QAction* searchLogs = m_viewMenu->addAction(
+        tr("Search All &Logs…"), logSearch, &LogSearchDialog::showAndFocus);
+    searchLogs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

@@ -1,6 +1,8 @@
 # Panels / app tests (appended to RANKSCOPE_VIEW_TEST_SOURCES).
 list(APPEND RANKSCOPE_VIEW_TEST_SOURCES
     test_charts.cpp
+    test_logreading.cpp
+    test_logsearch.cpp
     test_logviewer.cpp
     test_mainwindow.cpp
     test_paste.cpp

@@ -3,6 +3,7 @@
 #include "documentfixture.h"
 
 #include "views/lineindex.h"
+#include "views/logdisplaylines.h"
 #include "views/logtextview.h"
 #include "views/logviewer.h"
 #include "views/selectionstate.h"
@@ -221,7 +222,7 @@ TEST_CASE(
     view.setSource(std::make_shared<StringBytes>(text));
     CHECK(view.knownLines() == 4);
     CHECK(view.lineString(2).contains(QChar(0x21B5)));
-    CHECK(view.lineString(4).size() == LogTextView::kMaxLineChars);
+    CHECK(view.lineString(4).size() == views::LogDisplayLines::kMaxLineChars);
     const QImage image = view.grab().toImage();
     CHECK(distinctColours(image) > 2);
 }
