@@ -56,10 +56,13 @@ QString breakable(const QString& text)
     QString out;
     out.reserve(text.size() + text.size() / 8);
     for (const QChar c : text) {
+        // Before an opening parenthesis, so it starts the next line rather than ends this one.
+        if (c == QLatin1Char('(') && !out.isEmpty() && !out.back().isSpace())
+            out.append(QChar(0x200B));
         out.append(c);
         if (c == QLatin1Char('/') || c == QLatin1Char('=') || c == QLatin1Char('_')
             || c == QLatin1Char(',') || c == QLatin1Char(':') || c == QLatin1Char('.')
-            || c == QLatin1Char('(') || c == QLatin1Char('-'))
+            || c == QLatin1Char('-'))
             out.append(QChar(0x200B));
     }
     return out;
@@ -148,8 +151,12 @@ public:
     int accentWidth() const { return std::max(3, fontMetrics().height() / 5); }
     QSize sizeHint() const override
     {
-        const int w = std::max(titleFontMetrics().horizontalAdvance(m_title),
-            fontMetrics().horizontalAdvance(m_subtitle));
+        // One-line widths as the wrapping layout measures them (a little more than the
+        // advance: bearings), so a chip given its hint never wraps.
+        const QRect wide(0, 0, 1 << 20, 1 << 20);
+        const int w = 2
+            + std::max(titleFontMetrics().boundingRect(wide, kFlags, m_title).width(),
+                fontMetrics().boundingRect(wide, kFlags, m_subtitle).width());
         const int width = textLeft() + w + padding();
         return { width, heightForWidth(width) };
     }
