@@ -307,6 +307,16 @@ TEST_CASE("main window fits 1024 x 700 with a bundle open and the verdict still 
     const QImage image = window.grab().toImage();
     image.save(shotPath(QStringLiteral("mainwindow-1024x700.png")));
     CHECK(distinctColours(image) > 30);
+    // Grown again, the root-cause panel gets its share back (QMainWindow alone gives every
+    // new pixel to the timeline).
+    QDockWidget* rootCause = window.dock(QStringLiteral("rootCauseDock"));
+    const int narrow = rootCause->width();
+    window.resize(1600, 1000);
+    waitFor([] { return false; }, 300);
+    INFO("root cause dock " << narrow << " px at 1024, " << rootCause->width() << " px at 1600");
+    CHECK(rootCause->width()
+        >= std::min(rootCause->sizeHint().width(), window.width() * 30 / 100) - 8);
+    CHECK(rootCause->width() > narrow);
 }
 
 TEST_CASE("while a bundle loads the empty views say so, and an issue-free bundle says none",
