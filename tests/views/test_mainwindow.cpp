@@ -4,6 +4,7 @@
 
 #include "app/gui/documentloader.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
 #include "views/importissuesmodel.h"
 #include "views/importissuesview.h"
@@ -333,8 +334,10 @@ TEST_CASE("while a bundle loads the empty views say so, and an issue-free bundle
     window.openPaths({ kFixture });
     CHECK(window.selection()->isLoading());
     CHECK(issues->emptyText() == QStringLiteral("Loading…"));
+    CHECK(window.ranksPanel()->countText() == QStringLiteral("Loading…"));
     window.grab().save(shotPath(QStringLiteral("mainwindow-loading.png")));
     REQUIRE(waitFor([&] { return shown.count() > 0; }));
     CHECK_FALSE(window.selection()->isLoading());
     CHECK(issues->emptyText().startsWith(QStringLiteral("No import issues")));
+    CHECK(window.ranksPanel()->countText() == QStringLiteral("8 of 8 ranks"));
 }
