@@ -56,10 +56,13 @@ QString breakable(const QString& text)
     QString out;
     out.reserve(text.size() + text.size() / 8);
     for (const QChar c : text) {
+        // Before an opening parenthesis, so it starts the next line rather than ends this one.
+        if (c == QLatin1Char('(') && !out.isEmpty() && !out.back().isSpace())
+            out.append(QChar(0x200B));
         out.append(c);
         if (c == QLatin1Char('/') || c == QLatin1Char('=') || c == QLatin1Char('_')
             || c == QLatin1Char(',') || c == QLatin1Char(':') || c == QLatin1Char('.')
-            || c == QLatin1Char('(') || c == QLatin1Char('-'))
+            || c == QLatin1Char('-'))
             out.append(QChar(0x200B));
     }
     return out;
@@ -148,8 +151,12 @@ public:
     int accentWidth() const { return std::max(3, fontMetrics().height() / 5); }
     QSize sizeHint() const override
     {
-        const int w = std::max(titleFontMetrics().horizontalAdvance(m_title),
-            fontMetrics().horizontalAdvance(m_subtitle));
+        // One-line widths as the wrapping layout measures them (a little more than the
+        // advance: bearings), so a chip given its hint never wraps.
+        const QRect wide(0, 0, 1 << 20, 1 << 20);
+        const int w = 2
+            + std::max(titleFontMetrics().boundingRect(wide, kFlags, m_title).width(),
+                fontMetrics().boundingRect(wide, kFlags, m_subtitle).width());
         const int width = textLeft() + w + padding();
         return { width, heightForWidth(width) };
     }
@@ -752,11 +759,13 @@ QWidget* RootCausePanel::buildReach(QWidget* parent)
     QStringList checked;
     const auto parsed = std::count_if(b.sources.begin(), b.sources.end(),
         [](const model::Source& source) { return source.kind != model::SourceKind::Skipped; });
-    QString read = tr("Read %1 from %2")
-                       .arg(count(static_cast<std::size_t>(parsed), "file", "files"),
-                           count(b.world.ranksSeen.size(), "rank", "ranks"));
-    if (b.world.worldSize)
-        read += tr(" of %1").arg(*b.world.worldSize);
+    const QString files = count(static_cast<std::size_t>(parsed), "file", "files");
+    const QString read = b.world.worldSize
+        ? tr("Read %1 from %2 of %3")
+              .arg(files)
+              .arg(b.world.ranksSeen.size())
+              .arg(count(static_cast<std::size_t>(*b.world.worldSize), "rank", "ranks"))
+        : tr("Read %1 from %2").arg(files, count(b.world.ranksSeen.size(), "rank", "ranks"));
     checked << read.toHtmlEscaped();
     for (const model::CheckedSignal& signal : reach.checked) {
         const QString what = fromStd(signal.what).toHtmlEscaped();
@@ -810,11 +819,12 @@ QWidget* RootCausePanel::buildReach(QWidget* parent)
             last += tr("; its last line at %1")
                         .arg(QString::fromStdString(model::formatTime(reach.lastLine)));
     } else if (reach.lastLine.valid()) {
-        last = tr("No line shows a step or a collective with a time; the last line with a "
-                  "time is at %1.")
+        last = tr("No recognised line shows a step or a collective with a time; the last "
+                  "line with a time of its own is at %1.")
                    .arg(QString::fromStdString(model::formatTime(reach.lastLine)));
     } else {
-        last = tr("No line in these logs carries a wall-clock time.");
+        last = tr("No recognised line carries a wall-clock time of its own, so when the job "
+                  "last moved cannot be told.");
     }
     QLabel* lastLabel = addText(last, QStringLiteral("reachLastProgress"));
     const model::EvidenceRef lastLine = reach.lastProgressLine;

@@ -44,6 +44,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
@@ -64,6 +65,8 @@ namespace {
 
 // Bump when docks are added or renamed: an older saved layout is then ignored.
 constexpr int kLayoutVersion = 1;
+// Percent of the window's width the root-cause dock gets by default and gets back on growing.
+constexpr int kRootCauseSharePercent = 30;
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
@@ -251,9 +254,24 @@ void MainWindow::applyDefaultSizes()
     QDockWidget* charts = dock(QStringLiteral("chartsDock"));
     const int w = std::max(width(), fontMetrics().height() * 60);
     const int h = std::max(height(), fontMetrics().height() * 40);
-    resizeDocks({ rootCause, charts }, { w * 30 / 100, w * 24 / 100 }, Qt::Horizontal);
+    resizeDocks(
+        { rootCause, charts }, { w * kRootCauseSharePercent / 100, w * 24 / 100 }, Qt::Horizontal);
     resizeDocks({ log }, { h * 36 / 100 }, Qt::Vertical);
     resizeDocks({ log, ranks }, { w * 26 / 100, w * 20 / 100 }, Qt::Horizontal);
+}
+
+void MainWindow::keepRootCauseShare()
+{
+    // QMainWindow gives a growing window's width to the timeline only: a root-cause dock
+    // squeezed by a small window or by another dock would stay squeezed. Give it back its
+    // default share (as far as it wants: its size hint) whenever there is room again.
+    QDockWidget* rootCause = dock(QStringLiteral("rootCauseDock"));
+    if (!m_workspaceShown || !rootCause || rootCause->isFloating() || !rootCause->isVisible())
+        return;
+    const int share
+        = std::min(rootCause->sizeHint().width(), width() * kRootCauseSharePercent / 100);
+    if (rootCause->width() < share)
+        resizeDocks({ rootCause }, { share }, Qt::Horizontal);
 }
 
 void MainWindow::resetLayout()
@@ -811,6 +829,13 @@ void MainWindow::showShortcuts()
     const int em = fontMetrics().height();
     dialog->resize(em * 30, em * 28);
     dialog->show();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (event->size().width() > event->oldSize().width())
+        QTimer::singleShot(0, this, &MainWindow::keepRootCauseShare);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

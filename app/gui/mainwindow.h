@@ -87,6 +87,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -96,6 +97,7 @@ private:
     void createStatusBar();
     void applyDefaultLayout();
     void applyDefaultSizes();
+    void keepRootCauseShare();
     void showWelcome();
     void showWorkspace();
     void updateRecentMenu();

@@ -1,5 +1,6 @@
 #include "app/gui/rankspanel.h"
 
+#include "model/countwords.h"
 #include "model/ranklist.h"
 #include "views/rankfilterproxy.h"
 #include "views/ranktablemodel.h"
@@ -108,6 +109,7 @@ RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
     connect(
         m_selection, &views::SelectionState::documentChanged, this, &RanksPanel::onDocumentChanged);
     connect(m_selection, &views::SelectionState::rankSelected, this, &RanksPanel::onRankSelected);
+    connect(m_selection, &views::SelectionState::loadingChanged, this, &RanksPanel::updateCount);
     connect(m_selection, &views::SelectionState::rankFilterChanged, this,
         &RanksPanel::onRankFilterChanged);
     onDocumentChanged();
@@ -190,9 +192,19 @@ void RanksPanel::onRankFilterChanged()
     updateCount();
 }
 
+QString RanksPanel::countText() const
+{
+    return m_count->text();
+}
+
 void RanksPanel::updateCount()
 {
-    m_count->setText(tr("%1 of %2 ranks").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    if (m_model->rowCount() == 0) {
+        m_count->setText(m_selection->isLoading() ? tr("Loading…") : QString());
+        return;
+    }
+    m_count->setText(tr("%1 of %2").arg(m_proxy->rowCount()).arg(QString::fromStdString(model::countWords(
+        static_cast<std::size_t>(m_model->rowCount()), "rank", "ranks"))));
 }
 
 void RanksPanel::fitColumns()

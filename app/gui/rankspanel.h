@@ -32,6 +32,8 @@ public:
     views::RankTableModel* model() const { return m_model; }
     views::RankFilterProxy* proxy() const { return m_proxy; }
     QLineEdit* filterEdit() const { return m_filter; }
+    // "8 of 8 ranks", or "Loading…" while a bundle loads and the table is still empty.
+    QString countText() const;
 
 private:
     void onDocumentChanged();

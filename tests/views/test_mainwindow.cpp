@@ -4,6 +4,7 @@
 
 #include "app/gui/documentloader.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
 #include "views/importissuesmodel.h"
 #include "views/importissuesview.h"
@@ -307,6 +308,16 @@ TEST_CASE("main window fits 1024 x 700 with a bundle open and the verdict still 
     const QImage image = window.grab().toImage();
     image.save(shotPath(QStringLiteral("mainwindow-1024x700.png")));
     CHECK(distinctColours(image) > 30);
+    // Grown again, the root-cause panel gets its share back (QMainWindow alone gives every
+    // new pixel to the timeline).
+    QDockWidget* rootCause = window.dock(QStringLiteral("rootCauseDock"));
+    const int narrow = rootCause->width();
+    window.resize(1600, 1000);
+    waitFor([] { return false; }, 300);
+    INFO("root cause dock " << narrow << " px at 1024, " << rootCause->width() << " px at 1600");
+    CHECK(rootCause->width()
+        >= std::min(rootCause->sizeHint().width(), window.width() * 30 / 100) - 8);
+    CHECK(rootCause->width() > narrow);
 }
 
 TEST_CASE("while a bundle loads the empty views say so, and an issue-free bundle says none",
@@ -323,8 +334,10 @@ TEST_CASE("while a bundle loads the empty views say so, and an issue-free bundle
     window.openPaths({ kFixture });
     CHECK(window.selection()->isLoading());
     CHECK(issues->emptyText() == QStringLiteral("Loading…"));
+    CHECK(window.ranksPanel()->countText() == QStringLiteral("Loading…"));
     window.grab().save(shotPath(QStringLiteral("mainwindow-loading.png")));
     REQUIRE(waitFor([&] { return shown.count() > 0; }));
     CHECK_FALSE(window.selection()->isLoading());
     CHECK(issues->emptyText().startsWith(QStringLiteral("No import issues")));
+    CHECK(window.ranksPanel()->countText() == QStringLiteral("8 of 8 ranks"));
 }

@@ -198,6 +198,7 @@ TEST_CASE(
     // Nothing is wider than the panel: long lines wrap instead of being cut.
     CHECK(panel.widget()->width() <= panel.viewport()->width());
 
+
     QTest::mouseClick(chip, Qt::LeftButton);
     CHECK(selection.selectedRank() == 6);
 }
@@ -480,4 +481,21 @@ TEST_CASE("a run with no hang says what was checked, how far it got and when it 
     const QImage image = panel.grab().toImage();
     image.save(shotPath(QStringLiteral("rootcause-healthy.png")));
     CHECK(distinctColours(image) > 8);
+}
+
+TEST_CASE("a rank chip with room to spare keeps its subtitle on one line", "[rootcause][wrap]")
+{
+    auto doc = testing::loadDocument({ RANKSCOPE_SAMPLES_DIR "/hung-allreduce" });
+    REQUIRE(doc->diagnosis);
+    REQUIRE_FALSE(doc->diagnosis->initiatingRanks.empty());
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(520, 900);
+    panel.show();
+    selection.setDocument(doc);
+    QCoreApplication::processEvents();
+    QWidget* chip = chipOfRank(panel, doc->diagnosis->initiatingRanks.front());
+    REQUIRE(chip);
+    INFO(chip->accessibleName().toStdString() << ": " << chip->width() << " x " << chip->height());
+    CHECK(chip->height() == chip->heightForWidth(10000));
 }

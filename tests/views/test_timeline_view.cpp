@@ -216,7 +216,9 @@ TEST_CASE("hover tooltip shows the event's kind, rank, text and source line", "[
     // Gutter: who the rank is and where it stands.
     const QString gutter = f.view.toolTipAt(QPoint(20, f.view.rowRect(1).center().y()));
     CHECK(gutter.contains(QStringLiteral("initiating rank")));
-    CHECK(gutter.contains(QStringLiteral("never_entered")));
+    // The state in words; its JSON id ("never_entered") is not for the reader.
+    CHECK(gutter.contains(QStringLiteral("never entered")));
+    CHECK_FALSE(gutter.contains(QStringLiteral("never_entered")));
     CHECK(gutter.contains(QStringLiteral("last enqueued 12")));
     // Sequence axis cell.
     f.view.setAxisMode(RankTimelineView::AxisMode::Sequence);
