@@ -49,14 +49,17 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     , m_wrapButton(new QToolButton(this))
 {
     m_sourcePicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_sourcePicker->setMinimumContentsLength(24);
+    m_sourcePicker->setMinimumContentsLength(12);
     m_sourcePicker->setToolTip(tr("Source file (the selected rank's files are listed first)"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
-    top->addWidget(m_sourcePicker, 1);
-    top->addWidget(m_status);
+    top->addWidget(m_sourcePicker, 3);
+    // Shares the row with the picker rather than claiming its whole text's width: the dock
+    // must fit a 1024 px window. Cut short when narrow; the tooltip holds all of it.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    top->addWidget(m_status, 2);
     auto* findButton = makeButton(
         this, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("Find (Ctrl+F)"));
     top->addWidget(findButton);
@@ -68,6 +71,9 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     m_severity->addItem(tr("Errors"), static_cast<int>(model::Severity::Error));
     m_severity->addItem(tr("Warnings and errors"), static_cast<int>(model::Severity::Warning));
     m_severity->addItem(tr("Info and above"), static_cast<int>(model::Severity::Info));
+    // Sized for a few characters, not for its longest item: the dock must fit a 1024 px window.
+    m_severity->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_severity->setMinimumContentsLength(8);
     top->addWidget(m_severity);
     m_wrapButton->setObjectName(QStringLiteral("wrapLinesButton"));
     m_wrapButton->setText(tr("Wrap"));
@@ -495,8 +501,7 @@ void LogViewer::updateStatus()
     if (!m_note.isEmpty())
         text += QStringLiteral(" · ") + m_note;
     m_status->setText(text);
-    // Never squeezed to "li…" by a long source name in the picker.
-    m_status->setMinimumWidth(m_status->fontMetrics().horizontalAdvance(text));
+    m_status->setToolTip(text);
 }
 
 } // namespace rankscope::views

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStyle>
 #include <QVBoxLayout>
 
@@ -87,10 +88,20 @@ WelcomePage::WelcomePage(QWidget* parent)
     layout->addWidget(m_recentTitle);
     layout->addWidget(m_recent, 1);
 
-    auto* outer = new QHBoxLayout(this);
+    // Scrolls rather than holding the window to its height: the page shares the window's
+    // central area with the timeline, whose minimum is the window's.
+    auto* content = new QWidget;
+    auto* outer = new QHBoxLayout(content);
     outer->addStretch(1);
     outer->addWidget(column, 4);
     outer->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* page = new QVBoxLayout(this);
+    page->setContentsMargins(0, 0, 0, 0);
+    page->addWidget(scroll);
 
     connect(m_sampleButton, &QPushButton::clicked, this, &WelcomePage::openSampleRequested);
     connect(folder, &QPushButton::clicked, this, &WelcomePage::openFolderRequested);

@@ -129,8 +129,9 @@ views::DocumentPtr longVerdict()
     f.explanation = "transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer "
                     "10.12.44.201<58321> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND";
     f.fix = { "Check the cable and the switch port: ibstat mlx5_0; perfquery -x" };
-    f.verify = { "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH torchrun --nproc_per_node=8 "
-                 "all_reduce_perf_mpi_with_a_very_long_binary_name_and_no_spaces" };
+    f.verify = { { "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH torchrun --nproc_per_node=8 "
+                   "all_reduce_perf_mpi_with_a_very_long_binary_name_and_no_spaces",
+        "on one node of each rack, while the job is stopped: the_note_under_the_command_wraps_as_well" } };
     f.confirm = { "ibstat shows the port of gpu-node-a100-rack17-slot03.cluster.example.org "
                   "as Active" };
     diagnosis->findings.push_back(f);
