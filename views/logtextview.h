@@ -9,6 +9,7 @@
 // selected with the mouse or Shift+arrows and copied masked (logdisplaylines.h). A severity
 // filter shows only the given lines (the log viewer passes its events' lines).
 
+#include "views/lineexplainer.h"
 #include "model/sourceaccess.h"
 #include "views/lineindex.h"
 #include "views/logfind.h"
@@ -95,6 +96,8 @@ public:
     void selectBetween(const QPoint& from, const QPoint& to);
     // The menu a right click at `pos` (viewport coordinates) opens; the caller owns it.
     QMenu* createContextMenu(const QPoint& pos);
+    // Offers "What Does This Line Mean?" in the menu for lines it says yes to.
+    void setLineExplainer(LineExplainer explainer) { m_explainer = std::move(explainer); }
 
 Q_SIGNALS:
     void indexProgress(quint64 indexedBytes, quint64 totalBytes);
@@ -105,6 +108,7 @@ Q_SIGNALS:
     void wrapLinesChanged(bool wrap);
     void lineFilterCleared(); // a jump to a line the filter hid showed every line again
     void linkToLineRequested(quint64 line); // "Copy link to this line"
+    void explainLineRequested(const QString& line); // "What does this line mean?" (masked text)
     void selectionCopied(qsizetype characters, bool truncated);
 
 protected:
@@ -181,6 +185,7 @@ private:
     std::optional<std::vector<LogLineRef>> m_filter;
     LogTextSelection m_selection;
     bool m_dragging = false;
+    LineExplainer m_explainer;
 };
 
 } // namespace rankscope::views

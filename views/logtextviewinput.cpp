@@ -179,6 +179,13 @@ QMenu* LogTextView::createContextMenu(const QPoint& pos)
     link->setObjectName(QStringLiteral("copyLinkAction"));
     link->setToolTip(tr("Copies path:line, the form the report and rankscope-cli use"));
     link->setEnabled(line > 0);
+    if (m_explainer && line > 0) {
+        const QString text = lineString(line);
+        QAction* explain = menu->addAction(tr("What Does This Line &Mean?"), this,
+            [this, text] { Q_EMIT explainLineRequested(text); });
+        explain->setObjectName(QStringLiteral("explainLineAction"));
+        explain->setEnabled(m_explainer(text));
+    }
     menu->addSeparator();
     QAction* wrap = menu->addAction(tr("&Wrap Long Lines"));
     wrap->setObjectName(QStringLiteral("wrapAction"));

@@ -168,6 +168,7 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
         updateStatus();
     });
     connect(m_text, &LogTextView::linkToLineRequested, this, &LogViewer::copyLinkToLine);
+    connect(m_text, &LogTextView::explainLineRequested, this, &LogViewer::explainLineRequested);
     connect(m_text, &LogTextView::selectionCopied, this, [this](qsizetype chars, bool truncated) {
         m_note = truncated ? tr("copied the first %1 characters").arg(QLocale().toString(chars))
                            : QString();
@@ -502,6 +503,11 @@ void LogViewer::updateStatus()
         text += QStringLiteral(" · ") + m_note;
     m_status->setText(text);
     m_status->setToolTip(text);
+}
+
+void LogViewer::setLineExplainer(LineExplainer explainer)
+{
+    m_text->setLineExplainer(std::move(explainer));
 }
 
 } // namespace rankscope::views

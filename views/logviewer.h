@@ -6,6 +6,7 @@
 // the shared selection: selecting evidence opens its source at that line, selecting a rank opens
 // that rank's log; clicking a line that holds an event selects the event for the other views.
 
+#include "views/lineexplainer.h"
 #include "model/event.h"
 #include "model/evidence.h"
 
@@ -48,8 +49,11 @@ public:
     // Shows only lines holding an event at least this severe; nullopt shows every line.
     void setSeverityFilter(std::optional<model::Severity> atLeast);
 
+    void setLineExplainer(LineExplainer explainer);
+
 Q_SIGNALS:
     void sourceOpened(rankscope::model::SourceId source);
+    void explainLineRequested(const QString& line);
 
 private:
     void onDocumentChanged();

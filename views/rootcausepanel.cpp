@@ -440,6 +440,12 @@ void RootCausePanel::setPendingText(const QString& text)
     rebuild();
 }
 
+void RootCausePanel::setLineExplainer(LineExplainer explainer)
+{
+    m_explainer = std::move(explainer);
+    rebuild();
+}
+
 void RootCausePanel::changeEvent(QEvent* event)
 {
     QScrollArea::changeEvent(event);
@@ -968,6 +974,18 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
             quote->setFont(monospace(font(), 0.92));
             texts->addWidget(location);
             texts->addWidget(quote);
+            const QString quoted = QString::fromStdString(e.text);
+            if (m_explainer && m_explainer(quoted)) {
+                auto* explain = new QLabel(
+                    QStringLiteral("<a href=\"explain\">%1</a>").arg(tr("What does this line mean?")), row);
+                explain->setObjectName(QStringLiteral("explainLink"));
+                explain->setTextFormat(Qt::RichText);
+                explain->setWordWrap(true);
+                explain->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+                explain->setToolTip(tr("Open this message in the NCCL Error Hub"));
+                connect(explain, &QLabel::linkActivated, this, [this, quoted] { Q_EMIT explainLineRequested(quoted); });
+                texts->addWidget(explain);
+            }
             rowLayout->addLayout(texts, 1);
             if (source)
                 row->setToolTip(tr("Open %1 at line %2")

@@ -8,6 +8,7 @@
 // collect next time; a run with no hang says what was checked, how far the ranks got and when
 // the job last made progress. Real widgets in a QScrollArea, rebuilt once per document.
 
+#include "views/lineexplainer.h"
 #include "model/evidence.h"
 
 #include <QHash>
@@ -27,10 +28,15 @@ public:
     void activateEvidence(const model::EvidenceRef& ref);
     // Text shown while a bundle loads or before its diagnosis is ready.
     void setPendingText(const QString& text);
+    // Evidence lines it says yes to get a "What does this mean?" link.
+    void setLineExplainer(LineExplainer explainer);
 
     // Wide enough for the verdict sentence and the chips; never squeezed to a sliver.
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+
+Q_SIGNALS:
+    void explainLineRequested(const QString& line); // "What does this mean?" on an evidence line
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -47,6 +53,7 @@ private:
 
     SelectionState* m_selection;
     QString m_pendingText;
+    LineExplainer m_explainer;
     // (source, line) of each evidence line → event index; rebuilt per document.
     QHash<quint64, int> m_eventOfEvidence;
 };

@@ -2,6 +2,7 @@
 list(APPEND RANKSCOPE_GUI_SOURCES
     chartspanel.cpp
     documentloader.cpp
+    errorhub.cpp
     logsearchdialog.cpp
     logsearchrunner.cpp
     mainwindow.cpp

@@ -3,6 +3,8 @@
 #include "app/about/version.h"
 #include "app/gui/chartspanel.h"
 #include "app/gui/documentloader.h"
+#include "app/core/explainline.h"
+#include "app/gui/errorhub.h"
 #include "app/gui/exportdialog.h"
 #include "app/gui/pastedlogs.h"
 #include "app/gui/logsearchdialog.h"
@@ -214,6 +216,17 @@ void MainWindow::createDocks()
     m_issuesTable = new views::ImportIssuesView(m_issues, m_selection, this);
     m_issuesTable->setObjectName(QStringLiteral("importIssuesTable"));
     addPanel(tr("Import issues"), QStringLiteral("issuesDock"), m_issuesTable);
+    m_errorHub = new ErrorHub(builtInErrorCatalogue(), this);
+    addPanel(tr("NCCL errors"), QStringLiteral("errorHubDock"), m_errorHub);
+    // "What does this line mean?" on the lines the catalogue has an entry for.
+    const views::LineExplainer explainer = [](const QString& line) {
+        const parsers::ErrorCatalogue* catalogue = builtInErrorCatalogue();
+        return catalogue && !catalogue->match(line.toStdString()).empty();
+    };
+    m_rootCause->setLineExplainer(explainer);
+    m_logViewer->setLineExplainer(explainer);
+    connect(m_rootCause, &views::RootCausePanel::explainLineRequested, this, &MainWindow::explainLine);
+    connect(m_logViewer, &views::LogViewer::explainLineRequested, this, &MainWindow::explainLine);
     applyDefaultLayout();
 }
 
@@ -227,6 +240,7 @@ void MainWindow::applyDefaultLayout()
     QDockWidget* log = dock(QStringLiteral("logDock"));
     QDockWidget* charts = dock(QStringLiteral("chartsDock"));
     QDockWidget* issues = dock(QStringLiteral("issuesDock"));
+    QDockWidget* errorHub = dock(QStringLiteral("errorHubDock"));
     for (QDockWidget* d : m_docks) {
         d->setFloating(false);
         d->show();
@@ -235,6 +249,7 @@ void MainWindow::applyDefaultLayout()
     addDockWidget(Qt::RightDockWidgetArea, charts);
     addDockWidget(Qt::RightDockWidgetArea, heatmap);
     tabifyDockWidget(charts, heatmap);
+    tabifyDockWidget(heatmap, errorHub); // behind the charts until asked for (Help, a link)
     addDockWidget(Qt::BottomDockWidgetArea, log);
     addDockWidget(Qt::BottomDockWidgetArea, ranks);
     splitDockWidget(log, ranks, Qt::Horizontal);
@@ -375,6 +390,22 @@ void MainWindow::createActions()
                          .section(QLatin1Char(' '), 1)));
     });
     about->setMenuRole(QAction::AboutRole);
+    QAction* hub = help->addAction(tr("NCCL &Error Hub"), this, [this] { explainLine({}); });
+    hub->setObjectName(QStringLiteral("errorHubAction"));
+    hub->setShortcut(QKeySequence(Qt::Key_F1));
+    hub->setToolTip(tr("What the messages of a failed job mean, and what they do not"));
+}
+
+void MainWindow::explainLine(const QString& line)
+{
+    QDockWidget* hubDock = dock(QStringLiteral("errorHubDock"));
+    if (!hubDock)
+        return;
+    hubDock->show();
+    hubDock->raise();
+    if (!line.isEmpty())
+        m_errorHub->explain(line);
+    m_errorHub->searchBox()->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::createStatusBar()

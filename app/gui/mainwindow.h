@@ -34,6 +34,7 @@ class SelectionState;
 namespace rankscope::app {
 
 class ChartsPanel;
+class ErrorHub;
 class DocumentLoader;
 class RanksPanel;
 class WelcomePage;
@@ -52,6 +53,9 @@ public:
     // Edit → Paste Log: the clipboard's text as a pasted log.
     void pasteLog();
     void pasteLogAsRank();
+    // Opens the NCCL Error Hub on the entries that explain `line` (all of them for none).
+    void explainLine(const QString& line);
+    ErrorHub* errorHub() const { return m_errorHub; }
     const PastedLogs& pastedLogs() const { return m_pasted; }
     void openSampleBundle();
     // Where the built-in sample bundle lives (it may be missing).
@@ -126,6 +130,7 @@ private:
     views::LogViewer* m_logViewer = nullptr;
     RanksPanel* m_ranks = nullptr;
     ChartsPanel* m_charts = nullptr;
+    ErrorHub* m_errorHub = nullptr;
     QWidget* m_heatmap = nullptr;
     views::ImportIssuesModel* m_issues = nullptr;
     QTableView* m_issuesTable = nullptr;
