@@ -59,13 +59,16 @@ ProgramSpec makeCliProgram()
             "format comes from --format or else from the extension of FILE. The report has no "
             "figures; rankscope --export writes it with the timeline and the rank-pair "
             "heatmap." },
-        { "why", "PATH... --rank N | --collective PG:SEQ", { "text" },
-            "follow-up questions: why (not) this rank, who reached a collective",
+        { "why", "PATH... --rank N | --pair A,B | --collective PG:SEQ", { "text" },
+            "follow-up questions: why (not) this rank or pair, who reached a collective",
             "Answer a follow-up question about the verdict from the bundle alone. --rank N: the "
             "rank's identity, its part in the verdict (initiating, collateral or neither) and "
             "the rule that decided it, its state in plain words, its last enqueued and "
             "completed sequence number on every process group, the findings that name it with "
-            "their evidence, and its last recognised lines. --collective PG:SEQ (or SEQ on "
+            "their evidence, and its last recognised lines. --pair A,B: whether the verdict "
+            "names the link between them, whether they share a host, each one's part and "
+            "state, the rank-pair evidence between them by kind with its lines, and the "
+            "findings that name both. --collective PG:SEQ (or SEQ on "
             "process group 0): which ranks completed it, entered it and timed out, never "
             "reached it, or left no line on the group." },
         { "explain", "TEXT... | --list", { "text", "json" },
@@ -113,6 +116,10 @@ ProgramSpec makeCliProgram()
         { .longName = "--rank",
             .valueName = "N",
             .description = "the global rank to explain",
+            .command = "why" },
+        { .longName = "--pair",
+            .valueName = "A,B",
+            .description = "the two ranks to explain as a pair",
             .command = "why" },
         { .longName = "--collective",
             .valueName = "PG:SEQ",

@@ -127,6 +127,11 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             if (!v || v->empty())
                 return { std::nullopt, "--collective needs PG:SEQ, such as 0:117" };
             a.collective = *v;
+        } else if (arg == "--pair") {
+            auto v = needValue(arg);
+            if (!v || v->empty())
+                return { std::nullopt, "--pair needs two ranks, such as 3,4" };
+            a.pair = *v;
         } else if (arg == "--list") {
             a.list = true;
         } else if (arg == "--anonymize" || arg == "--anonymise") {
@@ -160,10 +165,10 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             return { std::nullopt, "explain needs TEXT (a log line, an entry's id or words) or --list" };
     } else if (a.list) {
         return { std::nullopt, "--list is an option of explain" };
-    } else if (a.command == "why" && a.rank.has_value() == !a.collective.empty()) {
-        return { std::nullopt, "why needs one question: --rank N or --collective PG:SEQ" };
-    } else if (a.command != "why" && (a.rank || !a.collective.empty())) {
-        return { std::nullopt, "--rank and --collective are options of why" };
+    } else if (a.command == "why" && (a.rank.has_value() ? 1 : 0) + (a.collective.empty() ? 0 : 1) + (a.pair.empty() ? 0 : 1) != 1) {
+        return { std::nullopt, "why needs one question: --rank N, --pair A,B or --collective PG:SEQ" };
+    } else if (a.command != "why" && (a.rank || !a.collective.empty() || !a.pair.empty())) {
+        return { std::nullopt, "--rank, --pair and --collective are options of why" };
     } else if (a.paths.empty()) {
         return { std::nullopt, a.command + " needs at least one PATH (a log folder, files or archives)" };
     }

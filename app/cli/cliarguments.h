@@ -20,6 +20,7 @@ struct CliArguments {
     bool list = false; // explain --list
     std::optional<std::int32_t> rank; // why --rank N
     std::string collective;           // why --collective PG:SEQ
+    std::string pair;                 // why --pair A,B
     parsers::LoadLimits limits;
 };
 

@@ -188,6 +188,11 @@ int main(int argc, char** argv)
             return fail(diagnosis.error().message);
         if (args.rank) {
             text = app::whyRankText(bundle, diagnosis.value(), *args.rank);
+        } else if (!args.pair.empty()) {
+            const auto pair = app::parseRankPair(args.pair);
+            if (!pair)
+                return fail("--pair needs two different ranks, such as 3,4, not '" + args.pair + "'");
+            text = app::whyPairText(bundle, diagnosis.value(), pair->first, pair->second);
         } else {
             const auto collective = app::parseCollectiveRef(args.collective);
             if (!collective)

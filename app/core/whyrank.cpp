@@ -1,6 +1,7 @@
 #include "app/core/whyrank.h"
 
 #include "model/evidencelocation.h"
+#include "model/pairevidence.h"
 #include "app/core/sanitizetext.h"
 #include "app/core/textwrap.h"
 #include "model/ranklist.h"
@@ -120,6 +121,133 @@ std::string whyRankText(const model::Bundle& b, const model::Diagnosis& d, std::
             out << "  … and " << lastOfSource.size() - 8 << " more files\n";
     }
     return sanitizeText(out.str());
+}
+
+namespace {
+
+// One line of what the verdict makes of `rank`.
+std::string roleOf(const model::Diagnosis& d, std::int32_t rank)
+{
+    if (d.stuckPair && (d.stuckPair->first == rank || d.stuckPair->second == rank))
+        return "one end of the link the verdict names";
+    if (contains(d.initiatingRanks, rank))
+        return "initiating";
+    if (contains(d.collateralRanks, rank))
+        return "collateral";
+    return "not named by the verdict";
+}
+
+model::RankState stateOf(const model::Diagnosis& d, std::int32_t rank)
+{
+    const auto v = std::find_if(d.ranks.begin(), d.ranks.end(), [&](const auto& r) { return r.rank == rank; });
+    return v == d.ranks.end() ? model::RankState::Unknown : v->state;
+}
+
+// What each kind of pair evidence is, for a reader (the metric's name is the heatmap's).
+constexpr std::pair<model::PairMetric, const char*> kPairMetricMeaning[] = {
+    { model::PairMetric::NetworkErrors, "network errors one logged naming the other's address" },
+    { model::PairMetric::StalledNeighbour, "ring or tree neighbours: one entered the stuck collective, the other did not" },
+    { model::PairMetric::NvlinkFault, "NVLink Xids on both GPUs" },
+    { model::PairMetric::WaitsOn, "one waited on the other in the stuck collective" },
+    { model::PairMetric::P2pUnmatched, "send/recv operations between them that never completed (Flight Recorder)" },
+};
+
+} // namespace
+
+std::string whyPairText(const model::Bundle& b, const model::Diagnosis& d, std::int32_t first, std::int32_t second)
+{
+    std::ostringstream out;
+    out << "Ranks " << first << " and " << second << "\n";
+    for (std::int32_t r : { first, second }) {
+        const model::RankInfo* info = b.rankInfo(r);
+        out << "  " << (info && info->seen ? b.describeRank(r) : "rank " + std::to_string(r) + ": not in these logs")
+            << "; " << roleOf(d, r) << "; " << model::rankStateWords(stateOf(d, r)) << "\n";
+    }
+    const model::RankInfo* ia = b.rankInfo(first);
+    const model::RankInfo* ib = b.rankInfo(second);
+    if (ia && ib && ia->host != model::kNoStr && ib->host != model::kNoStr)
+        out << (ia->host == ib->host ? "Same host: their traffic goes over NVLink, PCIe or shared memory, not the network.\n"
+                                     : "Different hosts: their traffic crosses the network.\n");
+    out << "\n";
+
+    const bool named = d.stuckPair
+        && ((d.stuckPair->first == first && d.stuckPair->second == second)
+            || (d.stuckPair->first == second && d.stuckPair->second == first));
+    const model::Finding* decisive = d.findings.empty() ? nullptr : &d.findings.front();
+    if (named) {
+        out << "The verdict names the link between them";
+        if (decisive)
+            out << ", by rule " << decisive->rule << " (confidence " << decisive->confidence << "): " << decisive->title;
+        out << ".\n";
+    } else if (d.stuckPair) {
+        out << "Not the pair the verdict names: that is " << d.stuckPair->first << " and " << d.stuckPair->second << ".\n";
+    } else {
+        out << "The verdict names no pair of ranks";
+        if (!d.initiatingRanks.empty())
+            out << "; it names rank(s) " << model::formatRanks(d.initiatingRanks);
+        out << ".\n";
+    }
+
+    // The heatmap's cells for the pair, both directions.
+    const model::PairEvidence pairs = model::PairEvidence::build(b, d);
+    bool anyEvidence = false;
+    for (const auto& [from, to] : { std::pair { first, second }, std::pair { second, first } }) {
+        const model::PairCell* cell = pairs.cell(from, to);
+        if (!cell)
+            continue;
+        for (const auto& [metric, meaning] : kPairMetricMeaning) {
+            const float v = cell->value[static_cast<std::size_t>(metric)];
+            if (v <= 0)
+                continue;
+            if (!anyEvidence)
+                out << "\nEvidence between them (the rank-pair heatmap's cells):\n";
+            anyEvidence = true;
+            out << "  " << from << " → " << to << ": " << meaning << " (" << v << ")\n";
+        }
+        for (std::size_t i = 0; i < cell->evidence.size() && i < 3; ++i) {
+            out << "    " << model::evidenceLocation(b, cell->evidence[i]) << "\n";
+        }
+    }
+    if (!anyEvidence)
+        out << "\nNo line links these two ranks: no network error naming one from the other, no NVLink fault on both, "
+               "no wait of one on the other, no unmatched send/recv.\n";
+
+    bool anyFinding = false;
+    for (const auto& f : d.findings) {
+        if (!contains(f.ranks, first) || !contains(f.ranks, second))
+            continue;
+        if (!anyFinding)
+            out << "\nFindings that name both:\n";
+        anyFinding = true;
+        out << "  " << f.rule << " (confidence " << f.confidence << "): " << f.title << "\n";
+        for (std::size_t i = 0; i < f.evidence.size() && i < 3; ++i)
+            out << "    " << model::evidenceLocation(b, f.evidence[i].ref) << ": " << f.evidence[i].text.substr(0, 200) << "\n";
+    }
+    return sanitizeText(out.str());
+}
+
+std::optional<std::pair<std::int32_t, std::int32_t>> parseRankPair(std::string_view text)
+{
+    const auto sep = text.find_first_of(",- ");
+    if (sep == std::string_view::npos)
+        return std::nullopt;
+    auto number = [](std::string_view s) -> std::optional<std::int32_t> {
+        while (!s.empty() && s.front() == ' ')
+            s.remove_prefix(1);
+        while (!s.empty() && s.back() == ' ')
+            s.remove_suffix(1);
+        std::int32_t v = -1;
+        const char* last = s.data() + s.size();
+        auto [ptr, ec] = std::from_chars(s.data(), last, v);
+        if (s.empty() || ec != std::errc() || ptr != last || v < 0)
+            return std::nullopt;
+        return v;
+    };
+    const auto a = number(text.substr(0, sep));
+    const auto b = number(text.substr(sep + 1));
+    if (!a || !b || *a == *b)
+        return std::nullopt;
+    return std::pair { *a, *b };
 }
 
 std::optional<CollectiveRef> parseCollectiveRef(std::string_view text)

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace rankscope::app {
 
@@ -18,6 +19,14 @@ namespace rankscope::app {
 // rule that decided it, its state in plain words, its progress on every process group, the
 // findings that name it with their evidence, and its last lines.
 std::string whyRankText(const model::Bundle& bundle, const model::Diagnosis& diagnosis, std::int32_t rank);
+
+// "Why this pair?": whether the verdict names the link between the two ranks, where each one
+// is (same host or not), each one's part and state, the rank-pair evidence between them by
+// kind (what the heatmap's cell holds) with its lines, and the findings that name both.
+std::string whyPairText(const model::Bundle& bundle, const model::Diagnosis& diagnosis, std::int32_t a, std::int32_t b);
+
+// "A,B" (or "A-B", "A B"); nullopt unless both are ranks and differ.
+std::optional<std::pair<std::int32_t, std::int32_t>> parseRankPair(std::string_view text);
 
 struct CollectiveRef {
     std::string processGroup; // as the logs print it ("0")

@@ -104,3 +104,16 @@ TEST_CASE("the output file is replaced whole, keeping its mode, with no temporar
     CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 1);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("why takes exactly one question: --rank, --pair or --collective", "[cli]")
+{
+    const auto pair = parse({ "why", "logs", "--pair", "3,4" });
+    REQUIRE(pair.arguments);
+    CHECK(pair.arguments->pair == "3,4");
+    CHECK(parse({ "why", "logs", "--rank", "3" }).arguments);
+    CHECK(parse({ "why", "logs", "--collective", "0:117" }).arguments);
+    CHECK_THAT(parse({ "why", "logs" }).error, Catch::Contains("--pair A,B"));
+    CHECK_THAT(parse({ "why", "logs", "--rank", "3", "--pair", "3,4" }).error, Catch::Contains("one question"));
+    CHECK_THAT(parse({ "diagnose", "logs", "--pair", "3,4" }).error, Catch::Contains("options of why"));
+    CHECK_THAT(parse({ "why", "logs", "--pair" }).error, Catch::Contains("--pair needs two ranks"));
+}

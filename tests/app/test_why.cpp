@@ -76,3 +76,39 @@ TEST_CASE("a collective is named PG:SEQ, #SEQ or SEQ", "[why]")
     CHECK_FALSE(app::parseCollectiveRef("0:5x"));
     CHECK_FALSE(app::parseCollectiveRef("-3"));
 }
+
+TEST_CASE("why --pair says whether the verdict names the link and what lies between the two", "[why]")
+{
+    app::LoadRequest request;
+    request.paths = { RANKSCOPE_TEST_DATA "/scenarios/ib-pair-status12" };
+    auto loaded = app::loadBundle(request);
+    REQUIRE(loaded.ok());
+    auto diagnosis = app::diagnoseBundle(*loaded.value());
+    REQUIRE(diagnosis.ok());
+    REQUIRE(diagnosis.value().stuckPair);
+    const auto [a, b] = *diagnosis.value().stuckPair;
+
+    const std::string named = app::whyPairText(*loaded.value(), diagnosis.value(), b, a); // either order
+    CHECK_THAT(named, Catch::Contains("The verdict names the link between them, by rule network.ib_pair"));
+    CHECK_THAT(named, Catch::Contains("Different hosts"));
+    CHECK_THAT(named, Catch::Contains("network errors one logged naming the other's address"));
+    CHECK_THAT(named, Catch::Contains("train-0007.out:36"));
+    CHECK_THAT(named, Catch::Contains("Findings that name both"));
+
+    const std::string other = app::whyPairText(*loaded.value(), diagnosis.value(), 1, 2);
+    CHECK_THAT(other, Catch::Contains("Not the pair the verdict names: that is"));
+    CHECK_THAT(other, Catch::Contains("Same host"));
+    CHECK_THAT(other, Catch::Contains("No line links these two ranks"));
+    CHECK_THAT(other, !Catch::Contains("Findings that name both"));
+}
+
+TEST_CASE("a rank pair is two different ranks", "[why]")
+{
+    CHECK(app::parseRankPair("3,4") == std::pair<std::int32_t, std::int32_t> { 3, 4 });
+    CHECK(app::parseRankPair("12-7") == std::pair<std::int32_t, std::int32_t> { 12, 7 });
+    CHECK(app::parseRankPair("3, 4") == std::pair<std::int32_t, std::int32_t> { 3, 4 });
+    CHECK_FALSE(app::parseRankPair("3"));
+    CHECK_FALSE(app::parseRankPair("3,3"));
+    CHECK_FALSE(app::parseRankPair("a,4"));
+    CHECK_FALSE(app::parseRankPair("-1,4"));
+}
