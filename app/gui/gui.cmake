@@ -8,6 +8,7 @@ list(APPEND RANKSCOPE_GUI_SOURCES
     mainwindow.cpp
     pastearea.cpp
     pastedlogs.cpp
+    questionspanel.cpp
     rankspanel.cpp
     recentbundles.cpp
     welcomepage.cpp

@@ -7,6 +7,7 @@
 #include "app/gui/errorhub.h"
 #include "app/gui/exportdialog.h"
 #include "app/gui/pastedlogs.h"
+#include "app/gui/questionspanel.h"
 #include "app/gui/logsearchdialog.h"
 #include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
@@ -218,6 +219,14 @@ void MainWindow::createDocks()
     addPanel(tr("Import issues"), QStringLiteral("issuesDock"), m_issuesTable);
     m_errorHub = new ErrorHub(builtInErrorCatalogue(), this);
     addPanel(tr("NCCL errors"), QStringLiteral("errorHubDock"), m_errorHub);
+    m_questions = new QuestionsPanel(m_selection, this);
+    addPanel(tr("Questions"), QStringLiteral("questionsDock"), m_questions);
+    connect(m_questions, &QuestionsPanel::answered, this, [this] {
+        if (QDockWidget* d = dock(QStringLiteral("questionsDock"))) {
+            d->show();
+            d->raise();
+        }
+    });
     // "What does this line mean?" on the lines the catalogue has an entry for.
     const views::LineExplainer explainer = [](const QString& line) {
         const parsers::ErrorCatalogue* catalogue = builtInErrorCatalogue();
@@ -241,6 +250,7 @@ void MainWindow::applyDefaultLayout()
     QDockWidget* charts = dock(QStringLiteral("chartsDock"));
     QDockWidget* issues = dock(QStringLiteral("issuesDock"));
     QDockWidget* errorHub = dock(QStringLiteral("errorHubDock"));
+    QDockWidget* questions = dock(QStringLiteral("questionsDock"));
     for (QDockWidget* d : m_docks) {
         d->setFloating(false);
         d->show();
@@ -250,6 +260,7 @@ void MainWindow::applyDefaultLayout()
     addDockWidget(Qt::RightDockWidgetArea, heatmap);
     tabifyDockWidget(charts, heatmap);
     tabifyDockWidget(heatmap, errorHub); // behind the charts until asked for (Help, a link)
+    tabifyDockWidget(errorHub, questions); // raised by an answer
     addDockWidget(Qt::BottomDockWidgetArea, log);
     addDockWidget(Qt::BottomDockWidgetArea, ranks);
     splitDockWidget(log, ranks, Qt::Horizontal);
@@ -331,6 +342,25 @@ void MainWindow::createActions()
     QAction* pasteAsRank = edit->addAction(tr("Paste Log as &Rank…"), this, &MainWindow::pasteLogAsRank);
     pasteAsRank->setObjectName(QStringLiteral("pasteLogAsRankAction"));
     pasteAsRank->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+
+    // Follow-up questions on what the views have selected (a rank in any view, a heatmap
+    // cell, the stepped collective), or typed.
+    QMenu* ask = menuBar()->addMenu(tr("&Ask"));
+    QAction* whyRank = ask->addAction(tr("Why This &Rank?"), m_questions, &QuestionsPanel::askAboutSelectedRank);
+    whyRank->setObjectName(QStringLiteral("whyRankAction"));
+    whyRank->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    QAction* whyPair = ask->addAction(tr("Why This &Pair?"), m_questions, &QuestionsPanel::askAboutSelectedPair);
+    whyPair->setObjectName(QStringLiteral("whyPairAction"));
+    QAction* whoReached = ask->addAction(tr("&Who Reached This Collective?"), m_questions, &QuestionsPanel::askAboutSelectedCollective);
+    whoReached->setObjectName(QStringLiteral("whoReachedAction"));
+    QAction* askBox = ask->addAction(tr("&Ask a Question…"), this, [this] {
+        if (QDockWidget* d = dock(QStringLiteral("questionsDock"))) {
+            d->show();
+            d->raise();
+        }
+        m_questions->questionBox()->setFocus(Qt::ShortcutFocusReason);
+    });
+    askBox->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     int key = Qt::Key_1;

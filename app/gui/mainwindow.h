@@ -35,6 +35,7 @@ namespace rankscope::app {
 
 class ChartsPanel;
 class ErrorHub;
+class QuestionsPanel;
 class DocumentLoader;
 class RanksPanel;
 class WelcomePage;
@@ -56,6 +57,7 @@ public:
     // Opens the NCCL Error Hub on the entries that explain `line` (all of them for none).
     void explainLine(const QString& line);
     ErrorHub* errorHub() const { return m_errorHub; }
+    QuestionsPanel* questionsPanel() const { return m_questions; }
     const PastedLogs& pastedLogs() const { return m_pasted; }
     void openSampleBundle();
     // Where the built-in sample bundle lives (it may be missing).
@@ -131,6 +133,7 @@ private:
     RanksPanel* m_ranks = nullptr;
     ChartsPanel* m_charts = nullptr;
     ErrorHub* m_errorHub = nullptr;
+    QuestionsPanel* m_questions = nullptr;
     QWidget* m_heatmap = nullptr;
     views::ImportIssuesModel* m_issues = nullptr;
     QTableView* m_issuesTable = nullptr;

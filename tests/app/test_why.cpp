@@ -3,6 +3,7 @@
 
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisrunner.h"
+#include "app/core/followup.h"
 #include "app/core/whyrank.h"
 #include "resources/embeddedresources.h"
 
@@ -111,4 +112,58 @@ TEST_CASE("a rank pair is two different ranks", "[why]")
     CHECK_FALSE(app::parseRankPair("3,3"));
     CHECK_FALSE(app::parseRankPair("a,4"));
     CHECK_FALSE(app::parseRankPair("-1,4"));
+}
+
+TEST_CASE("a typed question becomes one of the follow-up questions", "[why]")
+{
+    using Kind = app::Question::Kind;
+    struct Case {
+        const char* text;
+        Kind kind;
+        std::int32_t rank;
+        std::int32_t other;
+    };
+    for (const Case& c : { Case { "why not rank 5?", Kind::Rank, 5, -1 }, Case { "What was rank 12 doing?", Kind::Rank, 12, -1 },
+             Case { "7", Kind::Rank, 7, -1 }, Case { "pair 3,4", Kind::Pair, 3, 4 }, Case { "ranks 3 and 4", Kind::Pair, 3, 4 },
+             Case { "12-7", Kind::Pair, 12, 7 } }) {
+        INFO(c.text);
+        const auto q = app::parseQuestion(c.text);
+        REQUIRE(q);
+        CHECK(q->kind == c.kind);
+        CHECK(q->rank == c.rank);
+        CHECK(q->other == c.other);
+    }
+    const auto never = app::parseQuestion("which ranks never reached #117?");
+    REQUIRE(never);
+    CHECK(never->kind == Kind::Collective);
+    CHECK(never->collective.processGroup == "0");
+    CHECK(never->collective.seq == 117);
+    const auto onPg = app::parseQuestion("collective 3:42");
+    REQUIRE(onPg);
+    CHECK(onPg->collective.processGroup == "3");
+    CHECK(onPg->collective.seq == 42);
+    const auto host = app::parseQuestion("host Node-3.cluster");
+    REQUIRE(host);
+    CHECK(host->kind == Kind::Host);
+    CHECK(host->host == "Node-3.cluster");
+    CHECK_FALSE(app::parseQuestion("why did it hang?"));
+    CHECK_FALSE(app::parseQuestion(""));
+}
+
+TEST_CASE("the question box's answers are the why answers; a host lists its ranks", "[why]")
+{
+    const Sample& s = sample();
+    const auto rank = app::parseQuestion("why rank 7?");
+    REQUIRE(rank);
+    CHECK(app::answerQuestion(*s.bundle, s.diagnosis, *rank) == app::whyRankText(*s.bundle, s.diagnosis, 7));
+    const model::RankInfo* info = s.bundle->rankInfo(7);
+    REQUIRE(info);
+    const std::string host(s.bundle->text(info->host));
+    const auto onHost = app::parseQuestion("host " + host);
+    REQUIRE(onHost);
+    const std::string text = app::answerQuestion(*s.bundle, s.diagnosis, *onHost);
+    CHECK_THAT(text, Catch::Contains("Host " + host + ": 8 ranks"));
+    CHECK_THAT(text, Catch::Contains("rank 7: named by the verdict"));
+    CHECK_THAT(text, Catch::Contains("Findings that name its ranks"));
+    CHECK_THAT(app::whyHostText(*s.bundle, s.diagnosis, "no-such-host"), Catch::Contains("Hosts seen:"));
 }
