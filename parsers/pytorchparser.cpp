@@ -519,6 +519,7 @@ struct PytorchParser::Anchor {
         TeardownSecond,
         CommAborted,
         ApiError,
+        ApiErrorBare, // "NCCL error: <ncclGetErrorString text>": checked against those texts
         HeartbeatStuck,
         HeartbeatTimedOut,
         HeartbeatTerminate,
@@ -605,6 +606,7 @@ private:
             Anchor::Kind::TeardownSecond },
         { "NCCL communicator was aborted on rank ", Anchor::Kind::CommAborted },
         { "NCCL error in: ", Anchor::Kind::ApiError },
+        { "NCCL error: ", Anchor::Kind::ApiErrorBare },
         { "watchdog got stuck for ", Anchor::Kind::HeartbeatStuck },
         { "Heartbeat monitor timed out!", Anchor::Kind::HeartbeatTimedOut },
         { "First PG on this rank that detected no heartbeat", Anchor::Kind::HeartbeatTimedOut },
@@ -1175,6 +1177,8 @@ bool PytorchParser::parseAnchored(const LineContext& ctx, std::string_view body,
         return parseCommAborted(ctx, body, at, out);
     case Anchor::Kind::ApiError:
         return parseApiError(ctx, body, at, out);
+    case Anchor::Kind::ApiErrorBare:
+        return startsWithNcclResultText(body.substr(after)) && parseApiError(ctx, body, at, out);
     case Anchor::Kind::HeartbeatStuck: {
         std::size_t i = after;
         const auto seconds = readUnsigned(body, i);
@@ -1520,6 +1524,25 @@ bool PytorchParser::parseAsyncError(
     applyWork(e, w);
     openBlock(BlockKind::ErrorDetail, e.identity, out.events.size() - 1, ctx, out);
     return true;
+}
+
+// What ncclGetErrorString() returns for each failed ncclResult_t (src/misc/utils.cc in NCCL),
+// up to where the texts differ. Wrappers that raise `f"NCCL error: {ncclGetErrorString(r)}"`
+// (vLLM's pynccl, PyTorch 1.x's what()) print only this after "NCCL error: ", with no file and
+// line; text that is none of them is someone else's prose, not an NCCL result.
+bool PytorchParser::startsWithNcclResultText(std::string_view text)
+{
+    static constexpr std::string_view kResultTexts[] = {
+        "unhandled cuda error",
+        "unhandled system error",
+        "internal error",
+        "invalid argument",
+        "invalid usage",
+        "remote process exited or there was a network error",
+        "NCCL operation in progress",
+    };
+    return std::any_of(std::begin(kResultTexts), std::end(kResultTexts),
+        [&](std::string_view r) { return text.starts_with(r); });
 }
 
 bool PytorchParser::parseApiError(

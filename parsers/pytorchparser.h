@@ -43,6 +43,9 @@
 //                                              detail = the last-error line, Error
 // (g) "… NCCL error in: ../ProcessGroupNCCL.cpp:1275, unhandled system error …, NCCL version
 //      2.18.1" (+ detail lines as in f)      → TorchNcclApiError, detail = last error, Error
+//     "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO …)" (vLLM's
+//      pynccl; PyTorch 1.x what()): the result text alone, one of ncclGetErrorString()'s
+//                                            → TorchNcclApiError, Error
 // (h) "NCCL communicator was aborted on rank 2.  Original reason for failure was: …"
 //                                            → TorchCommAborted, pgRank = 2, Error
 // (i) "<P>Heartbeat monitor timed out! …", "<P>First PG on this rank that detected no heartbeat
@@ -201,6 +204,7 @@ private:
     bool parseTerminate(const LineContext& ctx, std::string_view line, model::ParsedSource& out);
     bool parseAsyncError(
         const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
+    static bool startsWithNcclResultText(std::string_view text);
     bool parseApiError(
         const LineContext& ctx, std::string_view body, std::size_t at, model::ParsedSource& out);
     bool parseCommAborted(

@@ -673,6 +673,27 @@ TEST_CASE(
     CHECK(identityOf(p, e).globalRank == 3);
 }
 
+TEST_CASE("a wrapper's bare 'NCCL error: <result text>' is an NCCL API error; other prose is not",
+    "[parsers][pytorch]")
+{
+    // vLLM's pynccl raises RuntimeError(f"NCCL error: {ncclGetErrorString(result)}"), behind
+    // its own logging prefix; no file, line or NCCL version.
+    const auto p = scan("ERROR 10-13 09:06:25 [v1/executor/multiproc_executor.py:597] RuntimeError: NCCL "
+                        "error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n");
+    const auto& e = only(p, EventKind::TorchNcclApiError);
+    CHECK(e.severity == Severity::Error);
+    CHECK(str(p, e.text) == "NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)");
+
+    for (const char* line : { "RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)\n",
+             "(RayWorkerWrapper pid=11305) ERROR 08-27 05:12:18 worker_base.py:382] RuntimeError: NCCL error: "
+             "remote process exited or there was a network error\n" }) {
+        INFO(line);
+        CHECK(eventsOf(scan(line), EventKind::TorchNcclApiError).size() == 1);
+    }
+    // Not an ncclGetErrorString text: a sentence that happens to say "NCCL error:".
+    CHECK(eventsOf(scan("INFO hint: if you see NCCL error: check your cables\n"), EventKind::TorchNcclApiError).empty());
+}
+
 // --- (h) -------------------------------------------------------------------------------------
 
 TEST_CASE("aborted communicator names the local PG rank and keeps the reason", "[parsers][pytorch]")
