@@ -1,10 +1,12 @@
 #include "app/core/diagnosistext.h"
 
 #include "model/evidencelocation.h"
+#include "app/core/explainline.h"
 #include "app/core/sanitizetext.h"
 #include "app/core/textwrap.h"
 #include "model/ranklist.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -43,6 +45,27 @@ std::string headline(const model::Diagnosis& d)
         return "INCONCLUSIVE";
     }
     return "";
+}
+
+// The catalogue entries of the messages quoted as evidence, the verdict's finding first,
+// each once: the same words the error hub and `rankscope-cli explain` show, so the verdict
+// and the catalogue never tell a message's meaning two ways.
+std::vector<const parsers::CatalogueEntry*> messagesExplained(const model::Diagnosis& d)
+{
+    constexpr std::size_t kMaxEntries = 5;
+    std::vector<const parsers::CatalogueEntry*> out;
+    const parsers::ErrorCatalogue* catalogue = builtInErrorCatalogue();
+    if (!catalogue)
+        return out;
+    for (const auto& f : d.findings)
+        for (const auto& e : f.evidence) {
+            const auto matched = catalogue->match(e.text);
+            if (!matched.empty() && std::find(out.begin(), out.end(), matched.front()) == out.end())
+                out.push_back(matched.front());
+            if (out.size() == kMaxEntries)
+                return out;
+        }
+    return out;
 }
 
 } // namespace
@@ -119,6 +142,12 @@ std::string diagnosisText(const model::Bundle& b, const model::Diagnosis& d)
         out << "\nCollect next time:\n";
         for (const auto& m : d.missingEvidence)
             out << "  - " << wrap(m, 92, "    ") << "\n";
+    }
+    if (const auto entries = messagesExplained(d); !entries.empty()) {
+        out << "\nWhat the quoted messages do not mean (rankscope-cli explain ID says more):\n";
+        for (const auto* entry : entries)
+            out << "  " << entry->title << " (" << entry->id << ")\n    "
+                << wrap(entry->notMeans.empty() ? entry->means : entry->notMeans, 92, "    ") << "\n";
     }
     out << "\nRank states:\n" << rankGroups(d);
     const auto issues = b.issues.list();

@@ -3,6 +3,8 @@
 
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisrunner.h"
+#include "app/core/diagnosistext.h"
+#include "app/core/explainline.h"
 #include "app/core/followup.h"
 #include "app/core/whyrank.h"
 #include "resources/embeddedresources.h"
@@ -166,4 +168,16 @@ TEST_CASE("the question box's answers are the why answers; a host lists its rank
     CHECK_THAT(text, Catch::Contains("rank 7: named by the verdict"));
     CHECK_THAT(text, Catch::Contains("Findings that name its ranks"));
     CHECK_THAT(app::whyHostText(*s.bundle, s.diagnosis, "no-such-host"), Catch::Contains("Hosts seen:"));
+}
+
+TEST_CASE("the verdict says what its quoted messages do not mean, in the catalogue's words", "[why][explain]")
+{
+    const Sample& s = sample();
+    const std::string text = app::diagnosisText(*s.bundle, s.diagnosis);
+    const parsers::CatalogueEntry* watchdog = app::builtInErrorCatalogue()->find("c10d.watchdog_timeout");
+    REQUIRE(watchdog);
+    CHECK_THAT(text, Catch::Contains("What the quoted messages do not mean"));
+    CHECK_THAT(text, Catch::Contains("(c10d.watchdog_timeout)"));
+    // The first words of the catalogue's own "not_means", as the hub shows them.
+    CHECK_THAT(text, Catch::Contains(watchdog->notMeans.substr(0, 40)));
 }
