@@ -476,6 +476,17 @@ void MainWindow::showWelcome()
         d->hide();
     m_welcome->setRecent(RecentBundles::load());
     m_central->setCurrentWidget(m_welcome);
+    setWorkspaceActionsEnabled(false);
+}
+
+void MainWindow::setWorkspaceActionsEnabled(bool enabled)
+{
+    // Stepping, zooming and asking need a bundle: on the welcome page they would do nothing.
+    for (QAction* a : m_timeline->toolBarActions())
+        a->setEnabled(enabled);
+    for (const char* name : { "whyRankAction", "whyPairAction", "whoReachedAction" })
+        if (QAction* a = findChild<QAction*>(QLatin1String(name)))
+            a->setEnabled(enabled);
 }
 
 void MainWindow::showWorkspace()
@@ -484,6 +495,7 @@ void MainWindow::showWorkspace()
         return;
     m_workspaceShown = true;
     m_central->setCurrentWidget(m_timeline);
+    setWorkspaceActionsEnabled(true);
     if (m_workspaceState.isEmpty() || !restoreState(m_workspaceState, kLayoutVersion))
         resetLayout();
 }

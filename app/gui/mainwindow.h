@@ -106,6 +106,7 @@ private:
     void keepRootCauseShare();
     void showWelcome();
     void showWorkspace();
+    void setWorkspaceActionsEnabled(bool enabled);
     void updateRecentMenu();
     void updateTitleAndStatus();
     void chooseFolder();

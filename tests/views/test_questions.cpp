@@ -4,6 +4,7 @@
 #include "app/core/followup.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/questionspanel.h"
+#include "views/ranktimelineview.h"
 #include "views/selectionstate.h"
 
 #include <catch2/catch.hpp>
@@ -102,4 +103,22 @@ TEST_CASE("why this pair answers for the selected heatmap cell", "[questions]")
     window.findChild<QAction*>(QStringLiteral("whyPairAction"))->trigger();
     CHECK(window.questionsPanel()->answerText().contains(QStringLiteral("The verdict names the link between them")));
     window.grab().save(shotPath(QStringLiteral("questions-why-pair.png")));
+}
+
+TEST_CASE("stepping, zooming and asking are disabled until a bundle is open", "[questions]")
+{
+    QStandardPaths::setTestModeEnabled(true);
+    app::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.welcomeShown());
+    QAction* whyRank = window.findChild<QAction*>(QStringLiteral("whyRankAction"));
+    REQUIRE(whyRank);
+    CHECK_FALSE(whyRank->isEnabled());
+    for (QAction* a : window.timeline()->toolBarActions())
+        CHECK_FALSE(a->isEnabled());
+    open(window, QStringLiteral(RANKSCOPE_TEST_DATA "/views/straggler-8ranks"));
+    CHECK(whyRank->isEnabled());
+    for (QAction* a : window.timeline()->toolBarActions())
+        CHECK(a->isEnabled());
 }
