@@ -1,5 +1,6 @@
 # Main window, background loading, docks, export wiring (appended to RANKSCOPE_GUI_SOURCES).
 list(APPEND RANKSCOPE_GUI_SOURCES
+    appearance.cpp
     chartspanel.cpp
     documentloader.cpp
     errorhub.cpp

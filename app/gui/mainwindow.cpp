@@ -1,6 +1,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/about/version.h"
+#include "app/gui/appearance.h"
 #include "app/gui/chartspanel.h"
 #include "app/gui/documentloader.h"
 #include "app/core/explainline.h"
@@ -125,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_central->addWidget(m_timeline);
     setCentralWidget(m_central);
 
+    m_appearance = new Appearance(this);
     createDocks();
     createActions();
     createStatusBar();
@@ -404,6 +406,7 @@ void MainWindow::createActions()
         tr("Search All &Logs…"), logSearch, &LogSearchDialog::showAndFocus);
     searchLogs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addMenu(m_appearance->createMenu(this));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts

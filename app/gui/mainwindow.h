@@ -34,6 +34,7 @@ class SelectionState;
 namespace rankscope::app {
 
 class ChartsPanel;
+class Appearance;
 class ErrorHub;
 class QuestionsPanel;
 class DocumentLoader;
@@ -58,6 +59,7 @@ public:
     void explainLine(const QString& line);
     ErrorHub* errorHub() const { return m_errorHub; }
     QuestionsPanel* questionsPanel() const { return m_questions; }
+    Appearance* appearance() const { return m_appearance; }
     const PastedLogs& pastedLogs() const { return m_pasted; }
     void openSampleBundle();
     // Where the built-in sample bundle lives (it may be missing).
@@ -135,6 +137,7 @@ private:
     ChartsPanel* m_charts = nullptr;
     ErrorHub* m_errorHub = nullptr;
     QuestionsPanel* m_questions = nullptr;
+    Appearance* m_appearance = nullptr;
     QWidget* m_heatmap = nullptr;
     views::ImportIssuesModel* m_issues = nullptr;
     QTableView* m_issuesTable = nullptr;

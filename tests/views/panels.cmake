@@ -8,6 +8,7 @@ list(APPEND RANKSCOPE_VIEW_TEST_SOURCES
     test_paste.cpp
     test_errorhub.cpp
     test_questions.cpp
+    test_appearance.cpp
     test_ranktable.cpp
     test_rootcause.cpp
 )
