@@ -418,9 +418,14 @@ void MainWindow::createActions()
                "the logs of a "
                "PyTorch/NCCL job, names the rank, GPU or link that stopped the others, and shows "
                "the lines "
-               "that prove it.</p>")
+               "that prove it.</p>"
+               "<p>Documentation: <a href=\"%2\">%2</a>, <code>man rankscope</code>, "
+               "<code>man rankscope-cli</code>; Help → Keyboard Shortcuts.</p>"
+               "<p>Everything is read and diagnosed on this machine; nothing is uploaded.</p>")
                 .arg(QString::fromStdString(rankscope::about::versionLine("Rankscope"))
-                         .section(QLatin1Char(' '), 1)));
+                         .section(QLatin1Char(' '), 1),
+                    QString::fromUtf8(rankscope::about::homepage().data(),
+                        static_cast<qsizetype>(rankscope::about::homepage().size()))));
     });
     about->setMenuRole(QAction::AboutRole);
     QAction* hub = help->addAction(tr("NCCL &Error Hub"), this, [this] { explainLine({}); });
