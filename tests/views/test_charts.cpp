@@ -330,3 +330,30 @@ TEST_CASE("progress chart axis starts near the data when a rank never completed 
     CHECK(chart.inFlightSet()->at(bar) == 37520);
     chart.grab().save(shotPath(QStringLiteral("progresschart-high-seq.png")));
 }
+
+TEST_CASE("time waited plots both ends of a failed link at zero, not at the timeout",
+    "[charts]")
+{
+    // ib-pair-status12: ranks 7 and 8 are the failed link; all 16 ranks' watchdogs fired
+    // after 600 s, the pair's included.
+    auto doc = testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/ib-pair-status12" });
+    REQUIRE(doc);
+    views::SelectionState selection;
+    views::DurationChart chart(&selection);
+    chart.resize(700, 420);
+    chart.show();
+    selection.setDocument(doc);
+    REQUIRE(chart.hasData());
+    CHECK(chart.valueOfRank(0) == Approx(600).margin(5));
+    CHECK(chart.valueOfRank(7) == 0);
+    CHECK(chart.valueOfRank(8) == 0);
+    REQUIRE(chart.initiatingSeries());
+    REQUIRE(chart.initiatingSeries()->count() == 2);
+    for (const QPointF& p : chart.initiatingSeries()->points())
+        CHECK(p.y() == 0);
+    // The legend says where the cause is drawn, and does not claim it did not wait.
+    const QString name = chart.initiatingSeries()->name();
+    CHECK(name.contains(QStringLiteral("0 s")));
+    CHECK_FALSE(name.contains(QStringLiteral("did not wait")));
+    chart.grab().save(shotPath(QStringLiteral("durationchart-ib-pair.png")));
+}
