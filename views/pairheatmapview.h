@@ -3,6 +3,8 @@
 // evidence of trouble between two ranks (PairEvidence: network errors naming the peer,
 // stalled ring/tree neighbours, NVLink faults, "waits on", unmatched send/recv, combined).
 // Large worlds (N > 512) open aggregated to hosts; a toggle switches between the two.
+// The square fills the widget: the legend (colour scale, what a value counts, swatches)
+// goes beside the matrix or under it, whichever leaves the larger square.
 //
 // Click a cell: SelectionState::selectPair(from, to), setRankFilter({from, to}) (the
 // timeline then shows only the two ranks; on hosts, every rank of both hosts) and
@@ -55,6 +57,10 @@ public:
 
     // Geometry in widget coordinates.
     QRect matrixRect() const;
+    // The legend's box (colour scale, unit, swatches): beside the matrix or under it.
+    QRect legendRect() const;
+    // What one unit of the current metric counts, as the legend says it.
+    QString legendUnit() const;
     QRectF cellRect(std::int32_t from, std::int32_t to) const; // matrix indexes of the current mode
     // Matrix (row, column) under a point; nullopt outside the matrix.
     std::optional<std::pair<std::int32_t, std::int32_t>> cellAt(const QPoint& pos) const;
@@ -85,6 +91,7 @@ private:
     struct Layout {
         QRect matrix;
         QRect legend;
+        bool legendUnder = false; // else beside the matrix
         int labelLeft = 0;
         int labelTop = 0;
     };
@@ -93,6 +100,8 @@ private:
     void updateInfo();
     void measureHostLabels();
     Layout computeLayout() const;
+    int legendWidthBeside() const;
+    int legendHeightUnder() const;
     int resolutionFor(const Layout& layout) const;
     void ensureImage(const Layout& layout);
     void ensurePixmap(const Layout& layout);

@@ -308,3 +308,44 @@ TEST_CASE("heatmap shows Flight Recorder send/recv left unmatched between global
     INFO(tip.toStdString());
     CHECK(tip.contains(QStringLiteral("nmatched send/recv")));
 }
+
+TEST_CASE("heatmap fills a tall dock and a wide one with square cells", "[heatmap][screenshot]")
+{
+    for (const QSize size : { QSize(330, 700), QSize(900, 380) }) {
+        Fixture f(size);
+        INFO("size " << size.width() << "x" << size.height());
+        const QRect matrix = f.view.matrixRect();
+        const QRect legend = f.view.legendRect();
+        const QRectF cell = f.view.cellRect(2, 3);
+        CHECK(cell.width() == cell.height());
+        // The square takes the dock's short side, less the axis labels and legend.
+        const int shortSide = std::min(size.width(), size.height() - matrix.top());
+        CHECK(matrix.width() >= shortSide * 3 / 4);
+        CHECK(f.view.rect().contains(legend));
+        CHECK_FALSE(legend.intersects(matrix));
+        const QImage image = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
+        image.save(QStringLiteral(RANKSCOPE_SHOTS_DIR "/heatmap-%1x%2.png")
+                       .arg(size.width())
+                       .arg(size.height()));
+    }
+}
+
+TEST_CASE("heatmap legend says what a cell's value counts", "[heatmap]")
+{
+    Fixture f;
+    CHECK(f.view.legendUnit().contains(QStringLiteral("score")));
+    f.view.setMetric(model::PairMetric::WaitsOn);
+    CHECK(f.view.legendUnit().contains(QStringLiteral("collectives")));
+    f.view.setMetric(model::PairMetric::NetworkErrors);
+    CHECK(f.view.legendUnit().contains(QStringLiteral("error lines")));
+    // The unit is painted: the legend box under the title is not blank.
+    const QImage image = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QRect legend = f.view.legendRect();
+    const QRgb window = f.view.palette().color(QPalette::Window).rgb();
+    int ink = 0;
+    for (int y = legend.top(); y < legend.top() + f.view.fontMetrics().height(); ++y)
+        for (int x = legend.left(); x < legend.right(); ++x)
+            ink += image.pixel(x, y) != window;
+    CHECK(ink > 20);
+}
