@@ -583,6 +583,35 @@ void PairHeatmapView::outlineCell(QPainter& p, const Layout& l, std::int32_t fro
                    .intersected(QRectF(l.matrix).adjusted(-kMin, -kMin, kMin, kMin)));
 }
 
+void PairHeatmapView::markStuckCell(
+    QPainter& p, const Layout& l, std::int32_t from, std::int32_t to)
+{
+    const QRectF cell = cellRect(from, to);
+    if (cell.isNull())
+        return;
+    // At 4096 ranks a cell is a fraction of a pixel: a ring of a fixed minimum size, and
+    // guide lines from the axes to it, keep the verdict's pair findable at any size. A halo
+    // in the background colour keeps the ring visible on dark cells too.
+    const QColor stuck = stuckPairColor(palette());
+    const QColor halo = emptyCellColor(palette());
+    const QPointF c = cell.center();
+    const qreal radius = std::max(kStuckMarkerDiameter / 2.0, cell.width() * 0.75 + 2);
+    p.save();
+    p.setClipRect(QRectF(l.matrix).adjusted(-radius, -radius, radius, radius));
+    p.setPen(QPen(withAlpha(stuck, 150), 1, Qt::DashLine));
+    if (c.x() - radius > l.matrix.left())
+        p.drawLine(QPointF(l.matrix.left(), c.y()), QPointF(c.x() - radius, c.y()));
+    if (c.y() - radius > l.matrix.top())
+        p.drawLine(QPointF(c.x(), l.matrix.top()), QPointF(c.x(), c.y() - radius));
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(halo, 5));
+    p.drawEllipse(c, radius, radius);
+    p.setPen(QPen(stuck, 2.5));
+    p.drawEllipse(c, radius, radius);
+    p.restore();
+}
+
 void PairHeatmapView::paintOverlays(QPainter& p, const Layout& l)
 {
     const QColor highlight = palette().color(QPalette::Highlight);
@@ -605,9 +634,8 @@ void PairHeatmapView::paintOverlays(QPainter& p, const Layout& l)
     };
     if (m_document && m_document->diagnosis && m_document->diagnosis->stuckPair) {
         const auto [a, b] = *m_document->diagnosis->stuckPair;
-        const QColor stuck = stuckPairColor(palette());
-        outlineCell(p, l, toMatrix(a), toMatrix(b), stuck, 2.0);
-        outlineCell(p, l, toMatrix(b), toMatrix(a), stuck, 2.0);
+        markStuckCell(p, l, toMatrix(a), toMatrix(b));
+        markStuckCell(p, l, toMatrix(b), toMatrix(a));
     }
     const auto sel = m_selection->selectedPair();
     if (sel.first >= 0 && sel.second >= 0)
@@ -698,8 +726,10 @@ void PairHeatmapView::paintLegend(QPainter& p, const Layout& l)
     });
     if (m_document && m_document->diagnosis && m_document->diagnosis->stuckPair)
         swatch(tr("stuck pair"), [&](const QRect& r) {
+            p.setRenderHint(QPainter::Antialiasing, true);
             p.setPen(QPen(stuckPairColor(palette()), 2));
-            p.drawRect(r.adjusted(1, 1, -1, -1));
+            p.drawEllipse(QRectF(r).adjusted(1.5, 0.5, -1.5, -0.5));
+            p.setRenderHint(QPainter::Antialiasing, false);
         });
     if (m_document && m_document->diagnosis && !m_document->diagnosis->initiatingRanks.empty())
         swatch(m_hostMode ? tr("initiating host") : tr("initiating rank"), [&](const QRect& r) {

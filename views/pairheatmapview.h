@@ -18,7 +18,8 @@
 //   - m_pixmap (the image with the palette's colour table, scaled WITHOUT smoothing to the
 //     matrix square at the device pixel ratio): key = (image generation, colour table
 //     (palette), square side in device pixels).
-//   Hover crosshair, hovered cell, selected pair, the diagnosis's stuck pair and the
+//   Hover crosshair, hovered cell, selected pair, the diagnosis's stuck pair (a ring of at
+//   least kStuckMarkerDiameter px with guide lines to the axes, found at any size) and the
 //   initiating ranks' axis ticks are painted on top each frame and never touch either cache.
 // Hover and click are O(1): pixel → matrix index is arithmetic, pixel → cell a table lookup.
 
@@ -44,6 +45,9 @@ class PairHeatmapView : public QWidget {
 public:
     // Above this many ranks the view opens aggregated to hosts.
     static constexpr int kHostDefaultAbove = 512;
+    // The stuck pair's ring is never smaller than this on screen (px), however small the
+    // cells are.
+    static constexpr int kStuckMarkerDiameter = 22;
 
     explicit PairHeatmapView(SelectionState* selection, QWidget* parent = nullptr);
     ~PairHeatmapView() override;
@@ -112,6 +116,8 @@ private:
     void paintLegend(QPainter& p, const Layout& l);
     void outlineCell(QPainter& p, const Layout& l, std::int32_t from, std::int32_t to,
         const QColor& color, qreal width);
+    // The verdict's stuck pair: a ring around the cell and guide lines from the axes.
+    void markStuckCell(QPainter& p, const Layout& l, std::int32_t from, std::int32_t to);
     void selectCell(std::int32_t from, std::int32_t to);
 
     SelectionState* m_selection;
