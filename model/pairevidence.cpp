@@ -71,8 +71,7 @@ std::string_view pairMetricUnit(PairMetric metric)
     case PairMetric::P2pUnmatched:
         return "send/recv ops never completed";
     case PairMetric::Combined:
-        return "score: network errors x4, NVLink x4, unmatched send/recv x3, stalled "
-               "neighbour x2, waits on x1";
+        return "score: network/NVLink x4, send/recv x3, stalled x2, waits x1";
     case PairMetric::Count:
         break;
     }

@@ -331,29 +331,61 @@ TEST_CASE("progress chart axis starts near the data when a rank never completed 
     chart.grab().save(shotPath(QStringLiteral("progresschart-high-seq.png")));
 }
 
-TEST_CASE("time waited plots both ends of a failed link at zero, not at the timeout",
+TEST_CASE("time waited plots an initiating rank that timed out too at zero, not at 600 s",
     "[charts]")
 {
-    // ib-pair-status12: ranks 7 and 8 are the failed link; all 16 ranks' watchdogs fired
-    // after 600 s, the pair's included.
-    auto doc = testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/ib-pair-status12" });
-    REQUIRE(doc);
+    // Eight ranks whose watchdogs all fired on #100 after 600 s, rank 3's included: it
+    // called a different collective (a mismatch), so it is the cause although it waited.
+    auto bundle = std::make_shared<model::Bundle>();
+    bundle->ranks.resize(8);
+    const model::StrId pg = bundle->strings.intern("0");
+    for (int r = 0; r < 8; ++r) {
+        bundle->ranks[static_cast<std::size_t>(r)].rank = r;
+        model::RankProgress p;
+        p.rank = r;
+        p.pg = pg;
+        p.lastCompleted = 99;
+        p.lastEnqueued = 100;
+        p.hasStatus = true;
+        p.timeoutSeq = 100;
+        p.ranForMs = 600000 + r;
+        bundle->progress.push_back(p);
+    }
+    auto diagnosis = std::make_shared<model::Diagnosis>();
+    diagnosis->status = model::DiagnosisStatus::HangDiagnosed;
+    diagnosis->initiatingRanks = { 3 };
+    diagnosis->stuckCollective = model::StuckCollective { "0", model::OpType::AllReduce, 100 };
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->timeline = std::make_shared<const model::TimelineData>(
+        model::TimelineData::build(*bundle, *diagnosis));
+    doc->bundle = bundle;
+    doc->diagnosis = diagnosis;
+
     views::SelectionState selection;
     views::DurationChart chart(&selection);
     chart.resize(700, 420);
     chart.show();
     selection.setDocument(doc);
     REQUIRE(chart.hasData());
-    CHECK(chart.valueOfRank(0) == Approx(600).margin(5));
-    CHECK(chart.valueOfRank(7) == 0);
-    CHECK(chart.valueOfRank(8) == 0);
+    CHECK(chart.valueOfRank(0) == Approx(600));
+    CHECK(chart.valueOfRank(3) == 0);
     REQUIRE(chart.initiatingSeries());
-    REQUIRE(chart.initiatingSeries()->count() == 2);
-    for (const QPointF& p : chart.initiatingSeries()->points())
-        CHECK(p.y() == 0);
+    REQUIRE(chart.initiatingSeries()->count() == 1);
+    CHECK(chart.initiatingSeries()->at(0).y() == 0);
     // The legend says where the cause is drawn, and does not claim it did not wait.
     const QString name = chart.initiatingSeries()->name();
     CHECK(name.contains(QStringLiteral("0 s")));
     CHECK_FALSE(name.contains(QStringLiteral("did not wait")));
+    chart.grab().save(shotPath(QStringLiteral("durationchart-cause-timed-out.png")));
+
+    // ib-pair-status12: the failed link's two ends raised an async error instead of
+    // waiting; both sit at zero and the legend says they did not wait.
+    selection.setDocument(
+        testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/ib-pair-status12" }));
+    REQUIRE(chart.hasData());
+    CHECK(chart.valueOfRank(0) == Approx(600).margin(5));
+    CHECK(chart.valueOfRank(7) == 0);
+    CHECK(chart.valueOfRank(8) == 0);
+    CHECK(chart.initiatingSeries()->name().contains(QStringLiteral("did not wait")));
     chart.grab().save(shotPath(QStringLiteral("durationchart-ib-pair.png")));
 }
