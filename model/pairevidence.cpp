@@ -56,6 +56,28 @@ std::string_view pairMetricName(PairMetric metric)
     return "";
 }
 
+std::string_view pairMetricUnit(PairMetric metric)
+{
+    // Keep in step with the values build() assigns and kWeights.
+    switch (metric) {
+    case PairMetric::NetworkErrors:
+        return "error lines naming the peer (a flush error counts 1/4)";
+    case PairMetric::StalledNeighbour:
+        return "ring/tree links to a peer that never entered";
+    case PairMetric::NvlinkFault:
+        return "NVLink Xid events on the pair's GPUs";
+    case PairMetric::WaitsOn:
+        return "stuck collectives waiting on the peer";
+    case PairMetric::P2pUnmatched:
+        return "send/recv ops never completed";
+    case PairMetric::Combined:
+        return "score: network/NVLink x4, send/recv x3, stalled x2, waits x1";
+    case PairMetric::Count:
+        break;
+    }
+    return "";
+}
+
 PairCell& PairEvidence::at(std::int32_t from, std::int32_t to)
 {
     // Cells are appended unsorted while building; finish() sorts and merges duplicates.

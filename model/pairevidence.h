@@ -24,6 +24,8 @@ enum class PairMetric : std::uint8_t {
 };
 
 std::string_view pairMetricName(PairMetric metric);
+// What one unit of a cell's value counts, for a legend ("error lines naming the peer").
+std::string_view pairMetricUnit(PairMetric metric);
 
 struct PairCell {
     std::int32_t from = -1;

@@ -172,8 +172,6 @@ void DurationChart::rebuild()
     auto* stuck = new QScatterSeries;
     stuck->setName(tr("stuck in collective"));
     m_initiating = new QScatterSeries;
-    m_initiating->setName(
-        m_mode == Mode::WaitDuration ? tr("initiating (did not wait)") : tr("initiating"));
     const auto style = [marker](QScatterSeries* s, const QColor& c, qreal size) {
         s->setColor(c);
         s->setBorderColor(c);
@@ -184,9 +182,17 @@ void DurationChart::rebuild()
     style(m_initiating, colors.initiating, marker * 1.6);
     m_initiating->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     double hi = 0;
+    bool initiatingWaited = false;
     for (std::size_t r = 0; r < ranks; ++r) {
         double v = m_values[r];
         if (initiating[r]) {
+            // The cause is not a wait: an initiating rank sits at zero even when its own
+            // watchdog fired too (a network pair's two ends both time out), or the cause
+            // would be drawn at the timeout among the ranks that waited for it.
+            if (m_mode == Mode::WaitDuration) {
+                initiatingWaited = initiatingWaited || v > 0;
+                v = 0;
+            }
             v = std::max(0.0, v);
             m_values[r] = v;
             m_initiating->append(static_cast<qreal>(r), v);
@@ -199,6 +205,11 @@ void DurationChart::rebuild()
         hi = std::max(hi, v);
         m_hasData = true;
     }
+    if (m_mode == Mode::WaitDuration)
+        m_initiating->setName(initiatingWaited ? tr("initiating (the cause, shown at 0 s)")
+                                               : tr("initiating (did not wait)"));
+    else
+        m_initiating->setName(tr("initiating"));
     if (!m_hasData) {
         delete m_waiting;
         delete stuck;

@@ -3,8 +3,10 @@
 // TimelineSpan of the stuck wait, or the watchdog's "ran for" when the logs have no wall
 // clock; with Flight Recorder dumps alone, the estimate of model/frwaits.h), one point per
 // rank; or, in the other mode, when each rank's timeout fired
-// relative to the first one. Ranks that never entered (the usual culprits) sit at zero in
-// the initiating colour. Points stay readable at 4096 ranks (small markers, no labels).
+// relative to the first one. Initiating ranks sit at zero in the initiating colour: the
+// cause did not wait, and where its watchdog fired anyway (both ends of a failed link) the
+// legend says it is shown at 0 s rather than at the timeout. Points stay readable at 4096
+// ranks (small markers, no labels).
 
 #include <QChartView>
 

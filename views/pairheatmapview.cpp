@@ -242,22 +242,50 @@ PairHeatmapView::Layout PairHeatmapView::computeLayout() const
         colLabelH = std::min(m_widestHostLabel, 100) + 8; // rotated
     }
     l.labelLeft = titleH + rowLabelW + 2;
-    int legendW = 0;
-    for (const QString& t : { tr("initiating rank"), tr("initiating host"), tr("no evidence"),
-             tr("stuck pair"), metricTitle(m_metric) })
-        legendW = std::max(legendW, fm.horizontalAdvance(t));
-    legendW += 20 + 16;
     l.labelTop = titleH + colLabelH;
-    const int availW = width() - kMargin - l.labelLeft - legendW - kMargin;
-    const int availH = height() - top - l.labelTop - kMargin;
-    int side = std::max(0, std::min(availW, availH));
+    // The legend goes beside the matrix or under it, whichever leaves the larger square:
+    // a dock is often much taller than wide (or the reverse), and a fixed side legend
+    // left the matrix a small square in a large empty dock.
+    const int besideW = legendWidthBeside();
+    const int underH = legendHeightUnder();
+    const int freeW = width() - kMargin - l.labelLeft - kMargin;
+    const int freeH = height() - top - l.labelTop - kMargin;
+    const int sideBeside = std::min(freeW - besideW, freeH);
+    const int sideUnder = std::min(freeW, freeH - underH);
+    l.legendUnder = sideUnder > sideBeside;
+    int side = std::max(0, std::max(sideBeside, sideUnder));
     // Whole pixels per cell, so every cell is the same size, where cells are big enough for
     // a difference of one pixel to show; denser matrices use the whole square.
     if (n > 0 && side / n >= 3)
         side = (side / n) * n;
-    l.matrix = QRect(kMargin + l.labelLeft, top + l.labelTop, side, side);
-    l.legend = QRect(l.matrix.right() + 1 + 16, l.matrix.top(), legendW - 16, std::max(side, 120));
+    // Centred across the width, so what is left over is shared by both sides.
+    const int used = side + (l.legendUnder ? 0 : besideW);
+    const int left = kMargin + l.labelLeft + std::max(0, (freeW - used) / 2);
+    l.matrix = QRect(left, top + l.labelTop, side, side);
+    if (l.legendUnder)
+        l.legend = QRect(l.matrix.left(), l.matrix.bottom() + 1 + kMargin + fm.height(), side,
+            underH - kMargin - fm.height());
+    else
+        l.legend = QRect(l.matrix.right() + 1 + 16, l.matrix.top(), besideW - 16,
+            std::max(side, fm.height() * 12));
     return l;
+}
+
+int PairHeatmapView::legendWidthBeside() const
+{
+    const QFontMetrics fm(font());
+    int w = fm.horizontalAdvance(QLatin1Char('x')) * 18; // room for the unit, wrapped
+    for (const QString& t : { tr("initiating rank"), tr("initiating host"), tr("no evidence"),
+             tr("stuck pair"), metricTitle(m_metric) })
+        w = std::max(w, fm.horizontalAdvance(t) + 20);
+    return w + 16;
+}
+
+int PairHeatmapView::legendHeightUnder() const
+{
+    // Title, unit (up to two lines), colour bar, its end labels and the swatches.
+    const QFontMetrics fm(font());
+    return kMargin + fm.height() * 7 + 14 + 4 * 6; // swatches may wrap to a second row
 }
 
 int PairHeatmapView::resolutionFor(const Layout& l) const
@@ -270,6 +298,11 @@ int PairHeatmapView::resolutionFor(const Layout& l) const
 QRect PairHeatmapView::matrixRect() const
 {
     return computeLayout().matrix;
+}
+
+QRect PairHeatmapView::legendRect() const
+{
+    return computeLayout().legend;
 }
 
 QRectF PairHeatmapView::cellRect(std::int32_t from, std::int32_t to) const
@@ -550,6 +583,35 @@ void PairHeatmapView::outlineCell(QPainter& p, const Layout& l, std::int32_t fro
                    .intersected(QRectF(l.matrix).adjusted(-kMin, -kMin, kMin, kMin)));
 }
 
+void PairHeatmapView::markStuckCell(
+    QPainter& p, const Layout& l, std::int32_t from, std::int32_t to)
+{
+    const QRectF cell = cellRect(from, to);
+    if (cell.isNull())
+        return;
+    // At 4096 ranks a cell is a fraction of a pixel: a ring of a fixed minimum size, and
+    // guide lines from the axes to it, keep the verdict's pair findable at any size. A halo
+    // in the background colour keeps the ring visible on dark cells too.
+    const QColor stuck = stuckPairColor(palette());
+    const QColor halo = emptyCellColor(palette());
+    const QPointF c = cell.center();
+    const qreal radius = std::max(kStuckMarkerDiameter / 2.0, cell.width() * 0.75 + 2);
+    p.save();
+    p.setClipRect(QRectF(l.matrix).adjusted(-radius, -radius, radius, radius));
+    p.setPen(QPen(withAlpha(stuck, 150), 1, Qt::DashLine));
+    if (c.x() - radius > l.matrix.left())
+        p.drawLine(QPointF(l.matrix.left(), c.y()), QPointF(c.x() - radius, c.y()));
+    if (c.y() - radius > l.matrix.top())
+        p.drawLine(QPointF(c.x(), l.matrix.top()), QPointF(c.x(), c.y() - radius));
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(halo, 5));
+    p.drawEllipse(c, radius, radius);
+    p.setPen(QPen(stuck, 2.5));
+    p.drawEllipse(c, radius, radius);
+    p.restore();
+}
+
 void PairHeatmapView::paintOverlays(QPainter& p, const Layout& l)
 {
     const QColor highlight = palette().color(QPalette::Highlight);
@@ -572,13 +634,17 @@ void PairHeatmapView::paintOverlays(QPainter& p, const Layout& l)
     };
     if (m_document && m_document->diagnosis && m_document->diagnosis->stuckPair) {
         const auto [a, b] = *m_document->diagnosis->stuckPair;
-        const QColor stuck = stuckPairColor(palette());
-        outlineCell(p, l, toMatrix(a), toMatrix(b), stuck, 2.0);
-        outlineCell(p, l, toMatrix(b), toMatrix(a), stuck, 2.0);
+        markStuckCell(p, l, toMatrix(a), toMatrix(b));
+        markStuckCell(p, l, toMatrix(b), toMatrix(a));
     }
     const auto sel = m_selection->selectedPair();
     if (sel.first >= 0 && sel.second >= 0)
         outlineCell(p, l, toMatrix(sel.first), toMatrix(sel.second), highlight, 2.0);
+}
+
+QString PairHeatmapView::legendUnit() const
+{
+    return fromView(model::pairMetricUnit(m_metric));
 }
 
 void PairHeatmapView::paintLegend(QPainter& p, const Layout& l)
@@ -586,39 +652,72 @@ void PairHeatmapView::paintLegend(QPainter& p, const Layout& l)
     const QFontMetrics fm(font());
     const QColor text = palette().color(QPalette::WindowText);
     const QColor muted = palette().color(QPalette::PlaceholderText);
-    int y = l.legend.top();
-    const int x = l.legend.left();
+    const QRect box = l.legend;
+    // Title above the legend box, then what a cell's value counts.
     p.setPen(text);
-    p.drawText(QRect(x, y - fm.height() - 4, l.legend.width() + kMargin, fm.height()),
+    p.drawText(QRect(box.left(), box.top() - fm.height() - 4, box.width() + kMargin, fm.height()),
         Qt::AlignLeft | Qt::AlignVCenter,
-        fm.elidedText(metricTitle(m_metric), Qt::ElideRight, l.legend.width() + kMargin));
-    // Colour bar, strongest at the top.
-    const int barH = std::clamp(l.matrix.height() / 2, 60, 160);
+        fm.elidedText(metricTitle(m_metric), Qt::ElideRight, box.width() + kMargin));
+    p.setPen(muted);
+    const QRect unitBox(box.left(), box.top(), box.width(), fm.height() * (l.legendUnder ? 2 : 4));
+    const QRect unitUsed = fm.boundingRect(unitBox, Qt::TextWordWrap | Qt::AlignLeft, legendUnit());
+    p.drawText(unitBox, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, legendUnit());
+    int y = std::min(unitUsed.bottom(), unitBox.bottom()) + 6;
+
     const QVector<QRgb> table
         = heatmapColorTable(emptyCellColor(palette()), theme::isDark(palette()));
     const int first = heatmapColorIndex(1e-9f, 1.0f);
-    for (int i = 0; i < barH; ++i) {
-        const int idx = 255
-            - static_cast<int>(
-                std::lround(static_cast<double>(i) / std::max(1, barH - 1) * (255 - first)));
-        p.fillRect(QRect(x, y + i, 14, 1), QColor(table[idx]));
+    const QString high = valueText(m_image.maxValue);
+    const QString low = tr("> 0");
+    if (l.legendUnder) {
+        // Horizontal colour bar, strongest on the right, its two ends labelled.
+        const int barW = std::min(box.width(), fm.horizontalAdvance(QLatin1Char('x')) * 40);
+        for (int i = 0; i < barW; ++i) {
+            const int idx = first
+                + static_cast<int>(
+                    std::lround(static_cast<double>(i) / std::max(1, barW - 1) * (255 - first)));
+            p.fillRect(QRect(box.left() + i, y, 1, 12), QColor(table[idx]));
+        }
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRect(box.left() - 1, y - 1, barW + 1, 13));
+        y += 14;
+        p.drawText(QRect(box.left(), y, barW, fm.height()), Qt::AlignLeft | Qt::AlignTop, low);
+        p.drawText(QRect(box.left(), y, barW, fm.height()), Qt::AlignRight | Qt::AlignTop, high);
+        y += fm.height() + 6;
+    } else {
+        // Vertical colour bar, strongest at the top.
+        const int barH = std::clamp(l.matrix.height() / 2, 60, 160);
+        for (int i = 0; i < barH; ++i) {
+            const int idx = 255
+                - static_cast<int>(
+                    std::lround(static_cast<double>(i) / std::max(1, barH - 1) * (255 - first)));
+            p.fillRect(QRect(box.left(), y + i, 14, 1), QColor(table[idx]));
+        }
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRect(box.left() - 1, y - 1, 15, barH + 1));
+        p.drawText(QRect(box.left() + 20, y - 2, box.width() - 20, fm.height()),
+            Qt::AlignLeft | Qt::AlignTop, high);
+        p.drawText(QRect(box.left() + 20, y + barH - fm.height() + 2, box.width() - 20, fm.height()),
+            Qt::AlignLeft | Qt::AlignBottom, low);
+        y += barH + 10;
     }
-    p.setPen(muted);
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(QRect(x - 1, y - 1, 15, barH + 1));
-    p.drawText(QRect(x + 20, y - 2, l.legend.width() - 20, fm.height()),
-        Qt::AlignLeft | Qt::AlignTop, valueText(m_image.maxValue));
-    p.drawText(QRect(x + 20, y + barH - fm.height() + 2, l.legend.width() - 20, fm.height()),
-        Qt::AlignLeft | Qt::AlignBottom, tr("low"));
-    y += barH + 10;
+    // Swatches: one per line beside the matrix, side by side under it.
+    int x = box.left();
     auto swatch = [&](const QString& label, auto drawSwatch) {
+        const int labelW = std::min(fm.horizontalAdvance(label), box.width() - 20 + kMargin);
+        if (l.legendUnder && x > box.left() && x + 20 + labelW > box.right()) {
+            x = box.left();
+            y += fm.height() + 6;
+        }
         p.setBrush(Qt::NoBrush);
         drawSwatch(QRect(x, y + (fm.height() - 12) / 2, 14, 12));
         p.setPen(muted);
-        p.drawText(QRect(x + 20, y, l.legend.width() - 20 + kMargin, fm.height()),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(label, Qt::ElideRight, l.legend.width() - 20 + kMargin));
-        y += fm.height() + 6;
+        p.drawText(QRect(x + 20, y, labelW + 1, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+            fm.elidedText(label, Qt::ElideRight, labelW + 1));
+        if (l.legendUnder)
+            x += 20 + labelW + 16;
+        else
+            y += fm.height() + 6;
     };
     swatch(tr("no evidence"), [&](const QRect& r) {
         p.fillRect(r, emptyCellColor(palette()));
@@ -627,8 +726,10 @@ void PairHeatmapView::paintLegend(QPainter& p, const Layout& l)
     });
     if (m_document && m_document->diagnosis && m_document->diagnosis->stuckPair)
         swatch(tr("stuck pair"), [&](const QRect& r) {
+            p.setRenderHint(QPainter::Antialiasing, true);
             p.setPen(QPen(stuckPairColor(palette()), 2));
-            p.drawRect(r.adjusted(1, 1, -1, -1));
+            p.drawEllipse(QRectF(r).adjusted(1.5, 0.5, -1.5, -0.5));
+            p.setRenderHint(QPainter::Antialiasing, false);
         });
     if (m_document && m_document->diagnosis && !m_document->diagnosis->initiatingRanks.empty())
         swatch(m_hostMode ? tr("initiating host") : tr("initiating rank"), [&](const QRect& r) {

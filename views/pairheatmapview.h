@@ -3,6 +3,8 @@
 // evidence of trouble between two ranks (PairEvidence: network errors naming the peer,
 // stalled ring/tree neighbours, NVLink faults, "waits on", unmatched send/recv, combined).
 // Large worlds (N > 512) open aggregated to hosts; a toggle switches between the two.
+// The square fills the widget: the legend (colour scale, what a value counts, swatches)
+// goes beside the matrix or under it, whichever leaves the larger square.
 //
 // Click a cell: SelectionState::selectPair(from, to), setRankFilter({from, to}) (the
 // timeline then shows only the two ranks; on hosts, every rank of both hosts) and
@@ -16,7 +18,8 @@
 //   - m_pixmap (the image with the palette's colour table, scaled WITHOUT smoothing to the
 //     matrix square at the device pixel ratio): key = (image generation, colour table
 //     (palette), square side in device pixels).
-//   Hover crosshair, hovered cell, selected pair, the diagnosis's stuck pair and the
+//   Hover crosshair, hovered cell, selected pair, the diagnosis's stuck pair (a ring of at
+//   least kStuckMarkerDiameter px with guide lines to the axes, found at any size) and the
 //   initiating ranks' axis ticks are painted on top each frame and never touch either cache.
 // Hover and click are O(1): pixel → matrix index is arithmetic, pixel → cell a table lookup.
 
@@ -42,6 +45,9 @@ class PairHeatmapView : public QWidget {
 public:
     // Above this many ranks the view opens aggregated to hosts.
     static constexpr int kHostDefaultAbove = 512;
+    // The stuck pair's ring is never smaller than this on screen (px), however small the
+    // cells are.
+    static constexpr int kStuckMarkerDiameter = 22;
 
     explicit PairHeatmapView(SelectionState* selection, QWidget* parent = nullptr);
     ~PairHeatmapView() override;
@@ -55,6 +61,10 @@ public:
 
     // Geometry in widget coordinates.
     QRect matrixRect() const;
+    // The legend's box (colour scale, unit, swatches): beside the matrix or under it.
+    QRect legendRect() const;
+    // What one unit of the current metric counts, as the legend says it.
+    QString legendUnit() const;
     QRectF cellRect(std::int32_t from, std::int32_t to) const; // matrix indexes of the current mode
     // Matrix (row, column) under a point; nullopt outside the matrix.
     std::optional<std::pair<std::int32_t, std::int32_t>> cellAt(const QPoint& pos) const;
@@ -85,6 +95,7 @@ private:
     struct Layout {
         QRect matrix;
         QRect legend;
+        bool legendUnder = false; // else beside the matrix
         int labelLeft = 0;
         int labelTop = 0;
     };
@@ -93,6 +104,8 @@ private:
     void updateInfo();
     void measureHostLabels();
     Layout computeLayout() const;
+    int legendWidthBeside() const;
+    int legendHeightUnder() const;
     int resolutionFor(const Layout& layout) const;
     void ensureImage(const Layout& layout);
     void ensurePixmap(const Layout& layout);
@@ -103,6 +116,8 @@ private:
     void paintLegend(QPainter& p, const Layout& l);
     void outlineCell(QPainter& p, const Layout& l, std::int32_t from, std::int32_t to,
         const QColor& color, qreal width);
+    // The verdict's stuck pair: a ring around the cell and guide lines from the axes.
+    void markStuckCell(QPainter& p, const Layout& l, std::int32_t from, std::int32_t to);
     void selectCell(std::int32_t from, std::int32_t to);
 
     SelectionState* m_selection;

@@ -4,17 +4,61 @@
 #include "views/selectionstate.h"
 #include "views/theme.h"
 
+#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QEvent>
+#include <QLegend>
 #include <QStackedBarSeries>
 #include <QTimer>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <limits>
 
 namespace rankscope::views {
+
+namespace {
+
+bool anyProgress(const model::SeqAxis& axis)
+{
+    return std::any_of(axis.rows.begin(), axis.rows.end(), [](const model::SeqRow& row) {
+        return row.rank >= 0 && (row.lastCompleted >= 0 || row.lastEnqueued >= 0
+            || row.timeoutSeq >= 0);
+    });
+}
+
+// The group's members when the logs name them, else every rank the timeline knows (and the
+// world size); the initiating ranks always, so the culprit never falls off the axis.
+std::vector<std::int32_t> ranksToShow(
+    const BundleDocument& doc, model::StrId pg, const model::SeqAxis& axis)
+{
+    std::vector<std::int32_t> ranks;
+    const model::ProcessGroup* group = doc.bundle->processGroup(pg);
+    if (group && !group->members.empty()) {
+        ranks = group->members;
+    } else {
+        std::size_t n = std::max(axis.rows.size(), doc.bundle->ranks.size());
+        if (doc.bundle->world.worldSize)
+            n = std::max<std::size_t>(n, static_cast<std::size_t>(*doc.bundle->world.worldSize));
+        for (std::size_t r = 0; r < n; ++r)
+            ranks.push_back(static_cast<std::int32_t>(r));
+    }
+    if (doc.diagnosis)
+        for (std::int32_t r : doc.diagnosis->initiatingRanks)
+            if (r >= 0)
+                ranks.push_back(r);
+    // Rows with data outside the known membership are shown too, rather than lost.
+    for (const model::SeqRow& row : axis.rows)
+        if (row.rank >= 0 && (row.lastCompleted >= 0 || row.lastEnqueued >= 0 || row.timeoutSeq >= 0))
+            ranks.push_back(row.rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+}
+
+} // namespace
 
 ProgressChart::ProgressChart(SelectionState* selection, QWidget* parent)
     : QChartView(parent)
@@ -86,6 +130,24 @@ void ProgressChart::changeEvent(QEvent* event)
         QTimer::singleShot(0, this, &ProgressChart::rebuild);
 }
 
+bool ProgressChart::showsBefore(const Bucket& candidate, const Bucket& current)
+{
+    // An initiating rank first, then one with data, then the furthest behind.
+    if (candidate.initiating != current.initiating)
+        return candidate.initiating;
+    if (candidate.hasData != current.hasData)
+        return candidate.hasData;
+    return candidate.lastEnqueued < current.lastEnqueued
+        || (candidate.lastEnqueued == current.lastEnqueued
+            && candidate.lastCompleted < current.lastCompleted);
+}
+
+bool ProgressChart::barHasData(int bar) const
+{
+    return bar >= 0 && static_cast<std::size_t>(bar) < m_buckets.size()
+        && m_buckets[static_cast<std::size_t>(bar)].hasData;
+}
+
 int ProgressChart::barOfRank(int rank) const
 {
     if (rank < 0 || static_cast<std::size_t>(rank) >= m_bucketOfRank.size())
@@ -111,6 +173,8 @@ void ProgressChart::rebuild()
     m_initiating = nullptr;
     m_others = nullptr;
     m_inFlight = nullptr;
+    m_noData = nullptr;
+    m_initiatingNoData = nullptr;
     m_rankAxis = nullptr;
 
     const DocumentPtr& doc = m_selection->document();
@@ -120,47 +184,50 @@ void ProgressChart::rebuild()
         pg = charts::chartProcessGroup(*doc, m_selection->processGroup());
         axis = doc->timeline->seqAxis(pg);
     }
-    std::vector<const model::SeqRow*> rows;
-    if (axis) {
-        for (const model::SeqRow& row : axis->rows) {
-            if (row.rank >= 0 && (row.hasStatus || row.lastCompleted >= 0 || row.timeoutSeq >= 0))
-                rows.push_back(&row);
-        }
-    }
-    if (rows.empty()) {
+    if (!axis || !anyProgress(*axis)) {
         chart->setTitle(doc ? tr("No per-rank sequence numbers in these logs") : QString());
         charts::styleChart(chart, pal);
         charts::replaceChart(this, chart);
         return;
     }
 
-    const int maxRank = rows.back()->rank;
+    // Every rank of the group gets a slot, with or without data: a rank that logged no
+    // sequence number is often the one that hung, and an axis that skips it hides it.
+    const std::vector<std::int32_t> shown = ranksToShow(*doc, pg, *axis);
+    const int maxRank = shown.back();
     const std::vector<bool> initiating
         = charts::initiatingMask(*doc, static_cast<std::size_t>(maxRank) + 1);
     const int bucketSize = std::max<int>(
-        1, static_cast<int>((rows.size() + charts::kMaxBars - 1) / charts::kMaxBars));
+        1, static_cast<int>((shown.size() + charts::kMaxBars - 1) / charts::kMaxBars));
     m_bucketOfRank.assign(static_cast<std::size_t>(maxRank) + 1, -1);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const model::SeqRow& row = *rows[i];
-        const bool isInitiating = initiating[static_cast<std::size_t>(row.rank)];
-        // A rank that timed out on seq S had enqueued S even when no status line said so.
-        const qint64 enqueued
-            = std::max<qint64>({ row.lastEnqueued, row.timeoutSeq, row.lastCompleted });
-        if (i % static_cast<std::size_t>(bucketSize) == 0)
-            m_buckets.push_back(
-                { row.rank, row.rank, row.lastCompleted, enqueued, row.rank, isInitiating });
-        Bucket& b = m_buckets.back();
-        b.lastRank = row.rank;
-        // The bucket shows its laggard: the lowest frontier, an initiating rank first.
-        const bool behind = enqueued < b.lastEnqueued
-            || (enqueued == b.lastEnqueued && row.lastCompleted < b.lastCompleted);
-        if ((isInitiating && !b.initiating) || (behind && (isInitiating || !b.initiating))) {
-            b.lastCompleted = row.lastCompleted;
-            b.lastEnqueued = enqueued;
-            b.laggard = row.rank;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const int rank = shown[i];
+        const model::SeqRow* row = static_cast<std::size_t>(rank) < axis->rows.size()
+            ? &axis->rows[static_cast<std::size_t>(rank)]
+            : nullptr;
+        Bucket c;
+        c.firstRank = c.lastRank = c.laggard = rank;
+        c.initiating = initiating[static_cast<std::size_t>(rank)];
+        if (row) {
+            c.lastCompleted = row->lastCompleted;
+            // A rank that timed out on seq S had enqueued S even when no status line said so.
+            c.lastEnqueued
+                = std::max<qint64>({ row->lastEnqueued, row->timeoutSeq, row->lastCompleted });
         }
-        b.initiating = b.initiating || isInitiating;
-        m_bucketOfRank[static_cast<std::size_t>(row.rank)] = static_cast<int>(m_buckets.size()) - 1;
+        c.hasData = c.lastEnqueued >= 0;
+        if (i % static_cast<std::size_t>(bucketSize) == 0) {
+            m_buckets.push_back(c);
+        } else {
+            Bucket& b = m_buckets.back();
+            b.lastRank = rank;
+            if (showsBefore(c, b)) {
+                const int first = b.firstRank;
+                b = c;
+                b.firstRank = first;
+            }
+        }
+        m_buckets.back().lastRank = rank;
+        m_bucketOfRank[static_cast<std::size_t>(rank)] = static_cast<int>(m_buckets.size()) - 1;
     }
 
     m_initiating = new QBarSet(tr("initiating rank"));
@@ -178,30 +245,54 @@ void ProgressChart::rebuild()
         m_others->setBorderColor(colors.collateral);
         m_inFlight->setBorderColor(inFlight);
     }
-    qint64 lo = m_buckets.front().lastCompleted;
-    qint64 hi = m_buckets.front().lastEnqueued;
+    m_noData = new QBarSet(tr("no data"));
+    m_initiatingNoData = new QBarSet(tr("initiating rank, no data"));
+    const QColor muted = pal.color(QPalette::PlaceholderText);
+    m_noData->setBrush(QBrush(muted, Qt::BDiagPattern));
+    m_noData->setBorderColor(theme::tint(muted, pal));
+    m_initiatingNoData->setBrush(QBrush(colors.initiating, Qt::BDiagPattern));
+    m_initiatingNoData->setBorderColor(colors.initiating);
+
+    // The value axis covers the known values only: a rank with no completed collective
+    // (-1) would otherwise pull the axis to zero and flatten every other bar.
+    qint64 lo = std::numeric_limits<qint64>::max();
+    qint64 hi = std::numeric_limits<qint64>::min();
+    for (const Bucket& b : m_buckets) {
+        if (!b.hasData)
+            continue;
+        lo = std::min(lo, b.lastCompleted >= 0 ? b.lastCompleted : b.lastEnqueued);
+        hi = std::max(hi, b.lastEnqueued);
+    }
+    const qint64 spread = std::max<qint64>(1, hi - lo);
+    const qint64 pad = std::max<qint64>(1, spread / 4);
+    const qint64 yMin = std::max<qint64>(-1, lo - pad - 1);
+    const qint64 yMax = hi + pad;
     for (const Bucket& b : m_buckets) {
         const qreal value = static_cast<qreal>(std::max<qint64>(b.lastCompleted, -1));
-        *m_initiating << (b.initiating ? value : 0);
-        *m_others << (b.initiating ? 0 : value);
+        const bool shownAsCompleted = b.hasData && b.lastCompleted >= 0;
+        *m_initiating << (b.initiating && shownAsCompleted ? value : 0);
+        *m_others << (!b.initiating && shownAsCompleted ? value : 0);
+        // Without a completed collective the in-flight part is the whole bar (from the
+        // axis floor, as the stack starts at zero).
+        const qint64 base = shownAsCompleted ? b.lastCompleted : 0;
         *m_inFlight << static_cast<qreal>(
-            std::max<qint64>(0, b.lastEnqueued - std::max<qint64>(b.lastCompleted, -1)));
-        lo = std::min(lo, b.lastCompleted);
-        hi = std::max(hi, b.lastEnqueued);
+            b.hasData ? std::max<qint64>(0, b.lastEnqueued - base) : 0);
+        // No data: a hatched column the height of the plot, so the slot reads as unknown.
+        *m_noData << static_cast<qreal>(!b.hasData && !b.initiating ? yMax : 0);
+        *m_initiatingNoData << static_cast<qreal>(!b.hasData && b.initiating ? yMax : 0);
     }
     m_series = new QStackedBarSeries;
     m_series->append(m_others);
     m_series->append(m_initiating);
     m_series->append(m_inFlight);
+    m_series->append(m_noData);
+    m_series->append(m_initiatingNoData);
     m_series->setBarWidth(0.8);
     chart->addSeries(m_series);
 
     // Zoom the value axis onto the spread so "one collective behind" is a visible step.
-    const qint64 spread = std::max<qint64>(1, hi - lo);
-    const qint64 pad = std::max<qint64>(1, spread / 4);
     auto* yAxis = new QValueAxis;
-    yAxis->setRange(
-        static_cast<qreal>(std::max<qint64>(-1, lo - pad - 1)), static_cast<qreal>(hi + pad));
+    yAxis->setRange(static_cast<qreal>(yMin), static_cast<qreal>(yMax));
     yAxis->setLabelFormat(QStringLiteral("%d"));
     yAxis->setTickType(QValueAxis::TicksDynamic);
     yAxis->setTickAnchor(0);
@@ -233,6 +324,16 @@ void ProgressChart::rebuild()
     connect(m_initiating, &QBarSet::clicked, this, select);
     connect(m_others, &QBarSet::clicked, this, select);
     connect(m_inFlight, &QBarSet::clicked, this, select);
+    connect(m_noData, &QBarSet::clicked, this, select);
+    connect(m_initiatingNoData, &QBarSet::clicked, this, select);
+    // Legend entries only for what is drawn.
+    for (QBarSet* set : m_series->barSets()) {
+        if (set->sum() > 0)
+            continue;
+        for (QLegendMarker* marker : chart->legend()->markers(m_series))
+            if (static_cast<QBarLegendMarker*>(marker)->barset() == set)
+                marker->setVisible(false);
+    }
     charts::replaceChart(this, chart);
 }
 

@@ -163,7 +163,7 @@ std::optional<ExportFigure> heatmapFigure(const views::DocumentPtr& document)
     figure.figure.title = "Rank-pair heatmap";
     figure.figure.caption = "evidence of trouble between two ranks (row = from, column = to): "
                             "network errors naming the peer, stalled ring neighbours, waits; "
-                            "the diagnosed pair is outlined";
+                            "the diagnosed pair is ringed";
     figure.figure.pngBytes = pngOf(view);
     return figure;
 }

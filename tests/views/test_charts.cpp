@@ -241,3 +241,151 @@ TEST_CASE("charts follow the selected process group and survive an empty documen
     CHECK_FALSE(panel.progressChart()->hasData());
     CHECK_FALSE(panel.durationChart()->hasData());
 }
+
+TEST_CASE("progress chart gives every rank a slot, a rank without data a no-data bar",
+    "[charts]")
+{
+    // crash-oom-pernode: rank 0 ran out of memory and logged no sequence number, nor did
+    // the other seven ranks of its node or rank 9; ranks 8 and 10-15 timed out at #159.
+    auto doc = testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/crash-oom-pernode" });
+    REQUIRE(doc);
+    views::SelectionState selection;
+    views::ProgressChart chart(&selection);
+    chart.resize(700, 420);
+    chart.show();
+    selection.setDocument(doc);
+    QCoreApplication::processEvents();
+    REQUIRE(chart.hasData());
+    CHECK(chart.barCount() == 16);
+    const int culprit = chart.barOfRank(0);
+    REQUIRE(culprit >= 0);
+    CHECK_FALSE(chart.barHasData(culprit));
+    CHECK(chart.initiatingNoDataSet()->at(culprit) > 0);
+    CHECK(chart.noDataSet()->at(culprit) == 0);
+    CHECK(chart.noDataSet()->at(chart.barOfRank(9)) > 0);
+    CHECK(chart.barHasData(chart.barOfRank(8)));
+    CHECK(chart.noDataSet()->at(chart.barOfRank(8)) == 0);
+    // The culprit's number is on the axis.
+    auto* ranks = qobject_cast<QCategoryAxis*>(chart.chart()->axes(Qt::Horizontal).front());
+    REQUIRE(ranks);
+    CHECK(ranks->categoriesLabels().contains(QStringLiteral("0")));
+    // The value axis zooms onto the known values (158-159), not down to zero.
+    auto* values = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
+    REQUIRE(values);
+    CHECK(values->min() > 100);
+    const QImage image = chart.grab().toImage();
+    image.save(shotPath(QStringLiteral("progresschart-no-data.png")));
+    // The culprit's slot is drawn in the initiating colour (its hatch), not left empty.
+    const QRectF plot = chart.chart()->plotArea();
+    const QPointF top = chart.chart()->mapToPosition(QPointF(culprit, values->max()), chart.series());
+    const QColor initiating = views::theme::colors(chart.palette()).initiating;
+    int hatch = 0;
+    for (int y = static_cast<int>(plot.top()) + 2; y < static_cast<int>(plot.bottom()) - 2; ++y)
+        for (int dx = -8; dx <= 8; ++dx)
+            hatch += image.pixelColor(chart.mapFromScene(QPointF(top.x() + dx, y))) == initiating;
+    CHECK(hatch > 20);
+}
+
+TEST_CASE("progress chart axis starts near the data when a rank never completed one",
+    "[charts]")
+{
+    // Eight ranks at #37520; rank 3 timed out on it but no line said what it completed.
+    auto bundle = std::make_shared<model::Bundle>();
+    bundle->ranks.resize(8);
+    const model::StrId pg = bundle->strings.intern("0");
+    for (int r = 0; r < 8; ++r) {
+        bundle->ranks[static_cast<std::size_t>(r)].rank = r;
+        model::RankProgress p;
+        p.rank = r;
+        p.pg = pg;
+        p.lastCompleted = r == 3 ? -1 : 37519;
+        p.lastEnqueued = r == 3 ? -1 : 37520;
+        p.hasStatus = r != 3;
+        p.timeoutSeq = 37520;
+        bundle->progress.push_back(p);
+    }
+    auto diagnosis = std::make_shared<model::Diagnosis>();
+    diagnosis->stuckCollective = model::StuckCollective { "0", model::OpType::AllReduce, 37520 };
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->timeline = std::make_shared<const model::TimelineData>(
+        model::TimelineData::build(*bundle, *diagnosis));
+    doc->bundle = bundle;
+    doc->diagnosis = diagnosis;
+
+    views::SelectionState selection;
+    views::ProgressChart chart(&selection);
+    chart.resize(700, 420);
+    chart.show();
+    selection.setDocument(doc);
+    REQUIRE(chart.hasData());
+    auto* values = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
+    REQUIRE(values);
+    INFO("axis " << values->min() << " to " << values->max());
+    CHECK(values->min() > 37500);
+    CHECK(values->min() < 37519);
+    CHECK(values->max() >= 37520);
+    // Rank 3 enqueued #37520: its in-flight bar reaches it from the bottom of the axis.
+    const int bar = chart.barOfRank(3);
+    CHECK(chart.barHasData(bar));
+    CHECK(chart.inFlightSet()->at(bar) == 37520);
+    chart.grab().save(shotPath(QStringLiteral("progresschart-high-seq.png")));
+}
+
+TEST_CASE("time waited plots an initiating rank that timed out too at zero, not at 600 s",
+    "[charts]")
+{
+    // Eight ranks whose watchdogs all fired on #100 after 600 s, rank 3's included: it
+    // called a different collective (a mismatch), so it is the cause although it waited.
+    auto bundle = std::make_shared<model::Bundle>();
+    bundle->ranks.resize(8);
+    const model::StrId pg = bundle->strings.intern("0");
+    for (int r = 0; r < 8; ++r) {
+        bundle->ranks[static_cast<std::size_t>(r)].rank = r;
+        model::RankProgress p;
+        p.rank = r;
+        p.pg = pg;
+        p.lastCompleted = 99;
+        p.lastEnqueued = 100;
+        p.hasStatus = true;
+        p.timeoutSeq = 100;
+        p.ranForMs = 600000 + r;
+        bundle->progress.push_back(p);
+    }
+    auto diagnosis = std::make_shared<model::Diagnosis>();
+    diagnosis->status = model::DiagnosisStatus::HangDiagnosed;
+    diagnosis->initiatingRanks = { 3 };
+    diagnosis->stuckCollective = model::StuckCollective { "0", model::OpType::AllReduce, 100 };
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->timeline = std::make_shared<const model::TimelineData>(
+        model::TimelineData::build(*bundle, *diagnosis));
+    doc->bundle = bundle;
+    doc->diagnosis = diagnosis;
+
+    views::SelectionState selection;
+    views::DurationChart chart(&selection);
+    chart.resize(700, 420);
+    chart.show();
+    selection.setDocument(doc);
+    REQUIRE(chart.hasData());
+    CHECK(chart.valueOfRank(0) == Approx(600));
+    CHECK(chart.valueOfRank(3) == 0);
+    REQUIRE(chart.initiatingSeries());
+    REQUIRE(chart.initiatingSeries()->count() == 1);
+    CHECK(chart.initiatingSeries()->at(0).y() == 0);
+    // The legend says where the cause is drawn, and does not claim it did not wait.
+    const QString name = chart.initiatingSeries()->name();
+    CHECK(name.contains(QStringLiteral("0 s")));
+    CHECK_FALSE(name.contains(QStringLiteral("did not wait")));
+    chart.grab().save(shotPath(QStringLiteral("durationchart-cause-timed-out.png")));
+
+    // ib-pair-status12: the failed link's two ends raised an async error instead of
+    // waiting; both sit at zero and the legend says they did not wait.
+    selection.setDocument(
+        testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/ib-pair-status12" }));
+    REQUIRE(chart.hasData());
+    CHECK(chart.valueOfRank(0) == Approx(600).margin(5));
+    CHECK(chart.valueOfRank(7) == 0);
+    CHECK(chart.valueOfRank(8) == 0);
+    CHECK(chart.initiatingSeries()->name().contains(QStringLiteral("did not wait")));
+    chart.grab().save(shotPath(QStringLiteral("durationchart-ib-pair.png")));
+}

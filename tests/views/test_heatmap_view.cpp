@@ -308,3 +308,102 @@ TEST_CASE("heatmap shows Flight Recorder send/recv left unmatched between global
     INFO(tip.toStdString());
     CHECK(tip.contains(QStringLiteral("nmatched send/recv")));
 }
+
+TEST_CASE("heatmap fills a tall dock and a wide one with square cells", "[heatmap][screenshot]")
+{
+    for (const QSize size : { QSize(330, 700), QSize(900, 380) }) {
+        Fixture f(size);
+        INFO("size " << size.width() << "x" << size.height());
+        const QRect matrix = f.view.matrixRect();
+        const QRect legend = f.view.legendRect();
+        const QRectF cell = f.view.cellRect(2, 3);
+        CHECK(cell.width() == cell.height());
+        // The square takes the dock's short side, less the axis labels and legend.
+        const int shortSide = std::min(size.width(), size.height() - matrix.top());
+        CHECK(matrix.width() >= shortSide * 3 / 4);
+        CHECK(f.view.rect().contains(legend));
+        CHECK_FALSE(legend.intersects(matrix));
+        const QImage image = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
+        image.save(QStringLiteral(RANKSCOPE_SHOTS_DIR "/heatmap-%1x%2.png")
+                       .arg(size.width())
+                       .arg(size.height()));
+    }
+}
+
+TEST_CASE("heatmap legend says what a cell's value counts", "[heatmap]")
+{
+    Fixture f;
+    CHECK(f.view.legendUnit().contains(QStringLiteral("score")));
+    f.view.setMetric(model::PairMetric::WaitsOn);
+    CHECK(f.view.legendUnit().contains(QStringLiteral("collectives")));
+    f.view.setMetric(model::PairMetric::NetworkErrors);
+    CHECK(f.view.legendUnit().contains(QStringLiteral("error lines")));
+    // The unit is painted: the legend box under the title is not blank.
+    const QImage image = f.view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QRect legend = f.view.legendRect();
+    const QRgb window = f.view.palette().color(QPalette::Window).rgb();
+    int ink = 0;
+    for (int y = legend.top(); y < legend.top() + f.view.fontMetrics().height(); ++y)
+        for (int x = legend.left(); x < legend.right(); ++x)
+            ink += image.pixel(x, y) != window;
+    CHECK(ink > 20);
+}
+
+namespace {
+
+// 4096 ranks whose only evidence is the stuck pair 1000 <-> 3000.
+views::DocumentPtr stuckPairIn4096()
+{
+    auto bundle = std::make_shared<model::Bundle>();
+    bundle->ranks.resize(4096);
+    for (std::int32_t r = 0; r < 4096; ++r)
+        bundle->ranks[static_cast<std::size_t>(r)].rank = r;
+    model::Diagnosis d;
+    d.initiatingRanks = { 1000, 3000 };
+    d.stuckPair = std::make_pair(1000, 3000);
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->timeline = std::make_shared<model::TimelineData>(model::TimelineData::build(*bundle, d));
+    doc->pairs = std::make_shared<model::PairEvidence>(model::PairEvidence::build(*bundle, d));
+    doc->diagnosis = std::make_shared<model::Diagnosis>(std::move(d));
+    doc->bundle = std::move(bundle);
+    return doc;
+}
+
+int colourDistance(QRgb a, QRgb b)
+{
+    return std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b))
+        + std::abs(qBlue(a) - qBlue(b));
+}
+
+} // namespace
+
+TEST_CASE("heatmap rings the stuck pair so it shows at 4096 ranks", "[heatmap][screenshot]")
+{
+    SelectionState selection;
+    PairHeatmapView view(&selection);
+    view.resize(640, 480);
+    view.show();
+    selection.setDocument(stuckPairIn4096());
+    view.setHostMode(false);
+    QApplication::processEvents();
+    REQUIRE(view.matrixSize() == 4096);
+    // A tenth of a pixel per cell: the pair itself is far below one pixel.
+    REQUIRE(view.matrixRect().width() < 4096 / 4);
+    const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
+    image.save(QStringLiteral(RANKSCOPE_SHOTS_DIR "/heatmap-4096-stuck-pair.png"));
+    const QRgb stuck = PairHeatmapView::stuckPairColor(view.palette()).rgb();
+    const int radius = PairHeatmapView::kStuckMarkerDiameter / 2;
+    // The ring crosses each of the four directions around the cell at its radius.
+    for (const auto& [from, to] : { std::pair { 1000, 3000 }, std::pair { 3000, 1000 } }) {
+        const QPointF c = view.cellRect(from, to).center();
+        for (const QPointF dir : { QPointF(1, 0), QPointF(-1, 0), QPointF(0, 1), QPointF(0, -1) }) {
+            int best = 1000;
+            for (int d = radius - 2; d <= radius + 2; ++d)
+                best = std::min(best, colourDistance(pixelAt(image, c + dir * d), stuck));
+            INFO("cell " << from << "," << to << " direction " << dir.x() << "," << dir.y());
+            CHECK(best < 40);
+        }
+    }
+}
