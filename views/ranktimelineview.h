@@ -24,6 +24,8 @@
 //   N / Alt+Right       next collective           P / Alt+Left          previous collective
 //   T                   toggle time / sequence    Esc                   show all ranks again
 //   Up / Down           select previous / next rank
+//   Home / End          select the first / last rank row
+//   Ctrl+G              go to a rank (asks for its number)
 
 #include "views/selectionstate.h"
 #include "views/timelinecoords.h"
@@ -98,6 +100,13 @@ public Q_SLOTS:
     void clearRankFilter();
     void setHostCollapsed(int group, bool collapsed);
     void toggleHost(int group);
+    // Selects `rank` and scrolls its row into view (expanding its host, clearing a rank filter
+    // that hides it); false when the bundle has no such rank.
+    bool goToRank(int rank);
+    // Ctrl+G: a small dialog (objectName "goToRankDialog") asking which rank to go to.
+    void askGoToRank();
+    void selectFirstRank();
+    void selectLastRank();
 
 Q_SIGNALS:
     void axisModeChanged(rankscope::views::RankTimelineView::AxisMode mode);
@@ -143,6 +152,7 @@ private:
     void revealPendingRank();
     void emitStep();
     void stepRank(int delta);
+    void selectEdgeRank(bool last);
     Hit hitTest(const QPoint& pos) const;
     int markerNear(int rank, double x) const; // event index or -1
     int plotWidth() const;

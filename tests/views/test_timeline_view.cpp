@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -540,4 +541,48 @@ TEST_CASE("a bundle of Flight Recorder dumps alone opens on the wall-clock axis"
     }
     const QImage image = shot(view, QStringLiteral("timeline-fr-only.png"));
     CHECK(distinctColours(image) > 8);
+}
+
+TEST_CASE("Home and End select the first and last rank row; Ctrl+G goes to a rank", "[timeline][keys]")
+{
+    Fixture f({ 900, 230 }); // short: not every row fits
+    const views::RowLayout& rows = f.view.rowLayout();
+    int first = -1, last = -1;
+    for (int i = 0; i < rows.count(); ++i) {
+        if (rows.row(i).kind != views::TimelineRow::Kind::Rank)
+            continue;
+        if (first < 0)
+            first = rows.row(i).rank;
+        last = rows.row(i).rank;
+    }
+    REQUIRE(first >= 0);
+    REQUIRE(last != first);
+    const auto onScreen = [&](int rank) {
+        const QRect r = f.view.rowRect(rank);
+        return !r.isNull() && r.top() >= f.view.headerHeight()
+            && r.bottom() <= f.view.viewport()->height();
+    };
+
+    QTest::keyClick(&f.view, Qt::Key_End);
+    CHECK(f.selection.selectedRank() == last);
+    CHECK(onScreen(last));
+    QTest::keyClick(&f.view, Qt::Key_Home);
+    CHECK(f.selection.selectedRank() == first);
+    CHECK(onScreen(first));
+
+    // Ctrl+G into a collapsed host: the host opens and the row scrolls into view.
+    const int target = 6;
+    const int group = f.view.scene().groupOfRank[target];
+    f.view.setHostCollapsed(group, true);
+    QTest::keyClick(&f.view, Qt::Key_G, Qt::ControlModifier);
+    auto* dialog = f.view.findChild<QInputDialog*>(QStringLiteral("goToRankDialog"));
+    REQUIRE(dialog);
+    CHECK(dialog->intMaximum() == f.view.scene().rankCount() - 1);
+    dialog->setIntValue(target);
+    dialog->accept();
+    QApplication::processEvents();
+    CHECK(f.selection.selectedRank() == target);
+    CHECK_FALSE(f.view.isHostCollapsed(group));
+    CHECK(onScreen(target));
+    CHECK_FALSE(f.view.goToRank(f.view.scene().rankCount()));
 }
