@@ -200,7 +200,7 @@ void RankTimelineView::onDocumentChanged()
     rebuildRows();
     m_timeStart = m_scene.timeLo;
     m_timeEnd = m_scene.timeHi;
-    const AxisMode mode = m_scene.hasTime ? AxisMode::Time : AxisMode::Sequence;
+    const AxisMode mode = defaultAxisMode();
     if (mode != m_mode) {
         m_mode = mode;
         Q_EMIT axisModeChanged(m_mode);
@@ -417,8 +417,22 @@ void RankTimelineView::updateScrollBars()
     m_syncingScrollBar = false;
 }
 
+RankTimelineView::AxisMode RankTimelineView::defaultAxisMode() const
+{
+    if (!m_scene.hasTime)
+        return AxisMode::Sequence;
+    if (m_chosenMode)
+        return *m_chosenMode;
+    // Wall-clock times from a minority of ranks (a launcher log, one rank with timestamps)
+    // leave most lanes empty on the time axis, while the sequence axis shows every rank
+    // that logged its progress.
+    const bool timeShowsMost = 2 * m_scene.ranksWithTime >= m_scene.rankCount();
+    return timeShowsMost || !m_scene.seqAxis ? AxisMode::Time : AxisMode::Sequence;
+}
+
 void RankTimelineView::setAxisMode(AxisMode mode)
 {
+    m_chosenMode = mode; // every caller is a user's choice; a new document uses the default
     if (mode == AxisMode::Time && !m_scene.hasTime)
         mode = AxisMode::Sequence;
     if (mode == m_mode) {

@@ -327,7 +327,9 @@ namespace {
 
 // Four ranks with sequence numbers but no wall-clock time (an excerpt of status lines whose
 // timestamps did not survive): rank 2 is behind.
-views::DocumentPtr sequenceOnlyDocument()
+// Progress lines only; the first `timedRanks` ranks also log an exception with a wall-clock
+// time (a bundle where only some processes print timestamps).
+views::DocumentPtr sequenceOnlyDocument(int timedRanks = 0)
 {
     auto bundle = std::make_shared<model::Bundle>();
     model::Bundle& b = *bundle;
@@ -352,6 +354,15 @@ views::DocumentPtr sequenceOnlyDocument()
         p.lastCompleted = r == 2 ? 40 : 41;
         p.lastEnqueued = r == 2 ? 40 : 42;
         b.progress.push_back(p);
+    }
+    for (std::int32_t r = 0; r < timedRanks; ++r) {
+        model::Event e;
+        e.kind = model::EventKind::PythonException;
+        e.rank = r;
+        e.time.ns = 1'735'000'000'000'000'000 + r * 1'000'000'000LL;
+        e.time.domain = model::TimeDomain::LocalWall;
+        e.time.precision = model::TimePrecision::Second;
+        b.events.push_back(e);
     }
     model::Diagnosis d;
     d.initiatingRanks = { 2 };
@@ -541,6 +552,42 @@ TEST_CASE("a bundle of Flight Recorder dumps alone opens on the wall-clock axis"
     }
     const QImage image = shot(view, QStringLiteral("timeline-fr-only.png"));
     CHECK(distinctColours(image) > 8);
+}
+
+TEST_CASE("the sequence axis opens by default when fewer than half the ranks have wall-clock "
+          "times, unless the user chose an axis",
+    "[timeline][axis]")
+{
+    SelectionState selection;
+    RankTimelineView view(&selection);
+    view.resize(800, 300);
+    QAction* timeAction = view.toolBarActions()[0];
+    QAction* seqAction = view.toolBarActions()[1];
+    // The main window's View menu follows this signal.
+    QSignalSpy modes(&view, &RankTimelineView::axisModeChanged);
+
+    selection.setDocument(sequenceOnlyDocument(1)); // one rank of four has a time
+    REQUIRE(view.scene().hasTime);
+    CHECK(view.scene().ranksWithTime == 1);
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Sequence);
+    REQUIRE(modes.count() == 1);
+    CHECK(modes.back().front().value<RankTimelineView::AxisMode>()
+        == RankTimelineView::AxisMode::Sequence);
+    CHECK(seqAction->isChecked());
+    CHECK(timeAction->isEnabled()); // the time axis is still there to pick
+
+    selection.setDocument(sequenceOnlyDocument(2)); // half: the wall clock is worth showing
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Time);
+    CHECK(timeAction->isChecked());
+
+    // A choice holds for the next bundles, either way.
+    view.showSequenceAxis();
+    selection.setDocument(sequenceOnlyDocument(4));
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Sequence);
+    view.showTimeAxis();
+    selection.setDocument(sequenceOnlyDocument(1));
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Time);
+    CHECK(timeAction->isChecked());
 }
 
 TEST_CASE("Home and End select the first and last rank row; Ctrl+G goes to a rank", "[timeline][keys]")
