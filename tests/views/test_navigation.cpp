@@ -101,6 +101,7 @@ TEST_CASE("Tab leaves the ranks table instead of walking its cells", "[mainwindo
     QWidget* frame = w.focusFrame();
     REQUIRE(frame);
     CHECK(frame->isVisible());
+    w.window.grab().save(shotPath(QStringLiteral("navigation-tab-frame.png")));
     // A click is its own pointer: no frame.
     table->setFocus(Qt::MouseFocusReason);
     CHECK_FALSE(frame->isVisible());
