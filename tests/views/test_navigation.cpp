@@ -52,7 +52,9 @@ struct OpenWindow {
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("RankscopeTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("rankscope-views-tests"));
+        // Settings of their own: opening a bundle writes the recent list, which the other
+        // window tests (run in parallel by ctest) read back.
+        QCoreApplication::setApplicationName(QStringLiteral("rankscope-navigation-tests"));
         window.resize(1360, 850);
         window.show();
         QSignalSpy shown(&window, &MainWindow::documentShown);
