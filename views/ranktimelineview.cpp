@@ -9,6 +9,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QHelpEvent>
+#include <QInputDialog>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -199,7 +200,7 @@ void RankTimelineView::onDocumentChanged()
     rebuildRows();
     m_timeStart = m_scene.timeLo;
     m_timeEnd = m_scene.timeHi;
-    const AxisMode mode = m_scene.hasTime ? AxisMode::Time : AxisMode::Sequence;
+    const AxisMode mode = defaultAxisMode();
     if (mode != m_mode) {
         m_mode = mode;
         Q_EMIT axisModeChanged(m_mode);
@@ -416,8 +417,22 @@ void RankTimelineView::updateScrollBars()
     m_syncingScrollBar = false;
 }
 
+RankTimelineView::AxisMode RankTimelineView::defaultAxisMode() const
+{
+    if (!m_scene.hasTime)
+        return AxisMode::Sequence;
+    if (m_chosenMode)
+        return *m_chosenMode;
+    // Wall-clock times from a minority of ranks (a launcher log, one rank with timestamps)
+    // leave most lanes empty on the time axis, while the sequence axis shows every rank
+    // that logged its progress.
+    const bool timeShowsMost = 2 * m_scene.ranksWithTime >= m_scene.rankCount();
+    return timeShowsMost || !m_scene.seqAxis ? AxisMode::Time : AxisMode::Sequence;
+}
+
 void RankTimelineView::setAxisMode(AxisMode mode)
 {
+    m_chosenMode = mode; // every caller is a user's choice; a new document uses the default
     if (mode == AxisMode::Time && !m_scene.hasTime)
         mode = AxisMode::Sequence;
     if (mode == m_mode) {
@@ -590,6 +605,61 @@ StepInfo RankTimelineView::stepInfo() const
 void RankTimelineView::emitStep()
 {
     Q_EMIT stepChanged(stepInfo());
+}
+
+void RankTimelineView::selectEdgeRank(bool last)
+{
+    for (int i = 0; i < m_rows.count(); ++i) {
+        const int row = last ? m_rows.count() - 1 - i : i;
+        if (m_rows.row(row).kind == TimelineRow::Kind::Rank) {
+            m_selection->selectRank(m_rows.row(row).rank);
+            ensureRankVisible(m_rows.row(row).rank);
+            return;
+        }
+    }
+}
+
+void RankTimelineView::selectFirstRank()
+{
+    selectEdgeRank(false);
+}
+
+void RankTimelineView::selectLastRank()
+{
+    selectEdgeRank(true);
+}
+
+bool RankTimelineView::goToRank(int rank)
+{
+    if (rank < 0 || rank >= m_scene.rankCount())
+        return false;
+    const QVector<int>& filter = m_selection->rankFilter();
+    if (!filter.isEmpty() && !filter.contains(rank))
+        m_selection->setRankFilter({});
+    m_selection->selectRank(rank);
+    ensureRankVisible(rank); // also when it was selected already and no signal came
+    viewport()->update();
+    return true;
+}
+
+void RankTimelineView::askGoToRank()
+{
+    if (m_scene.rankCount() == 0)
+        return;
+    // Not modal-blocking (open(), not exec()): the window keeps painting behind it.
+    auto* dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("goToRankDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Go to Rank"));
+    dialog->setLabelText(tr("Rank (0–%1):").arg(m_scene.rankCount() - 1));
+    dialog->setInputMode(QInputDialog::IntInput);
+    dialog->setIntRange(0, m_scene.rankCount() - 1);
+    dialog->setIntValue(std::max(0, m_selection->selectedRank()));
+    connect(dialog, &QInputDialog::intValueSelected, this, [this](int rank) {
+        goToRank(rank);
+        setFocus(Qt::OtherFocusReason);
+    });
+    dialog->open();
 }
 
 void RankTimelineView::stepRank(int delta)
@@ -1047,6 +1117,19 @@ void RankTimelineView::keyPressEvent(QKeyEvent* event)
         break;
     case Qt::Key_Down:
         stepRank(1);
+        break;
+    case Qt::Key_Home:
+        selectFirstRank();
+        break;
+    case Qt::Key_End:
+        selectLastRank();
+        break;
+    case Qt::Key_G:
+        if (!(event->modifiers() & Qt::ControlModifier)) {
+            QAbstractScrollArea::keyPressEvent(event);
+            return;
+        }
+        askGoToRank();
         break;
     default:
         QAbstractScrollArea::keyPressEvent(event);

@@ -10,7 +10,9 @@
 //               enqueued-but-not-completed range in the waiting colour, the timed-out
 //               collective marked, a "last completed" frontier across ranks, the stuck
 //               collective's column outlined and dashed cells where a rank never entered.
-// Default is Time when the bundle has wall-clock times, else Sequence.
+// Default is Time when at least half the ranks have something on the wall clock, else
+// Sequence (a few timed rows would squeeze the rest into empty lanes); once the user picks an
+// axis (menu, toolbar, T) that choice holds for the bundles opened after.
 //
 // The initiating rank(s) rows carry initiatingRowColor(), collateral rows are dimmed, the
 // selected rank is outlined. All selection and the time zoom live in SelectionState.
@@ -24,6 +26,8 @@
 //   N / Alt+Right       next collective           P / Alt+Left          previous collective
 //   T                   toggle time / sequence    Esc                   show all ranks again
 //   Up / Down           select previous / next rank
+//   Home / End          select the first / last rank row
+//   Ctrl+G              go to a rank (asks for its number)
 
 #include "views/selectionstate.h"
 #include "views/timelinecoords.h"
@@ -36,6 +40,7 @@
 #include <QVector>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 
@@ -98,6 +103,13 @@ public Q_SLOTS:
     void clearRankFilter();
     void setHostCollapsed(int group, bool collapsed);
     void toggleHost(int group);
+    // Selects `rank` and scrolls its row into view (expanding its host, clearing a rank filter
+    // that hides it); false when the bundle has no such rank.
+    bool goToRank(int rank);
+    // Ctrl+G: a small dialog (objectName "goToRankDialog") asking which rank to go to.
+    void askGoToRank();
+    void selectFirstRank();
+    void selectLastRank();
 
 Q_SIGNALS:
     void axisModeChanged(rankscope::views::RankTimelineView::AxisMode mode);
@@ -143,6 +155,8 @@ private:
     void revealPendingRank();
     void emitStep();
     void stepRank(int delta);
+    void selectEdgeRank(bool last);
+    AxisMode defaultAxisMode() const;
     Hit hitTest(const QPoint& pos) const;
     int markerNear(int rank, double x) const; // event index or -1
     int plotWidth() const;
@@ -154,6 +168,7 @@ private:
     TimelineScene m_scene;
     std::uint64_t m_generation = 0;
     AxisMode m_mode = AxisMode::Time;
+    std::optional<AxisMode> m_chosenMode; // set once the user picks an axis
     RowLayout m_rows;
     RowLayout::Params m_rowParams;
     std::vector<bool> m_collapsed; // per host group

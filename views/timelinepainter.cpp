@@ -281,6 +281,8 @@ TimelineScene TimelineScene::build(
                 s.hasSpans = true;
             for (const auto& c : t->collectives(r))
                 s.timeOpColors |= 1u << opColorIndex(c.op);
+            if (!t->markers(r).empty() || !t->spans(r).empty() || !t->collectives(r).empty())
+                ++s.ranksWithTime;
         }
     }
 

@@ -100,6 +100,9 @@ struct TimelineScene {
     bool hasTime = false;
     std::int64_t originNs = 0; // axis values are ns relative to this
     std::int64_t timeLo = 0, timeHi = 1; // full range, relative
+    // Ranks with anything placed on the wall clock (a marker, a wait, a collective): the
+    // default axis weighs this against rankCount().
+    std::int32_t ranksWithTime = 0;
     // Sequence axis of the current process group.
     const model::SeqAxis* seqAxis = nullptr;
     QString pgKey;

@@ -7,6 +7,8 @@ list(APPEND RANKSCOPE_GUI_SOURCES
     logsearchdialog.cpp
     logsearchrunner.cpp
     mainwindow.cpp
+    panelfocusframe.cpp
+    panelnavigator.cpp
     pastearea.cpp
     pastedlogs.cpp
     questionspanel.cpp

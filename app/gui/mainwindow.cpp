@@ -10,6 +10,7 @@
 #include "app/gui/pastedlogs.h"
 #include "app/gui/questionspanel.h"
 #include "app/gui/logsearchdialog.h"
+#include "app/gui/panelnavigator.h"
 #include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
 #include "app/gui/welcomepage.h"
@@ -365,12 +366,10 @@ void MainWindow::createActions()
     askBox->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    int key = Qt::Key_1;
-    for (QDockWidget* d : m_docks) {
-        QAction* toggle = d->toggleViewAction();
-        toggle->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(key++)));
-        m_viewMenu->addAction(toggle);
-    }
+    // The toggles show and hide; Alt+N (Go to Panel) shows and focuses, never hides.
+    for (QDockWidget* d : m_docks)
+        m_viewMenu->addAction(d->toggleViewAction());
+    (new PanelNavigator(this, m_central, m_docks))->addMenuTo(m_viewMenu);
     m_viewMenu->addSeparator();
     QMenu* mode = m_viewMenu->addMenu(tr("Timeline &axis"));
     m_timelineMode = new QActionGroup(this);
@@ -881,6 +880,9 @@ QList<QPair<QString, QString>> MainWindow::shortcutList() const
     rows.append({ tr("Timeline: zoom in / out, fit all"), QStringLiteral("+ / −, Ctrl+wheel, F") });
     rows.append({ tr("Timeline: toggle time / sequence axis"), QStringLiteral("T") });
     rows.append({ tr("Timeline: previous / next rank"), QStringLiteral("Up / Down") });
+    rows.append({ tr("Timeline: first / last rank"), QStringLiteral("Home / End") });
+    rows.append({ tr("Timeline: go to rank"), QStringLiteral("Ctrl+G") });
+    rows.append({ tr("Next / previous control (leaves a table)"), QStringLiteral("Tab / Shift+Tab") });
     rows.append({ tr("Timeline: show all ranks again"), QStringLiteral("Esc") });
     std::sort(rows.begin(), rows.end());
     return rows;

@@ -67,6 +67,9 @@ RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
         fontMetrics().height() + fontMetrics().height() / 2);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
+    // Tab leaves the table for the next control: walking the cells would change the
+    // selected rank in every view and trap the keyboard here.
+    m_table->setTabKeyNavigation(false);
     m_table->setObjectName(QStringLiteral("ranksTable"));
 
     // The count sits on the second row, beside the heatmap's filter when there is one: one

@@ -5,6 +5,7 @@ list(APPEND RANKSCOPE_VIEW_TEST_SOURCES
     test_logsearch.cpp
     test_logviewer.cpp
     test_mainwindow.cpp
+    test_navigation.cpp
     test_paste.cpp
     test_errorhub.cpp
     test_questions.cpp

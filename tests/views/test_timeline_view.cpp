@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -326,7 +327,9 @@ namespace {
 
 // Four ranks with sequence numbers but no wall-clock time (an excerpt of status lines whose
 // timestamps did not survive): rank 2 is behind.
-views::DocumentPtr sequenceOnlyDocument()
+// Progress lines only; the first `timedRanks` ranks also log an exception with a wall-clock
+// time (a bundle where only some processes print timestamps).
+views::DocumentPtr sequenceOnlyDocument(int timedRanks = 0)
 {
     auto bundle = std::make_shared<model::Bundle>();
     model::Bundle& b = *bundle;
@@ -351,6 +354,15 @@ views::DocumentPtr sequenceOnlyDocument()
         p.lastCompleted = r == 2 ? 40 : 41;
         p.lastEnqueued = r == 2 ? 40 : 42;
         b.progress.push_back(p);
+    }
+    for (std::int32_t r = 0; r < timedRanks; ++r) {
+        model::Event e;
+        e.kind = model::EventKind::PythonException;
+        e.rank = r;
+        e.time.ns = 1'735'000'000'000'000'000 + r * 1'000'000'000LL;
+        e.time.domain = model::TimeDomain::LocalWall;
+        e.time.precision = model::TimePrecision::Second;
+        b.events.push_back(e);
     }
     model::Diagnosis d;
     d.initiatingRanks = { 2 };
@@ -540,4 +552,84 @@ TEST_CASE("a bundle of Flight Recorder dumps alone opens on the wall-clock axis"
     }
     const QImage image = shot(view, QStringLiteral("timeline-fr-only.png"));
     CHECK(distinctColours(image) > 8);
+}
+
+TEST_CASE("the sequence axis opens by default when fewer than half the ranks have wall-clock "
+          "times, unless the user chose an axis",
+    "[timeline][axis]")
+{
+    SelectionState selection;
+    RankTimelineView view(&selection);
+    view.resize(800, 300);
+    QAction* timeAction = view.toolBarActions()[0];
+    QAction* seqAction = view.toolBarActions()[1];
+    // The main window's View menu follows this signal.
+    QSignalSpy modes(&view, &RankTimelineView::axisModeChanged);
+
+    selection.setDocument(sequenceOnlyDocument(1)); // one rank of four has a time
+    REQUIRE(view.scene().hasTime);
+    CHECK(view.scene().ranksWithTime == 1);
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Sequence);
+    REQUIRE(modes.count() == 1);
+    CHECK(modes.back().front().value<RankTimelineView::AxisMode>()
+        == RankTimelineView::AxisMode::Sequence);
+    CHECK(seqAction->isChecked());
+    CHECK(timeAction->isEnabled()); // the time axis is still there to pick
+
+    selection.setDocument(sequenceOnlyDocument(2)); // half: the wall clock is worth showing
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Time);
+    CHECK(timeAction->isChecked());
+
+    // A choice holds for the next bundles, either way.
+    view.showSequenceAxis();
+    selection.setDocument(sequenceOnlyDocument(4));
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Sequence);
+    view.showTimeAxis();
+    selection.setDocument(sequenceOnlyDocument(1));
+    CHECK(view.axisMode() == RankTimelineView::AxisMode::Time);
+    CHECK(timeAction->isChecked());
+}
+
+TEST_CASE("Home and End select the first and last rank row; Ctrl+G goes to a rank", "[timeline][keys]")
+{
+    Fixture f({ 900, 230 }); // short: not every row fits
+    const views::RowLayout& rows = f.view.rowLayout();
+    int first = -1, last = -1;
+    for (int i = 0; i < rows.count(); ++i) {
+        if (rows.row(i).kind != views::TimelineRow::Kind::Rank)
+            continue;
+        if (first < 0)
+            first = rows.row(i).rank;
+        last = rows.row(i).rank;
+    }
+    REQUIRE(first >= 0);
+    REQUIRE(last != first);
+    const auto onScreen = [&](int rank) {
+        const QRect r = f.view.rowRect(rank);
+        return !r.isNull() && r.top() >= f.view.headerHeight()
+            && r.bottom() <= f.view.viewport()->height();
+    };
+
+    QTest::keyClick(&f.view, Qt::Key_End);
+    CHECK(f.selection.selectedRank() == last);
+    CHECK(onScreen(last));
+    QTest::keyClick(&f.view, Qt::Key_Home);
+    CHECK(f.selection.selectedRank() == first);
+    CHECK(onScreen(first));
+
+    // Ctrl+G into a collapsed host: the host opens and the row scrolls into view.
+    const int target = 6;
+    const int group = f.view.scene().groupOfRank[target];
+    f.view.setHostCollapsed(group, true);
+    QTest::keyClick(&f.view, Qt::Key_G, Qt::ControlModifier);
+    auto* dialog = f.view.findChild<QInputDialog*>(QStringLiteral("goToRankDialog"));
+    REQUIRE(dialog);
+    CHECK(dialog->intMaximum() == f.view.scene().rankCount() - 1);
+    dialog->setIntValue(target);
+    dialog->accept();
+    QApplication::processEvents();
+    CHECK(f.selection.selectedRank() == target);
+    CHECK_FALSE(f.view.isHostCollapsed(group));
+    CHECK(onScreen(target));
+    CHECK_FALSE(f.view.goToRank(f.view.scene().rankCount()));
 }
