@@ -230,6 +230,12 @@ std::string diagnosisMarkdown(const model::Bundle& b, const model::Diagnosis& d)
         for (const auto& m : d.missingEvidence)
             out << "- " << m << "\n";
     }
+    if (const auto entries = messagesExplained(d); !entries.empty()) {
+        out << "\n### What the quoted messages do not mean\n\n";
+        for (const auto* entry : entries)
+            out << "- **" << entry->title << "** (`" << entry->id << "`): "
+                << (entry->notMeans.empty() ? entry->means : entry->notMeans) << "\n";
+    }
     out << "\n### Rank states\n\n```\n" << rankGroups(d) << "```\n";
     return sanitizeText(out.str());
 }

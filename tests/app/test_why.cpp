@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 
 using namespace rankscope;
@@ -180,4 +182,49 @@ TEST_CASE("the verdict says what its quoted messages do not mean, in the catalog
     CHECK_THAT(text, Catch::Contains("(c10d.watchdog_timeout)"));
     // The first words of the catalogue's own "not_means", as the hub shows them.
     CHECK_THAT(text, Catch::Contains(watchdog->notMeans.substr(0, 40)));
+    const std::string markdown = app::diagnosisMarkdown(*s.bundle, s.diagnosis);
+    CHECK_THAT(markdown, Catch::Contains("### What the quoted messages do not mean"));
+    CHECK_THAT(markdown, Catch::Contains(watchdog->notMeans));
+}
+
+TEST_CASE("why --rank agrees with the verdict on every test bundle", "[why]")
+{
+    namespace fs = std::filesystem;
+    std::vector<fs::path> bundles;
+    for (const char* root : { RANKSCOPE_TEST_DATA "/real", RANKSCOPE_TEST_DATA "/scenarios" })
+        for (const auto& dir : fs::directory_iterator(root))
+            if (dir.is_directory())
+                bundles.push_back(dir.path());
+    std::sort(bundles.begin(), bundles.end());
+    REQUIRE(bundles.size() > 100);
+    std::size_t asked = 0;
+    for (const fs::path& bundle : bundles) {
+        INFO(bundle.string());
+        app::LoadRequest request;
+        request.paths = { bundle.string() };
+        request.hashInputs = false;
+        auto loaded = app::loadBundle(request);
+        if (!loaded)
+            continue; // a bundle of nothing recognisable has no verdict to agree with
+        auto diagnosis = app::diagnoseBundle(*loaded.value());
+        REQUIRE(diagnosis.ok());
+        const model::Diagnosis& d = diagnosis.value();
+        for (std::int32_t r : d.initiatingRanks) {
+            const std::string text = app::whyRankText(*loaded.value(), d, r);
+            CHECK_THAT(text, Catch::Contains(d.stuckPair ? "one end of the stuck pair" : "the initiating rank")
+                    || Catch::Contains("is not in these logs"));
+            ++asked;
+        }
+        for (std::size_t i = 0; i < d.collateralRanks.size() && i < 3; ++i) {
+            const std::int32_t r = d.collateralRanks[i];
+            if (std::find(d.initiatingRanks.begin(), d.initiatingRanks.end(), r) != d.initiatingRanks.end())
+                continue;
+            CHECK_THAT(app::whyRankText(*loaded.value(), d, r), Catch::Contains("Collateral") || Catch::Contains("is not in these logs"));
+            ++asked;
+        }
+        if (d.stuckPair)
+            CHECK_THAT(app::whyPairText(*loaded.value(), d, d.stuckPair->first, d.stuckPair->second),
+                Catch::Contains("The verdict names the link between them"));
+    }
+    CHECK(asked > 50);
 }
