@@ -69,7 +69,7 @@ struct TorchDialect {
     int pythonMinor = 10;
 };
 
-// NCCL dialect ([formats 3]).
+// NCCL dialect: the lines each NCCL version prints (docs/log-formats.md, section 3).
 struct NcclDialect {
     std::string name; // "2.21"
     std::string version; // "2.21.5"
@@ -79,7 +79,9 @@ struct NcclDialect {
     bool warnTimestamp = false; // ≥2.26: "[2025-03-01 12:00:05] " before WARN
     int initStyle = 1; // 0: COMPLETE only (≤2.17), 1: START/COMPLETE (2.18–2.21),
                        // 2: "ncclCommInitRank " prefix (2.23+), 3: "[Rank r] " + 2
-    int ibErrorStyle = 2; // [formats 3.7] rows: 0 ≤2.17, 1 2.18–2.19, 2 2.20–2.21, 3 2.22–2.28, 4 2.29+
+    // How NCCL words an IB completion error, which changed with its version
+    // (docs/log-formats.md 3.7): 0 ≤2.17, 1 2.18–2.19, 2 2.20–2.21, 3 2.22–2.28, 4 2.29+.
+    int ibErrorStyle = 2;
     bool connByNvmlDev = true; // "0[0] -> 1[1]" (≥2.19) vs "0[18000] -> 1[2a000]"
     bool mnnvl = true; // "… localRank L MNNVL 0" (≥2.20)
     bool initTimings = false; // "Init timings - ncclCommInitRank: …" (≥2.23)

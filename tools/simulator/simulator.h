@@ -70,9 +70,9 @@ struct ScenarioOptions {
     bool tee = false; // torchrun --tee 3: worker lines also in the agent console
     Noise noise = Noise::Normal;
     ArchiveKind archive = ArchiveKind::None;
-    // Flight Recorder dumps ([formats 2]): every rank that is alive and has a watchdog
-    // when the dump is triggered writes nccl_trace_rank_<R> (torch's protocol-2 pickle, or
-    // the control plane's JSON). Needs PyTorch >= 2.2.
+    // Flight Recorder dumps (docs/log-formats.md, section 2): every rank that is alive and
+    // has a watchdog when the dump is triggered writes nccl_trace_rank_<R> (torch's
+    // protocol-2 pickle, or the control plane's JSON). Needs PyTorch >= 2.2.
     bool flightRecorder = false;
     FrFormat frFormat = FrFormat::Pickle;
     std::string frVersion; // "2.3" | "2.4" | "2.5" | "2.7" | "2.10"; "": what --torch writes
