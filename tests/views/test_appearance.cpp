@@ -1,5 +1,6 @@
 // View → Appearance: a dark or light theme and a text size, applied to every view at once
 // and kept for the next run.
+#include "viewtestsupport.h"
 #include "app/gui/appearance.h"
 #include "app/gui/mainwindow.h"
 #include "views/theme.h"
@@ -14,19 +15,7 @@
 #include <QSignalSpy>
 
 using namespace rankscope;
-
-namespace {
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
-
-} // namespace
+using namespace rankscope::testing;
 
 TEST_CASE("the dark theme and a larger text size apply everywhere and are kept", "[appearance]")
 {

@@ -1,5 +1,6 @@
 // Charts: per-rank progress bars (initiating rank in the initiating colour, in-flight
 // collectives stacked on top, bucketed at 4096 ranks) and the per-rank wait-time chart.
+#include "viewtestsupport.h"
 #include "documentfixture.h"
 
 #include "app/gui/chartspanel.h"
@@ -23,23 +24,9 @@
 #include <QValueAxis>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 
 namespace {
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
-}
-
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
-}
 
 views::DocumentPtr straggler()
 {

@@ -1,5 +1,6 @@
 // The NCCL Error Hub: the whole catalogue browsable, a pasted line explained, related entries
 // side by side, and "What does this line mean?" from the root-cause panel and the log viewer.
+#include "viewtestsupport.h"
 #include "app/core/explainline.h"
 #include "app/gui/errorhub.h"
 #include "app/gui/mainwindow.h"
@@ -25,6 +26,7 @@
 #include <memory>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 
 namespace {
 
@@ -32,21 +34,6 @@ const char* const kWatchdogLine
     = "[rank0]:[E1203 10:00:01.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation "
       "timeout: WorkNCCL(SeqNum=19, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600076 "
       "milliseconds before timing out.";
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
 
 } // namespace
 

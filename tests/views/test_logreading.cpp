@@ -1,6 +1,7 @@
 // Reading and copying logs in the log viewer: selection and Copy (masked), the context menu
 // and its path:line link, wrapping long lines, Find's sideways scroll and "match i of N", and
 // the severity filter.
+#include "viewtestsupport.h"
 #include "documentfixture.h"
 
 #include "model/evidencelocation.h"
@@ -28,6 +29,7 @@
 #include <set>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 using views::LogTextView;
 
 namespace {
@@ -58,12 +60,6 @@ void pumpUntil(const std::function<bool()>& done, int timeoutMs)
     timer.start();
     while (!done() && timer.elapsed() < timeoutMs)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-}
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
 }
 
 QAction* menuAction(QMenu* menu, const char* name)

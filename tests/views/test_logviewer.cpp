@@ -1,5 +1,6 @@
 // Log viewer: the sparse line index, case-insensitive search, the custom text view on huge
 // files, and the panel following the shared selection on a real bundle.
+#include "viewtestsupport.h"
 #include "documentfixture.h"
 
 #include "views/lineindex.h"
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 using views::LineIndex;
 using views::LogTextView;
 using views::TextSearch;
@@ -82,21 +84,6 @@ std::string numberedLines(int count)
     for (int i = 1; i <= count; ++i)
         text += "line " + std::to_string(i) + " of the log\n";
     return text;
-}
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
-}
-
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
 }
 
 void pumpUntil(const std::function<bool()>& done, int timeoutMs)

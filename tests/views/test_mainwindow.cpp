@@ -1,5 +1,6 @@
 // The main window through the real loading path: background load, staged results,
 // superseded and cancelled loads, load errors, title and status bar, docks, screenshot.
+#include "viewtestsupport.h"
 #include "clippedwidgets.h"
 
 #include "app/gui/documentloader.h"
@@ -33,44 +34,13 @@
 #include <QTableView>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 using app::MainWindow;
 
 namespace {
 
 const QString kFixture = QStringLiteral(RANKSCOPE_TEST_DATA "/views/straggler-8ranks");
 const QString kInconclusive = QStringLiteral(RANKSCOPE_TEST_DATA "/views/inconclusive-excerpt");
-
-void isolateSettings()
-{
-    // Never read or write the developer's own settings.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("RankscopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("rankscope-views-tests"));
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
-}
-
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
-}
 
 } // namespace
 

@@ -1,6 +1,7 @@
 // Moving between the main window's panels with the keyboard: Tab leaves the ranks table,
 // F6 / Shift+F6 cycle the panels, Alt+N focuses (never hides) dock N, a frame marks the
 // panel the keyboard moved to, and the shortcuts dialog lists these keys.
+#include "viewtestsupport.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/rankspanel.h"
 #include "views/ranktimelineview.h"
@@ -23,26 +24,12 @@
 #include <functional>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 using app::MainWindow;
 
 namespace {
 
 const QString kFixture = QStringLiteral(RANKSCOPE_TEST_DATA "/views/straggler-8ranks");
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
-}
 
 // A window with the straggler bundle open, active so that focus and shortcuts work.
 struct OpenWindow {

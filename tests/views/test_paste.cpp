@@ -1,5 +1,6 @@
 // Paste a log: Edit → Paste Log (Ctrl+V), the welcome page's paste area and text dropped
 // from another application load the text as a log and diagnose it like the file.
+#include "viewtestsupport.h"
 #include "app/gui/documentloader.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/pastearea.h"
@@ -25,6 +26,7 @@
 #include <QTest>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 using app::MainWindow;
 
 namespace {
@@ -32,33 +34,11 @@ namespace {
 // A real user's paste: PyTorch's desync report names rank 7 (it never joined).
 const QString kExcerpt = QStringLiteral(RANKSCOPE_TEST_DATA "/real/pytorch152623-desync-report-rank7/console.log");
 
-void isolateSettings()
-{
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("RankscopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("rankscope-views-tests"));
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
-
 QString textOf(const QString& path)
 {
     QFile f(path);
     REQUIRE(f.open(QIODevice::ReadOnly));
     return QString::fromUtf8(f.readAll());
-}
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
 }
 
 QStringList sourceNames(const views::DocumentPtr& doc)

@@ -1,6 +1,7 @@
 // Follow-up questions in the app: "why this rank?" on the selection any view made, "why this
 // pair?" on a heatmap cell, "who reached it?" on a collective, and the question box; ranks in
 // the answers are links back into the views.
+#include "viewtestsupport.h"
 #include "app/core/followup.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/questionspanel.h"
@@ -22,29 +23,15 @@
 #include <QUrl>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 
 namespace {
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done() && timer.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
 
 void open(app::MainWindow& window, const QString& path)
 {
     QSignalSpy shown(&window, &app::MainWindow::documentShown);
     window.openPaths({ path });
     REQUIRE(waitFor([&] { return shown.count() > 0; }));
-}
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Ranks table: the model (tested with QAbstractItemModelTester), the filter proxy, the
 // import-issues model, the selection synchronised with SelectionState, and a screenshot
 // whose initiating row carries the theme's tint.
+#include "viewtestsupport.h"
 #include "documentfixture.h"
 
 #include "app/gui/rankspanel.h"
@@ -21,15 +22,10 @@
 #include <QTableView>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 using views::RankTableModel;
 
 namespace {
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
-}
 
 views::DocumentPtr straggler()
 {

@@ -1,6 +1,7 @@
 // Root-cause panel: verdict first, the initiating rank highlighted and clickable, collateral
 // ranks compact, findings with clickable evidence, Copy buttons and the checklist; what
 // to collect next time for inconclusive verdicts.
+#include "viewtestsupport.h"
 #include "clippedwidgets.h"
 #include "documentfixture.h"
 
@@ -23,24 +24,10 @@
 #include <QToolButton>
 
 using namespace rankscope;
+using namespace rankscope::testing;
 using views::RootCausePanel;
 
 namespace {
-
-QString shotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(RANKSCOPE_SHOTS_DIR));
-    return QStringLiteral(RANKSCOPE_SHOTS_DIR "/") + name;
-}
-
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
-}
 
 QPalette darkPalette()
 {
