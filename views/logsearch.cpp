@@ -48,6 +48,20 @@ void LogSearch::search(
         searchPlain(bytes, onHit, cancel);
 }
 
+namespace {
+
+// The end of the chunk that starts at line start `pos`: about kChunkBytes, cut after a whole
+// line so that no match straddles two chunks.
+std::uint64_t wholeLineChunkEnd(std::string_view bytes, std::uint64_t pos)
+{
+    const std::uint64_t end = std::min<std::uint64_t>(bytes.size(), pos + LogSearch::kChunkBytes);
+    if (end >= bytes.size())
+        return end;
+    return LineIndex::nextLineStart(bytes, LineIndex::lineStartAtOrBefore(bytes, end));
+}
+
+} // namespace
+
 void LogSearch::searchPlain(
     std::string_view bytes, const HitSink& onHit, const std::atomic<bool>& cancel) const
 {
@@ -59,11 +73,7 @@ void LogSearch::searchPlain(
     while (pos < bytes.size()) {
         if (cancel.load(std::memory_order_relaxed))
             return;
-        // Whole lines per chunk, so a match never straddles two chunks.
-        std::uint64_t chunkEnd = std::min<std::uint64_t>(bytes.size(), pos + kChunkBytes);
-        if (chunkEnd < bytes.size())
-            chunkEnd
-                = LineIndex::nextLineStart(bytes, LineIndex::lineStartAtOrBefore(bytes, chunkEnd));
+        const std::uint64_t chunkEnd = wholeLineChunkEnd(bytes, pos);
         while (pos < chunkEnd) {
             const auto hit = needle.findFirst(bytes.substr(pos, chunkEnd - pos));
             if (!hit) {
@@ -94,10 +104,7 @@ void LogSearch::searchRegex(
     while (pos < bytes.size()) {
         if (cancel.load(std::memory_order_relaxed))
             return;
-        std::uint64_t chunkEnd = std::min<std::uint64_t>(bytes.size(), pos + kChunkBytes);
-        if (chunkEnd < bytes.size())
-            chunkEnd
-                = LineIndex::nextLineStart(bytes, LineIndex::lineStartAtOrBefore(bytes, chunkEnd));
+        const std::uint64_t chunkEnd = wholeLineChunkEnd(bytes, pos);
         const std::string_view chunk = bytes.substr(pos, chunkEnd - pos);
         const QString text = QString::fromUtf8(chunk.data(), static_cast<qsizetype>(chunk.size()));
         std::uint64_t line = chunkLine; // 0-based line starting at text[from]
