@@ -188,6 +188,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleEarlyCrash(ctx, out);
     ruleEarlyExit(ctx, out);
     ruleLocalPeerClosed(ctx, out);
+    ruleUnmappedWorkerFailure(ctx, out);
     ruleIbPair(ctx, out);
     ruleSocketClosed(ctx, out);
     ruleTransportEverywhere(ctx, out);

@@ -54,6 +54,16 @@ bool isResourceText(std::string_view text)
 namespace {
 
 
+// A worker's exit code that is its own failure: 1 and up (a Python exception, sys.exit), -9
+// (SIGKILL: the OOM killer), -11 (SIGSEGV), -7 (SIGBUS). -6 is the watchdog's abort and -15
+// the agent's kill: reactions to someone else's failure. A rank whose own lines show it only
+// reacted to another failure (a timeout, a store error, a remote error) exits 1 too; the
+// rules weigh its lines, the exit code alone proves nothing.
+bool isOwnFailureExit(std::int32_t code)
+{
+    return code > 0 || code == -9 || code == -11 || code == -7;
+}
+
 // c10d store waits (ProcessGroupNCCL::broadcastUniqueNCCLID, TCPStore, the store-based
 // barrier): the process waited for another that never came.
 bool isStoreWait(std::string_view message)
@@ -421,6 +431,8 @@ private:
             if (r < 0 || static_cast<std::size_t>(r) >= m_f.ranks.size()) {
                 if (e.code == -6 || e.code == -15 || e.code == 15)
                     ++m_f.unmappedTeardowns;
+                else if (isOwnFailureExit(e.code))
+                    m_f.unmappedWorkerFailures.push_back(index);
                 break;
             }
             RankFacts& rf = m_f.ranks[r];
@@ -430,11 +442,7 @@ private:
             }
             if (e.code == -15 || e.code == 15)
                 rf.tornDown = true;
-            // Exit 1 (Python exception), -9 (SIGKILL: OOM killer), -11 (SIGSEGV), -7 (SIGBUS)
-            // are the rank's own failures; -6 is the watchdog's abort, -15 the agent's kill.
-            // A rank whose own lines show it only reacted to another failure (a timeout, a
-            // store error, a remote error) exits 1 too: its exit code proves nothing.
-            else if (e.code > 0 || e.code == -9 || e.code == -11 || e.code == -7)
+            else if (isOwnFailureExit(e.code))
                 m_launcherFailures.emplace_back(r, index);
             break;
         }

@@ -159,6 +159,10 @@ struct DiagnosisFacts {
     // Launcher lines about workers no rank could be tied to (SIGTERM sent, watchdog aborts):
     // they still show that other processes went down with the job.
     std::size_t unmappedTeardowns = 0;
+    // Launcher lines saying a worker exited on its own (exit code > 0, SIGKILL, SIGSEGV,
+    // SIGBUS) where no line ties the worker to a rank: DeepSpeed's "exits with return code",
+    // a failure record of a node no rank table covers. Event indices.
+    std::vector<std::uint32_t> unmappedWorkerFailures;
     // Timeouts no rank could be tied to (an unprefixed paste, a backtrace without its message).
     std::size_t unrankedTimeouts = 0;
     // Python tracebacks, of no known rank, raised out of a collective call (barrier(),

@@ -79,6 +79,7 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out);        // rules_fa
 void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
 void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out);         // rules_failure.cpp
 void ruleLocalPeerClosed(const RuleContext& ctx, RuleOutput& out);   // rules_failure.cpp
+void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out); // rules_failure.cpp
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out);          // rules_failure.cpp
 void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_flightrecorder.cpp
 void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out);   // rules_flightrecorder.cpp

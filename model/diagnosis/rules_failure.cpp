@@ -157,6 +157,16 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
                     + what.substr(0, 160) + "); the other ranks of the job could only wait for it.");
             return;
         }
+        if (survivors == 0 && failed.size() == 1 && facts.ranks.size() == 1) {
+            // The bundle knows of no other rank at all (one worker's launcher line pasted
+            // alone): nothing contradicts the failure as the job's cause.
+            f.confidence = 0.5;
+            f.explanation += " No other rank's lines are in the bundle.";
+            out.propose(cls, initiating, 0.5, precedence,
+                ctx.rankLabel(rf.rank) + " failed (" + what.substr(0, 160)
+                    + "); no other rank's lines are in the bundle to say more.");
+            return;
+        }
         if (survivors == 0) {
             f.confidence = 0.5;
             f.explanation += " Every other rank failed on its own too, so this run failed rather than hung.";
@@ -402,6 +412,44 @@ void ruleLocalPeerClosed(const RuleContext& ctx, RuleOutput& out)
     out.propose(RootCauseClass::RankCrashed, f.ranks, 0.65, "crash.local_peer_closed",
         (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "The process of " + where)
             + " exited first: every other process on the host saw only its NCCL proxy connection close.");
+}
+
+// A launcher reports a worker that exited on its own (exit code, SIGKILL, SIGSEGV) and no line
+// ties that worker to a rank: DeepSpeed's launch.py prints the exit code with the argv of the
+// last worker it spawned, not the failed one's, and a failure table may come from a node no
+// rank table covers. With no timeout anywhere the exit is not a reaction to a hang elsewhere:
+// the job failed because that worker did. The class is said; no rank is guessed.
+void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    const DiagnosisFacts& facts = ctx.facts;
+    if (facts.unmappedWorkerFailures.empty() || facts.firstTimeout.valid() || facts.unrankedTimeouts > 0)
+        return;
+    for (const auto& rf : facts.ranks)
+        if (rf.anyTimeout || rf.primaryFailure != kNoIndex)
+            return;
+    const std::uint32_t first = facts.unmappedWorkerFailures.front();
+    const Event& e = b.events[first];
+    const std::string meaning = e.code == -9 ? "killed by SIGKILL, most often the kernel's OOM killer when host memory ran out"
+        : e.code == -11                        ? "killed by SIGSEGV, a crash in native code"
+        : e.code == -7                         ? "killed by SIGBUS, most often a full /dev/shm"
+                                               : "exited with code " + std::to_string(e.code) + ", an error raised in the worker";
+    Finding& f = out.add(ctx, "crash.unmapped_worker_failure", RootCauseClass::RankCrashed, {});
+    if (f.title.empty())
+        f.title = "A worker " + meaning.substr(0, meaning.find(',')) + " and the launcher stopped the job";
+    for (std::size_t i = 0; i < facts.unmappedWorkerFailures.size() && f.evidence.size() < 3; ++i)
+        f.evidence.push_back(evidenceOf(b, facts.unmappedWorkerFailures[i]));
+    f.confidence = 0.55;
+    f.explanation = "The launcher reports a worker that " + meaning
+        + ". No rank timed out or logged a failure of its own, so this exit is not a reaction to a hang elsewhere: the"
+          " job stopped because that worker failed. No line ties the worker to a rank"
+        + std::string(b.text(e.detail) == "deepspeed"
+                ? " (DeepSpeed's launcher prints the command line of the last worker it started, not of the one that failed,"
+                  " so its --local_rank says nothing)"
+                : "")
+        + "; that worker's own output and the node's kernel log say which one and why.";
+    out.propose(RootCauseClass::RankCrashed, {}, 0.55, "crash.unmapped_worker_failure",
+        "A worker " + meaning + "; the launcher stopped the job. No line says which rank it was.");
 }
 
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out)

@@ -398,6 +398,28 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "   1048576   262144   float   sum   -1   90.1   11.6   21.8   12   88.2   11.9   22.3   12\n"
                               "# Out of bounds values : 24 FAILED\n" } },
             "inconclusive", "unknown", {} },
+        // DeepSpeed's launch.py: a worker's non-zero exit makes sigkill_handler kill the others
+        // and print the exit code with the argv of the last worker it spawned (the loop's
+        // leftover `cmd`), so '--local_rank=3' names nobody: a crash, no rank.
+        { "deepspeed-launcher-worker-sigkill",
+            { { "paste.log", "[2024-03-01 10:00:01,100] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 4101\n"
+                              "[2024-03-01 10:00:01,120] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 4102\n"
+                              "[2024-03-01 10:00:02,400] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', "
+                              "'train.py', '--local_rank=3'] exits with return code = -9\n" } },
+            "hang_diagnosed", "rank_crashed", {} },
+        // The same exit after a watchdog timeout is the watchdog's consequence, not a cause.
+        { "deepspeed-launcher-exit-after-timeout",
+            { { "paste.log", "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: "
+                              "WorkNCCL(SeqNum=40, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800321 milliseconds "
+                              "before timing out.\n"
+                              "[2024-03-01 10:30:02,400] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', "
+                              "'train.py', '--local_rank=3'] exits with return code = 1\n" } },
+            "inconclusive", "unknown", {} },
+        // torchrun's agent names one failed worker and no other worker is in the paste.
+        { "torchrun-single-worker-exit",
+            { { "paste.log", "[2024-02-09 09:09:15,164] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+                              "(exitcode: 1) local_rank: 0 (pid: 170581) of binary: /usr/bin/python3.10\n" } },
+            "hang_diagnosed", "rank_crashed", { 0 } },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)
