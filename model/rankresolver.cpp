@@ -353,6 +353,8 @@ private:
                         + " ranks, more than the stated world size " + std::to_string(*m_worldSize));
         } else if (ncclMax > 0) {
             m_worldSize = ncclMax;
+        } else if (findSingleHostDevices()) {
+            m_worldSize = m_b.collTraces.front().nranks;
         }
         chooseWorldComm();
     }
@@ -428,6 +430,8 @@ private:
         }
         else
             claimFromChannelLines();
+        for (const auto& [key, device] : m_singleHostDevices)
+            m_processRank.add(key, device);
         // Launcher tables: (host, local rank) → rank and (host, pid) → rank.
         for (const auto& g : m_b.workerGroups) {
             const std::uint32_t host = hostOf(g.identity);
@@ -495,6 +499,46 @@ private:
         for (const auto& [key, entry] : own)
             m_processRank.add(key, { *entry.first.begin(), RankEvidence::Inferred, entry.second,
                                        "the NCCL connection lines it printed" });
+    }
+
+    // COLL lines with no init line at all: NCCL heads each with "host:pid:tid [d]", d the
+    // process's CUDA device, and ends it with "[nranks=N]". When every process whose COLL
+    // lines are here runs on one host on a device of its own, every communicator in sight has
+    // N ranks, and a device index reaches N/2 or more, that communicator is this host alone:
+    // launchers start the same number of processes on every node, so a communicator spread
+    // over k hosts has N/k processes, and devices, per host. It is then the job's world, whose
+    // ranks are the host's local ranks in order, and launchers give local rank d device d
+    // (torch.cuda.set_device(LOCAL_RANK)): device d is rank d. The weakest claim (Inferred):
+    // any prefix, table or init line wins, and a bundle where any line states a rank is left
+    // to those statements.
+    bool findSingleHostDevices()
+    {
+        if (!m_b.commInits.empty() || m_b.collTraces.empty())
+            return false;
+        for (const RawIdentity& id : m_b.identities)
+            if (id.statesRank() || m_b.sources[id.source].pathIdentity.globalRank >= 0)
+                return false;
+        std::map<std::uint64_t, std::pair<std::int32_t, EvidenceRef>> devices; // (host, pid) → device
+        std::set<std::int32_t> taken;
+        const std::int32_t nranks = m_b.collTraces.front().nranks;
+        const std::uint32_t host = m_hosts.ofText(m_b.collTraces.front().host);
+        for (const CollTrace& t : m_b.collTraces) {
+            if (t.nranks != nranks || t.pid < 0 || t.device < 0 || t.host == kNoStr || m_hosts.ofText(t.host) != host
+                || host == HostKeys::kNone)
+                return false;
+            const auto [it, inserted] = devices.try_emplace(hostNumberKey(host, t.pid), t.device, t.first.evidence);
+            if (it->second.first != t.device)
+                return false; // one process on two devices: not one GPU per process
+            if (inserted && !taken.insert(t.device).second)
+                return false; // two processes on one device
+        }
+        if (nranks < 2 || devices.size() < 2 || *taken.rbegin() >= nranks || *taken.rbegin() * 2 < nranks)
+            return false;
+        for (const auto& [key, entry] : devices)
+            m_singleHostDevices.emplace_back(key,
+                Claim { entry.first, RankEvidence::Inferred, entry.second,
+                    "its GPU, on the only host of a communicator that holds every process" });
+        return true;
     }
 
     static bool isTorchPgEvent(EventKind k)
@@ -968,6 +1012,7 @@ private:
     std::optional<std::int32_t> m_worldSize;
     const std::int32_t m_credibleRanks; // claims of more ranks are not believed
     StrId m_worldComm = kNoStr;
+    std::vector<std::pair<std::uint64_t, Claim>> m_singleHostDevices; // findSingleHostDevices()
     ClaimTable<std::uint64_t> m_processRank; // by (host, pid)
     ClaimTable<std::uint64_t> m_localRank; // by (host, local rank)
     std::vector<const Claim*> m_atTop; // strongestAgreed's scratch

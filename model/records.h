@@ -82,6 +82,7 @@ struct CollTrace {
     std::uint32_t identity = 0;
     StrId host = kNoStr;
     std::int32_t pid = -1;
+    std::int32_t device = -1; // the CUDA device of its NCCL header ("[3]"), -1 when not shown
     StrId commPtr = kNoStr;
     std::int32_t nranks = -1;
     std::uint64_t calls = 0;

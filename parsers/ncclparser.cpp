@@ -304,7 +304,11 @@ bool NcclParser::headerBefore(std::string_view body, std::size_t ncclPos, Header
             && parseTraceMs(token, header.traceNs, header.tracePrecision)) {
             stage = 2;
         } else if (stage > 1 && token.size() >= 3 && token.front() == '[' && token.back() == ']') {
-            // [dev] may be garbage ([909195890]) once the CUDA context is gone: not checked.
+            // [dev] may be garbage ([909195890]) once the CUDA context is gone: kept only when
+            // it is a plausible device index, never a reason to reject the header.
+            const std::string_view digits = token.substr(1, token.size() - 2);
+            if (digits.size() <= 3 && allDigits(digits))
+                header.device = toInt32(digits);
             stage = 1;
         } else {
             return false;
@@ -370,6 +374,7 @@ void NcclParser::headerFromCache(std::string_view body, Header& header) const
     header.start = 0;
     header.host = body.substr(0, m_headerCache.hostSize);
     header.pid = m_headerCache.pid;
+    header.device = m_headerCache.device;
     header.level = m_headerCache.level;
     header.msg = trimMessageEnd(body.substr(text.size()));
 }
@@ -389,6 +394,7 @@ void NcclParser::rememberHeader(std::string_view body, const Header& header, std
     m_headerCache.identityFor = kNoIdentity;
     m_headerCache.hostSize = header.host.size();
     m_headerCache.pid = header.pid;
+    m_headerCache.device = header.device;
     m_headerCache.level = header.level;
 }
 
@@ -1013,6 +1019,7 @@ model::CollTrace& NcclParser::collTraceFor(const Line& line, std::string_view co
             trace.identity = line.identity;
             trace.host = id.host;
             trace.pid = id.pid;
+            trace.device = line.header.device;
             trace.commPtr = commId;
             trace.tail.reserve(model::CollTrace::kTailSize);
         }

@@ -126,6 +126,7 @@ private:
         std::size_t start = 0; // where the host name begins in the body
         std::string_view host;
         std::int32_t pid = -1;
+        std::int32_t device = -1; // "[3]": the CUDA device index, -1 when absent or garbage
         std::string_view file; // WARN/TRACE source "transport/net_ib.cc"
         std::int64_t traceNs = -1; // TRACE "%f" ms since NCCL init, in ns
         model::TimePrecision tracePrecision = model::TimePrecision::None;
@@ -167,6 +168,7 @@ private:
         std::string text; // empty = nothing cached
         std::size_t hostSize = 0;
         std::int32_t pid = -1;
+        std::int32_t device = -1;
         Level level = Level::Info;
         // The process identity of lines with this header under prefix identity identityFor.
         std::uint32_t identityFor = kNoIdentity;

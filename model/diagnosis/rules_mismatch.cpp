@@ -371,7 +371,8 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
             f.title = "Ranks called different collectives at NCCL opCount " + std::to_string(opCount);
             std::string campText;
             for (const auto& [sig, ranks] : sorted) {
-                campText += (campText.empty() ? "" : "; ") + std::string("ranks ") + formatRanks(ranks) + " called " + sig.describe();
+                campText += (campText.empty() ? "" : "; ") + std::string(ranks.size() == 1 ? "rank " : "ranks ")
+                    + formatRanks(ranks) + " called " + sig.describe();
                 if (f.evidence.size() < 4)
                     f.evidence.push_back({ example.at(sig), "opCount " + std::to_string(opCount) + ": " + sig.describe() });
             }

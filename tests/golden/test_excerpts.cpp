@@ -49,6 +49,19 @@ nlohmann::json diagnoseExcerpt(const Excerpt& e)
     return app::diagnosisJson(*bundle.value(), diagnosis.value());
 }
 
+// One NCCL COLL line per device of `host` at opCount 0x7 ("[nranks=N]" with N = `nranks`, the
+// host's device count when 0); the device `odd` calls a different count.
+std::string collLines(const std::string& host, int devices, int odd, int nranks = 0)
+{
+    std::string text;
+    for (int d = 0; d < devices; ++d)
+        text += host + ":" + std::to_string(4100 + d) + ":" + std::to_string(4100 + d) + " [" + std::to_string(d)
+            + "] NCCL INFO AllReduce: opCount 7 sendbuff 0x7f0000000000 recvbuff 0x7f0000000000 count "
+            + (d == odd ? "999" : "1024") + " datatype 7 op 0 root 0 comm 0x55000000000" + std::to_string(d)
+            + " [nranks=" + std::to_string(nranks ? nranks : devices) + "] stream 0x5600000000\n";
+    return text;
+}
+
 void checkExcerpt(const Excerpt& e)
 {
     const nlohmann::json j = diagnoseExcerpt(e);
@@ -420,6 +433,21 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "[2024-02-09 09:09:15,164] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
                               "(exitcode: 1) local_rank: 0 (pid: 170581) of binary: /usr/bin/python3.10\n" } },
             "hang_diagnosed", "rank_crashed", { 0 } },
+        // COLL lines only (no init line): one host, one device per process, a device index at
+        // N/2 or more of [nranks=N]: the communicator is that host, device d is rank d, and the
+        // one process of eight whose call differs is named.
+        { "coll-lines-single-host-odd-device", { { "paste.log", collLines("gpu-node", 8, 3) } }, "hang_diagnosed",
+            "collective_mismatch", { 3 } },
+        // The same lines from two hosts of four: devices 0-3 are not ranks, nobody is named.
+        { "coll-lines-two-hosts", { { "paste.log", collLines("gpu-a", 4, 3) + collLines("gpu-b", 4, -1, 8) } },
+            "hang_diagnosed", "collective_mismatch", {} },
+        // PyTorch ≤1.12's wrapper: each rank prints only its own fingerprint.
+        { "fingerprint-old-wording",
+            { { "paste.log", "RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is running inconsistent "
+                              "collective: CollectiveFingerPrint(OpType=ALLGATHER, TensorShape=[41, 256], TensorDtypes=Float)\n"
+                              "RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running inconsistent "
+                              "collective: CollectiveFingerPrint(OpType=ALLGATHER, TensorShape=[40, 256], TensorDtypes=Float)\n" } },
+            "hang_diagnosed", "collective_mismatch", {} },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)
