@@ -28,6 +28,7 @@ enum Keyword : unsigned {
     kwDistNetwork,
     kwWaitingClients,
     kwListenFailed,
+    kwBindFailed,
     kwClientTimedOut,
     kwClientFailed,
     kwConnectTimedOut,
@@ -62,6 +63,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "DistNetworkError",
     "waiting for clients.",
     "failed to listen on any local network address",
+    "The server socket has failed to bind to ",
     "The client socket has timed out",
     "The client socket has failed to connect",
     "connect() timed out",
@@ -95,7 +97,7 @@ constexpr std::uint64_t kFrameworkBits = bit(kwLightning) | bit(kwDeepSpeedInit)
 constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
     | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
 constexpr std::uint64_t kRendezvousErrorBits = kExceptionBits | bit(kwWaitingClients)
-    | bit(kwListenFailed) | bit(kwClientTimedOut) | bit(kwClientFailed) | bit(kwConnectTimedOut)
+    | bit(kwListenFailed) | bit(kwBindFailed) | bit(kwClientTimedOut) | bit(kwClientFailed) | bit(kwConnectTimedOut)
     | bit(kwConnRefused) | bit(kwSocketTimeout) | bit(kwStoreBarrier);
 constexpr std::uint64_t kBlockStartBits
     = bit(kwRdzvComplete) | bit(kwFailures) | bit(kwRootCause) | bit(kwChildFailed);
@@ -953,11 +955,17 @@ bool LauncherParser::parseRendezvousError(
         }
     }
     if (message.empty()) {
-        // c10d socket.cpp and older TCPStore messages, logged or thrown.
-        static constexpr std::array<Keyword, 5> kPhrases = { kwListenFailed, kwClientTimedOut,
+        // c10d socket.cpp and older TCPStore messages, logged or thrown. A bind failure is a
+        // warning before the listen failure; it alone carries the errno ("errno: 98 - Address
+        // already in use") in releases whose listen failure does not.
+        static constexpr std::array<Keyword, 6> kPhrases = { kwListenFailed, kwBindFailed, kwClientTimedOut,
             kwClientFailed, kwConnectTimedOut, kwSocketTimeout };
         for (const Keyword k : kPhrases) {
             if (!(found & bit(k)))
+                continue;
+            // Only EADDRINUSE: "errno: 97 - Address family not supported" on [::] is the
+            // harmless try before 0.0.0.0 on hosts without IPv6.
+            if (k == kwBindFailed && !contains(text, "errno: 98"))
                 continue;
             std::size_t pos = find(text, kKeywords[k]);
             if (k == kwListenFailed) {

@@ -34,6 +34,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     // Broken hardware and exhausted resources: the causes crashes and timeouts follow from.
     { "hardware.xid", 90, "a GPU that fell off the bus (Xid tied to its rank by busId) explains why its rank never entered the collective, not the other way round" },
     { "resource.shm_node", 88, "a node's full /dev/shm stops NCCL creating its buffers for every rank there: the crashes and timeouts follow from it" },
+    { "configuration.shm_permission", 88, "/dev/shm refusing the job's segments (EACCES) stops NCCL on that node as surely as a full one; the same place, a setting not a lack of space" },
     { "resource.init_allocation", 88, "a rank out of GPU memory inside NCCL's setup failed for a stated reason; its crash and its peers' waits follow from it" },
     { "hardware.cuda_error", 87, "a sticky CUDA error in a rank's watchdog is its GPU failing; the rank's crash and its peers' timeouts follow from it" },
     { "hardware.gpu_inaccessible", 87, "nvidia-smi losing a GPU is a hardware fault whichever rank ran on it; the hang is its consequence" },

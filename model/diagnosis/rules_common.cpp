@@ -83,10 +83,7 @@ Finding& RuleOutput::add(const RuleContext& ctx, std::string rule, std::optional
     };
     f.fix = renderAll(pick(&KnowledgeEntry::fix), values);
     f.verify = renderAll(pick(&KnowledgeEntry::verify), values);
-    if (classEntry)
-        f.confirm = renderAll(classEntry->confirm, values);
-    else if (ruleEntry)
-        f.confirm = renderAll(ruleEntry->confirm, values);
+    f.confirm = renderAll(pick(&KnowledgeEntry::confirm), values);
     return f;
 }
 

@@ -284,12 +284,38 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
         std::set<std::int32_t> ranks;
         std::set<std::int32_t> pids;
         bool full = false;
+        std::size_t denied = 0;
         for (std::uint32_t i : events) {
             const Event& e = b.events[i];
             if (e.rank >= 0)
                 ranks.insert(e.rank);
             pids.insert(b.identities[e.identity].pid);
             full = full || b.text(e.text).find("No space left") != std::string_view::npos;
+            // strerror(EACCES) / strerror(EPERM) after shm_open or open: the process may not
+            // create files in /dev/shm at all. A permission, not a lack of space.
+            if (b.text(e.text).find("Permission denied") != std::string_view::npos
+                || b.text(e.text).find("Operation not permitted") != std::string_view::npos)
+                ++denied;
+        }
+        if (denied > 0 && !full) {
+            const std::string hostName = host.empty() ? std::string("one host") : host;
+            Placeholders values = ranks.empty() ? Placeholders {} : ctx.placeholdersFor(*ranks.begin());
+            if (!host.empty())
+                values["host"] = host;
+            Finding& f = out.add(ctx, "configuration.shm_permission", RootCauseClass::Configuration, values);
+            f.ranks.assign(ranks.begin(), ranks.end());
+            if (f.title.empty())
+                f.title = "/dev/shm on " + hostName + " refuses the job's shared-memory segments";
+            f.evidence.push_back(evidenceOf(b, events.front()));
+            f.confidence = 0.75;
+            f.explanation = "NCCL could not create its shared-memory segments on " + hostName
+                + ": the call failed with \"Permission denied\", so the job's user may not create files in /dev/shm"
+                  " (its mode, an owner other than the job's, a read-only or restricted mount in the container). A"
+                  " setting of the node, not a lack of space and not one rank's fault.";
+            out.propose(RootCauseClass::Configuration, {}, 0.75, "configuration.shm_permission",
+                "/dev/shm on " + hostName + " does not let the job create NCCL's shared-memory segments (Permission"
+                                            " denied): a node setting.");
+            return;
         }
         // /dev/shm is one tmpfs per node: failing to extend it is the node's limit, never the
         // rank's own fault, however many ranks got to report it before the job was torn down.

@@ -448,6 +448,23 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                               "RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running inconsistent "
                               "collective: CollectiveFingerPrint(OpType=ALLGATHER, TensorShape=[40, 256], TensorDtypes=Float)\n" } },
             "hang_diagnosed", "collective_mismatch", {} },
+        // c10d socket.cpp warns for each address it cannot bind; errno 98 is EADDRINUSE.
+        { "c10d-bind-address-in-use",
+            { { "paste.log", "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:50002 (errno: 98 - "
+                              "Address already in use).\n"
+                              "[W socket.cpp:436] [c10d] The server socket has failed to bind to 0.0.0.0:50002 (errno: 98 - "
+                              "Address already in use).\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // errno 97 on [::] is the try before 0.0.0.0 on a host without IPv6: nothing failed.
+        { "c10d-bind-ipv6-unsupported",
+            { { "paste.log", "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 97 - "
+                              "Address family not supported by protocol).\n" } },
+            "no_hang_found", "none", {} },
+        // shm.h: shm_open's strerror(EACCES) is a permission, not a full /dev/shm.
+        { "shm-open-permission-denied",
+            { { "paste.log", "node3:2106:2302 [0] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied\n"
+                              "node3:2106:2302 [0] NCCL INFO include/shm.h:41 -> 2\n" } },
+            "hang_diagnosed", "configuration", {} },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)
