@@ -206,6 +206,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleRasDeadProcess(ctx, out);
     ruleNeverEntered(ctx, out);
     ruleFrozenJob(ctx, out);
+    ruleSyncPointTimeout(ctx, out);
     ruleSilentRank(ctx, out);
     ruleAllEntered(ctx, out);
     ruleBusyWhileOthersWaited(ctx, out);

@@ -110,6 +110,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "silent.missing_rank", 50, "a rank missing from the stuck collective's lines is odd only by absence, the weakest named cause" },
 
     // Inconclusive: something to say, nobody to name.
+    { "straggler.sync_point_timeout", 8, "a timeout at a one-element call says a member had not reached it, but not which: a lead, stated as inconclusive, above the other inconclusive sayings" },
     { "ras.dead_unmapped", 7, "NCCL RAS reports a dead process no line ties to a rank: inconclusive, but more than nothing" },
     { "ras.count_ahead", 6, "RAS counts name the ranks ahead, not the ones holding the job: inconclusive" },
     { "hang.all_entered", 5, "every rank entered the collective and timed out: the honest 'the logs do not say why'" },

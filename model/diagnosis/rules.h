@@ -62,6 +62,7 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out);        // rules_pr
 void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out); // rules_busy.cpp
 void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out);      // rules_horovod.cpp
 void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out);    // rules_unmapped.cpp
+void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out); // rules_progress.cpp
 void ruleSilentRank(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
 void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mismatch.cpp
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp

@@ -470,6 +470,62 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
     p.status = DiagnosisStatus::Inconclusive;
 }
 
+// A collective of one element moves no data: barrier() is a one-element all_reduce,
+// all_gather_object and broadcast_object_list first exchange a one-element size tensor, and a
+// scalar metric is reduced the same way. Such a call is never slow on the wire; it times out
+// because some member has not called it yet — busy elsewhere (evaluation, a checkpoint, data
+// on one rank) or gone down another code path. When everyone visibly timed out at such a
+// call and the group has members no line shows inside it (or its size is unknown), that is
+// the lead: a straggler, unnamed, said as inconclusive. A group whose every member is seen
+// inside the call is left to hang.all_entered: nobody is missing there.
+void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out)
+{
+    const PgFacts* pg = ctx.stuckPg();
+    const Bundle& b = ctx.bundle;
+    if (!pg || pg->timedOut.empty() || pg->stuckSeq < 0)
+        return;
+    std::uint64_t numelOut = 0;
+    for (std::int32_t r : pg->timedOut) {
+        const RankProgress* p = b.progressOf(pg->pg, r);
+        if (!p || p->timeoutSeq != pg->stuckSeq || p->timeoutNumelIn != 1)
+            return;
+        numelOut = std::max(numelOut, p->timeoutNumelOut);
+    }
+    std::size_t group = pg->membersKnown ? pg->members.size() : 0;
+    // An all_gather's output holds one input per member: its size is the group's.
+    if (ctx.stuckOp() == OpType::AllGather && numelOut > 1 && numelOut < (1u << 20))
+        group = std::max<std::size_t>(group, numelOut);
+    std::set<std::int32_t> inside(pg->timedOut.begin(), pg->timedOut.end());
+    inside.insert(pg->entered.begin(), pg->entered.end());
+    if (group > 0 && inside.size() >= group)
+        return;
+    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
+    const std::string where = op + " #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    Finding& f = out.add(ctx, "straggler.sync_point_timeout", RootCauseClass::StragglerStall, {});
+    if (f.title.empty())
+        f.title = "Ranks timed out at a one-element " + op + ": a rank had not reached it";
+    f.confidence = 0.35;
+    for (std::int32_t r : pg->timedOut) {
+        const RankProgress* p = b.progressOf(pg->pg, r);
+        if (p && p->timeoutEvent != RankProgress::kNoEvent && f.evidence.size() < 2)
+            f.evidence.push_back(evidenceOf(b, p->timeoutEvent));
+    }
+    f.explanation = formatRanks(std::vector<std::int32_t>(inside.begin(), inside.end())) + " timed out in " + where
+        + ", a call of one element (NumelIn=1): a barrier, the size exchange of all_gather_object or"
+          " broadcast_object_list, or a scalar reduction. It moves no data, so it cannot be slow on the network; it"
+          " waits for a member that had not called it"
+        + (group > 0 ? " (the group has " + std::to_string(group) + " members, " + std::to_string(inside.size())
+                    + " seen inside the call)"
+                     : "")
+        + ". That rank was busy elsewhere (evaluation, a checkpoint, data loading, work only one rank does) or took"
+          " another code path. These lines do not show which rank it was.";
+    Proposal& p = out.propose(RootCauseClass::StragglerStall, {}, 0.35, "straggler.sync_point_timeout",
+        "Ranks timed out in " + where
+            + ", a one-element call that moves no data: a rank had not reached it (busy elsewhere or on another code"
+              " path). Which rank is not in these lines.");
+    p.status = DiagnosisStatus::Inconclusive;
+}
+
 void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
 {
     const PgFacts* pg = ctx.stuckPg();

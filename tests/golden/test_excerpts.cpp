@@ -142,7 +142,8 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "RuntimeError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d "
                 "key-value store by key '0', but store->get('0') got error: Socket Timeout\n" } },
             "hang_diagnosed", "straggler_stall", { 0 } },
-        // Bars from two ranks: nothing singles one out.
+        // Bars from two ranks: nothing singles one out. The one-element ALLREDUCE still says a
+        // rank had not reached it: a straggler, unnamed, inconclusive.
         { "busy-two-ranks",
             { { "paste.log",
                 "[rank0]:Evaluating:  50%|#####     | 5/10 [25:00<25:00, 300.0s/it]\n"
@@ -150,7 +151,7 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL("
                 "SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds "
                 "before timing out.\n" } },
-            "inconclusive", "unknown", {} },
+            "inconclusive", "straggler_stall", {} },
         // The training loop's own bar, long as the timeout, and one rank timing out: the bar
         // counts the whole epoch, not the wait, so rank 0 is not named.
         { "busy-training-bar-is-not-elsewhere",
@@ -465,6 +466,33 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "node3:2106:2302 [0] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied\n"
                               "node3:2106:2302 [0] NCCL INFO include/shm.h:41 -> 2\n" } },
             "hang_diagnosed", "configuration", {} },
+        // A one-element all_gather (all_gather_object's size exchange) in a group of four, two
+        // ranks seen timing out: two members had not called it.
+        { "sync-point-two-of-four",
+            { { "paste.log",
+                "[rank2]:[E ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)=60000) ran for 60012 milliseconds "
+                "before timing out.\n"
+                "[rank3]:[E ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)=60000) ran for 60010 milliseconds "
+                "before timing out.\n" } },
+            "inconclusive", "straggler_stall", {} },
+        // The same call with all four members inside it: nobody is missing, no straggler lead.
+        { "sync-point-all-four-inside",
+            { { "paste.log",
+                "[rank0]:[E ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)=60000) ran for 60012 milliseconds "
+                "before timing out.\n"
+                "[rank1]:[E ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)=60000) ran for 60012 milliseconds "
+                "before timing out.\n"
+                "[rank2]:[E ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)=60000) ran for 60012 milliseconds "
+                "before timing out.\n"
+                "[rank3]:[E ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)=60000) ran for 60010 milliseconds "
+                "before timing out.\n" } },
+            "inconclusive", "unknown", {} },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)
