@@ -1002,6 +1002,14 @@ bool PytorchParser::parseLine(
     const bool recognised = parseStartAnchored(ctx, body, out, handled);
     if (handled)
         return recognised;
+    // The watchdog's message alone, cut before its WorkNCCL(…) or quoted without its
+    // envelope: it starts the (indented) line, so the check costs nothing on other lines.
+    {
+        constexpr std::string_view kBareTimeout = "Watchdog caught collective operation timeout";
+        const std::size_t start = skipSpaces(body, 0);
+        if (startsAt(body, start, kBareTimeout))
+            return parseWatchdogTimeout(ctx, body, start, out);
+    }
     // The prefilter: every message of [formats 1.4] carries "Rank " (its PG prefix, the mismatch
     // wording) or "NCCL" (its ProcessGroupNCCL.cpp envelope or its own words). Other lines
     // cost two memchr scans for rare capitals.
@@ -1030,8 +1038,14 @@ bool PytorchParser::parseLine(
 // per backtrace, and none when a timeout event was read just before.
 void PytorchParser::noteCheckTimeoutFrame(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
-    const bool header = body.starts_with("Exception raised from checkTimeout");
-    if (!header && !(body.starts_with("frame #") && findLiteral(body, "WorkNCCL::checkTimeout") != kNoPos))
+    // Quoted in an issue, the lines come indented, and a paste may keep only the location
+    // part of the exception line ("checkTimeout at ProcessGroupNCCL.cpp:733").
+    std::string_view line = body;
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+        line.remove_prefix(1);
+    const bool header = line.starts_with("Exception raised from checkTimeout")
+        || (line.starts_with("checkTimeout at ") && findLiteral(line, "ProcessGroupNCCL.cpp:") != kNoPos);
+    if (!header && !(line.starts_with("frame #") && findLiteral(line, "WorkNCCL::checkTimeout") != kNoPos))
         return;
     // The backtrace follows its message (on the writer's prefixed line or in a what() block,
     // whose continuation lines carry no prefix): any recent timeout event is its message.

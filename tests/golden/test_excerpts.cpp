@@ -493,6 +493,12 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)=60000) ran for 60010 milliseconds "
                 "before timing out.\n" } },
             "inconclusive", "unknown", {} },
+        // The watchdog's message quoted alone, indented, with the location of its throw: a
+        // timeout with no rank, not text of an unknown format.
+        { "bare-watchdog-message-quoted",
+            { { "paste.log", "    Watchdog caught collective operation timeout\n"
+                              "    checkTimeout at ProcessGroupNCCL.cpp:733\n" } },
+            "inconclusive", "unknown", {} },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)
