@@ -353,6 +353,8 @@ private:
                         + " ranks, more than the stated world size " + std::to_string(*m_worldSize));
         } else if (ncclMax > 0) {
             m_worldSize = ncclMax;
+        } else if (const std::int32_t shown = worldSizeFromGatherShapes(); shown > 0) {
+            m_worldSize = shown;
         } else if (findSingleHostDevices()) {
             m_worldSize = m_b.collTraces.front().nranks;
         }
@@ -499,6 +501,37 @@ private:
         for (const auto& [key, entry] : own)
             m_processRank.add(key, { *entry.first.begin(), RankEvidence::Inferred, entry.second,
                                        "the NCCL connection lines it printed" });
+    }
+
+    // An all_gather's output holds one input per member (NumelOut = NumelIn × size) and a
+    // reduce_scatter's input one output per member: a WorkNCCL line of either on the default
+    // group states the world size, though no line says it in words. ≤2.1 lines name no group
+    // and almost always come from the default one. Used only when nothing states the size, and
+    // only when every such line agrees; 0 otherwise.
+    std::int32_t worldSizeFromGatherShapes()
+    {
+        std::int64_t size = 0;
+        for (const Event& e : m_b.events) {
+            if (e.numelIn == 0 || e.numelOut == 0 || (e.pg != kNoStr && !isDefaultPg(m_b, e.pg, kNoStr)))
+                continue;
+            std::uint64_t whole = 0, part = 0;
+            if (e.op == OpType::AllGather || e.op == OpType::AllGatherBase) {
+                whole = e.numelOut;
+                part = e.numelIn;
+            } else if (e.op == OpType::ReduceScatter || e.op == OpType::ReduceScatterBase) {
+                whole = e.numelIn;
+                part = e.numelOut;
+            } else {
+                continue;
+            }
+            if (whole % part != 0 || whole / part < 2)
+                return 0;
+            const std::uint64_t n = whole / part;
+            if (n > static_cast<std::uint64_t>(m_credibleRanks) || (size != 0 && static_cast<std::uint64_t>(size) != n))
+                return 0;
+            size = static_cast<std::int64_t>(n);
+        }
+        return static_cast<std::int32_t>(size);
     }
 
     // COLL lines with no init line at all: NCCL heads each with "host:pid:tid [d]", d the

@@ -499,6 +499,20 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "    Watchdog caught collective operation timeout\n"
                               "    checkTimeout at ProcessGroupNCCL.cpp:733\n" } },
             "inconclusive", "unknown", {} },
+        // An all_gather's NumelOut is NumelIn × the group's size: four members, three seen
+        // timing out, the fourth (rank 0) said nothing.
+        { "gather-shape-states-world",
+            { { "paste.log",
+                "[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) ran for 600055 "
+                "milliseconds before timing out.\n"
+                "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) ran for 600059 "
+                "milliseconds before timing out.\n"
+                "[rank2]:[E ProcessGroupNCCL.cpp:563] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL("
+                "SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) ran for 600086 "
+                "milliseconds before timing out.\n" } },
+            "hang_diagnosed", "unknown", { 0 } },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)
