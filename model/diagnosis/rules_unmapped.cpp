@@ -101,7 +101,7 @@ std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& event
 void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
-    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu, portInUse, memlock,
+    std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu, portInUse, memlock, ncclMismatch,
         ncclLibrary;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
@@ -147,6 +147,10 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // ibv_reg_mr failing with ENOMEM: the pinned-memory limit (ulimit -l), not the GPU's.
             if (contains(text, "ibv_reg_mr") && contains(text, "Cannot allocate memory"))
                 memlock.push_back(i);
+            // NCCL 2.4's own cross-rank check: the message states the class; its "around rank
+            // N" is where the check noticed, not who diverged.
+            else if (contains(text, "Mismatched collective detected"))
+                ncclMismatch.push_back(i);
             else if (isNcclLibraryText(text))
                 ncclLibrary.push_back(i);
             break;
@@ -229,6 +233,16 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 "The rendezvous port is already in use (EADDRINUSE): a leftover process or a second job holds"
                 " MASTER_PORT." },
             portInUse);
+    if (!ncclMismatch.empty())
+        conclude(ctx, out,
+            { "mismatch.nccl_detected", RootCauseClass::CollectiveMismatch, 0.7,
+                "NCCL detected mismatched collective calls",
+                "NCCL itself reports mismatched collectives (" + firstText(b, ncclMismatch)
+                    + "): ranks passed different sizes or called collectives in a different order. The rank it names is"
+                      " where the check noticed the mismatch, not necessarily the one that diverged; the COLL lines"
+                      " (NCCL_DEBUG_SUBSYS=COLL) of the ranks around it show which call differs.",
+                "NCCL detected mismatched collective calls between ranks (different sizes or a different order)." },
+            ncclMismatch);
     if (!memlock.empty())
         conclude(ctx, out,
             { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7,
