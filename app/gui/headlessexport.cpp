@@ -49,7 +49,8 @@ int runHeadlessExport(const HeadlessExportRequest& request)
             QStringLiteral("cannot load the bundle: %1")
                 .arg(QString::fromStdString(document.error().message)));
 
-    const PreparedReport prepared = prepareReport(document.value(), request.anonymize);
+    const PreparedReport prepared
+        = prepareReport(document.value(), request.anonymize, request.appendix);
     if (!prepared.data)
         return fail(kExportFailed, QStringLiteral("the bundle has no diagnosis"));
     const std::vector<ExportFigure> figures = renderReportFigures(prepared.figureDocument);

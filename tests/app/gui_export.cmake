@@ -6,6 +6,7 @@ add_executable(rankscope_gui_export_tests
     guiexporttestmain.cpp
     test_gui_export_cli.cpp
     test_gui_export_dialog.cpp
+    test_gui_export_pdf.cpp
 )
 target_link_libraries(rankscope_gui_export_tests PRIVATE rankscope_gui Catch2::Catch2 Qt6::Test)
 target_compile_definitions(rankscope_gui_export_tests PRIVATE
