@@ -118,7 +118,7 @@ TEST_CASE("why takes exactly one question: --rank, --pair or --collective", "[cl
     CHECK_THAT(parse({ "why", "logs", "--pair" }).error, Catch::Contains("--pair needs two ranks"));
 }
 
-TEST_CASE("--appendix asks report for its full tables and is refused elsewhere", "[cli]")
+TEST_CASE("report takes --appendix for its full tables and other commands refuse it", "[cli]")
 {
     const auto report = parse({ "report", "logs", "-o", "r.html", "--appendix" });
     REQUIRE(report.arguments);
