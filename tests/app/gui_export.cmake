@@ -16,6 +16,12 @@ target_compile_definitions(rankscope_gui_export_tests PRIVATE
     RANKSCOPE_APP="$<TARGET_FILE:rankscope>")
 # The export tests run the binary itself.
 add_dependencies(rankscope_gui_export_tests rankscope)
+# ... and export a 4096-rank job the simulator writes.
+if(TARGET rankscope-simulate)
+    target_compile_definitions(rankscope_gui_export_tests PRIVATE
+        RANKSCOPE_SIMULATOR="$<TARGET_FILE:rankscope-simulate>")
+    add_dependencies(rankscope_gui_export_tests rankscope-simulate)
+endif()
 set_target_properties(rankscope_gui_export_tests PROPERTIES AUTOMOC ON)
 rankscope_warnings(rankscope_gui_export_tests)
 catch_discover_tests(rankscope_gui_export_tests TEST_PREFIX "gui export: "
