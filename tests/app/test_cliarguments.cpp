@@ -126,5 +126,6 @@ TEST_CASE("report takes --appendix for its full tables and other commands refuse
     const auto compact = parse({ "report", "logs", "-o", "r.html" });
     REQUIRE(compact.arguments);
     CHECK_FALSE(compact.arguments->appendix);
-    CHECK_THAT(parse({ "diagnose", "logs", "--appendix" }).error, Catch::Contains("option of report"));
+    CHECK_THAT(
+        parse({ "diagnose", "logs", "--appendix" }).error, Catch::Contains("option of report"));
 }

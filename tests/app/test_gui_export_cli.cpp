@@ -194,8 +194,7 @@ TEST_CASE("rankscope --export writes a paginated PDF with the figures, rendered 
     CHECK(red > 50);
 }
 
-TEST_CASE("a simulated 4096-rank job exports as a compact PDF of a few pages",
-    "[export][gui][pdf]")
+TEST_CASE("a simulated 4096-rank job exports as a compact PDF of a few pages", "[export][gui][pdf]")
 {
 #ifndef RANKSCOPE_SIMULATOR
     WARN("SKIPPED: the scenario simulator is not built");

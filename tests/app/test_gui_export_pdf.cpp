@@ -121,11 +121,13 @@ TEST_CASE("a 4096-rank report is a compact PDF of a few pages, and its appendix 
 {
     const QString dir = testing::outputDir(QStringLiteral("gui-export/big-world"));
     const std::vector<app::ReportFigure> figures = { { "Heatmap", pngOfSize({ 1880, 1520 }), "" } };
-    const PdfRun compact = writePdf(bigWorldReport(false), figures, dir + QStringLiteral("/compact.pdf"));
+    const PdfRun compact
+        = writePdf(bigWorldReport(false), figures, dir + QStringLiteral("/compact.pdf"));
     INFO("compact: " << compact.pages << " pages in " << compact.ms << " ms");
     CHECK(compact.pages <= 8);
 
-    const PdfRun full = writePdf(bigWorldReport(true), figures, dir + QStringLiteral("/appendix.pdf"));
+    const PdfRun full
+        = writePdf(bigWorldReport(true), figures, dir + QStringLiteral("/appendix.pdf"));
     INFO("appendix: " << full.pages << " pages in " << full.ms << " ms");
     CHECK(full.pages > compact.pages + 50); // 4096 rank rows and 4096 hashes
 
