@@ -38,11 +38,14 @@ int heatmapColorIndex(float value, float maxValue)
     return 1 + static_cast<int>(std::lround((0.12 + 0.88 * t) * 254.0));
 }
 
-HeatmapImage HeatmapImage::build(
-    const model::PairEvidence& pairs, model::PairMetric metric, int maxResolution)
+HeatmapImage HeatmapImage::build(const model::PairEvidence& pairs, model::PairMetric metric,
+    int maxResolution, HeatmapWindow window)
 {
     HeatmapImage h;
-    h.size = std::max(0, pairs.size());
+    const std::int32_t n = std::max(0, pairs.size());
+    h.size = window.span > 0 ? std::min(window.span, n) : n;
+    h.rowFirst = std::clamp(window.rowFirst, 0, n - h.size);
+    h.colFirst = std::clamp(window.colFirst, 0, n - h.size);
     h.resolution = std::clamp(maxResolution, 1, std::max(1, h.size));
     if (h.size == 0)
         h.resolution = 0;
@@ -60,11 +63,13 @@ HeatmapImage HeatmapImage::build(
     for (std::size_t i = 0; i < cells.size(); ++i) {
         const model::PairCell& c = cells[i];
         const float v = c.value[m];
-        if (!(v > 0.0f) || c.from < 0 || c.to < 0 || c.from >= h.size || c.to >= h.size)
+        const std::int32_t row = c.from - h.rowFirst;
+        const std::int32_t col = c.to - h.colFirst;
+        if (!(v > 0.0f) || row < 0 || col < 0 || row >= h.size || col >= h.size)
             continue;
         ++h.cellsWithEvidence;
-        const auto y = static_cast<std::size_t>(h.pixelOf(c.from));
-        const auto x = static_cast<std::size_t>(h.pixelOf(c.to));
+        const auto y = static_cast<std::size_t>(h.pixelOf(row));
+        const auto x = static_cast<std::size_t>(h.pixelOf(col));
         std::int32_t& slot = h.cellAt[y * r + x];
         if (slot >= 0 && cells[static_cast<std::size_t>(slot)].value[m] >= v)
             continue; // max pooling: the strongest cell wins the pixel

@@ -8,6 +8,10 @@
 // matrix would look empty. So the image is built at R = min(N, maxResolution) pixels per
 // side and every pixel keeps the STRONGEST cell that falls into it (max pooling): building
 // is a fill plus one pass over the cells with evidence, O(R² + cells).
+//
+// A zoomed view asks for a window of the matrix only (rows [rowFirst, rowFirst + span),
+// the same number of columns from colFirst): the image then covers just what is visible,
+// so a zoom into 4096 ranks reaches one pixel per cell without an image of 4096² pixels.
 
 #include "model/pairevidence.h"
 
@@ -20,24 +24,34 @@
 
 namespace rankscope::views {
 
+// The square part of the matrix an image shows; span <= 0 means the whole matrix.
+struct HeatmapWindow {
+    std::int32_t rowFirst = 0;
+    std::int32_t colFirst = 0;
+    std::int32_t span = 0;
+};
+
 struct HeatmapImage {
     QImage image; // Indexed8, resolution × resolution; rows = from, columns = to
     std::vector<std::int32_t> cellAt; // per pixel: index into PairEvidence::cells(), -1 none
-    std::int32_t size = 0; // N, matrix side (ranks or hosts)
-    std::int32_t resolution = 0; // R, image side in pixels (R <= N)
-    float maxValue = 0; // of the metric over all cells
-    std::size_t cellsWithEvidence = 0;
+    std::int32_t size = 0; // cells per side of the window shown (N when not zoomed)
+    std::int32_t rowFirst = 0; // matrix index of the window's first row / column
+    std::int32_t colFirst = 0;
+    std::int32_t resolution = 0; // R, image side in pixels (R <= size)
+    float maxValue = 0; // of the metric over ALL cells, so colours hold still while panning
+    std::size_t cellsWithEvidence = 0; // inside the window
 
     bool pooled() const { return resolution < size; }
-    // Matrix indexes [first, last) shown by one pixel along an axis, and the pixel of an index.
+    // Window-relative indexes (0 = rowFirst or colFirst) [first, last) shown by one pixel
+    // along an axis, and the pixel of a window-relative index.
     std::int32_t firstIndex(std::int32_t pixel) const;
     std::int32_t endIndex(std::int32_t pixel) const { return firstIndex(pixel + 1); }
     std::int32_t pixelOf(std::int32_t index) const;
     // Cell (index into cells()) shown at a pixel, -1 when the pixel has no evidence.
     std::int32_t cellAtPixel(std::int32_t x, std::int32_t y) const;
 
-    static HeatmapImage build(
-        const model::PairEvidence& pairs, model::PairMetric metric, int maxResolution);
+    static HeatmapImage build(const model::PairEvidence& pairs, model::PairMetric metric,
+        int maxResolution, HeatmapWindow window = {});
 };
 
 // Nearest-neighbour scaling of an Indexed8 image to side × side with the same integer

@@ -6,15 +6,18 @@
 #include "views/theme.h"
 #include "views/timelinecoords.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +28,10 @@ namespace {
 
 constexpr int kMargin = 8;
 constexpr int kMaxResolution = 2048; // pooled image side cap (device pixels of a large screen)
+// One wheel notch (120 eighths of a degree) zooms by this factor.
+constexpr double kWheelZoomPerNotch = 1.25;
+// A double-click zooms in this many times further on the cell under it.
+constexpr double kCellZoom = 4.0;
 
 QString fromView(std::string_view v)
 {
@@ -57,6 +64,7 @@ PairHeatmapView::PairHeatmapView(SelectionState* selection, QWidget* parent)
     , m_selection(selection)
 {
     setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus); // +, -, 0 and Home zoom
     setMinimumSize(260, 220);
     setAttribute(Qt::WA_OpaquePaintEvent);
 
@@ -119,6 +127,8 @@ void PairHeatmapView::onDocumentChanged()
     m_hover.reset();
     m_imageKey = {};
     m_image = {};
+    m_span = 0;
+    m_rowOrigin = m_colOrigin = 0;
     if (m_document && m_document->bundle) {
         const model::Bundle& b = *m_document->bundle;
         m_ranksOfHost.resize(b.world.hosts.size());
@@ -179,6 +189,7 @@ void PairHeatmapView::setHostMode(bool hosts)
     const QSignalBlocker block(m_hostsBox);
     m_hostsBox->setChecked(hosts);
     m_hover.reset();
+    resetZoom(); // another matrix: its indexes mean other things
     updateInfo();
     update();
     Q_EMIT hostModeChanged(hosts);
@@ -233,7 +244,7 @@ PairHeatmapView::Layout PairHeatmapView::computeLayout() const
     Layout l;
     const QFontMetrics fm(font());
     const std::int32_t n = matrixSize();
-    const int top = m_header->geometry().bottom() + 1 + kMargin;
+    const int top = (m_header->isHidden() ? 0 : m_header->geometry().bottom() + 1) + kMargin;
     const int titleH = fm.height() + 2;
     int rowLabelW = fm.horizontalAdvance(QString::number(std::max(9, n - 1))) + 10;
     int colLabelH = fm.height() + 4;
@@ -255,7 +266,8 @@ PairHeatmapView::Layout PairHeatmapView::computeLayout() const
     l.legendUnder = sideUnder > sideBeside;
     int side = std::max(0, std::max(sideBeside, sideUnder));
     // Whole pixels per cell, so every cell is the same size, where cells are big enough for
-    // a difference of one pixel to show; denser matrices use the whole square.
+    // a difference of one pixel to show; denser matrices use the whole square. Decided on
+    // the whole matrix, so zooming never resizes the square.
     if (n > 0 && side / n >= 3)
         side = (side / n) * n;
     // Centred across the width, so what is left over is shared by both sides.
@@ -290,7 +302,7 @@ int PairHeatmapView::legendHeightUnder() const
 
 int PairHeatmapView::resolutionFor(const Layout& l) const
 {
-    const std::int32_t n = matrixSize();
+    const std::int32_t n = visibleSpan();
     const int devicePx = static_cast<int>(std::floor(l.matrix.width() * devicePixelRatioF()));
     return std::clamp(std::min(n, devicePx), n > 0 ? 1 : 0, kMaxResolution);
 }
@@ -305,17 +317,45 @@ QRect PairHeatmapView::legendRect() const
     return computeLayout().legend;
 }
 
+std::int32_t PairHeatmapView::visibleSpan() const
+{
+    const std::int32_t n = matrixSize();
+    return m_span > 0 ? std::min(m_span, n) : n;
+}
+
+HeatmapWindow PairHeatmapView::window() const
+{
+    const std::int32_t span = visibleSpan();
+    const std::int32_t last = std::max(0, matrixSize() - span);
+    return { std::clamp(static_cast<std::int32_t>(std::lround(m_rowOrigin)), 0, last),
+        std::clamp(static_cast<std::int32_t>(std::lround(m_colOrigin)), 0, last), span };
+}
+
+QRect PairHeatmapView::visibleCells() const
+{
+    const HeatmapWindow w = window();
+    return QRect(w.colFirst, w.rowFirst, w.span, w.span);
+}
+
+bool PairHeatmapView::isZoomed() const
+{
+    return visibleSpan() < matrixSize();
+}
+
 QRectF PairHeatmapView::cellRect(std::int32_t from, std::int32_t to) const
 {
     const Layout l = computeLayout();
+    const HeatmapWindow w = window();
     HeatmapImage map; // only its index arithmetic
-    map.size = matrixSize();
+    map.size = w.span;
     map.resolution = resolutionFor(l);
-    if (map.resolution <= 0 || from < 0 || to < 0 || from >= map.size || to >= map.size)
-        return {};
+    const std::int32_t row = from - w.rowFirst, col = to - w.colFirst;
+    if (map.resolution <= 0 || from < 0 || to < 0 || row < 0 || col < 0 || row >= map.size
+        || col >= map.size)
+        return {}; // not in the matrix, or scrolled out of view
     const double px = static_cast<double>(l.matrix.width()) / map.resolution;
     return QRectF(
-        l.matrix.left() + map.pixelOf(to) * px, l.matrix.top() + map.pixelOf(from) * px, px, px);
+        l.matrix.left() + map.pixelOf(col) * px, l.matrix.top() + map.pixelOf(row) * px, px, px);
 }
 
 std::optional<std::pair<std::int32_t, std::int32_t>> PairHeatmapView::cellAt(
@@ -324,8 +364,9 @@ std::optional<std::pair<std::int32_t, std::int32_t>> PairHeatmapView::cellAt(
     const Layout l = computeLayout();
     if (!l.matrix.contains(pos) || l.matrix.width() <= 0)
         return std::nullopt;
+    const HeatmapWindow w = window();
     HeatmapImage map;
-    map.size = matrixSize();
+    map.size = w.span;
     map.resolution = resolutionFor(l);
     if (map.resolution <= 0)
         return std::nullopt;
@@ -335,14 +376,15 @@ std::optional<std::pair<std::int32_t, std::int32_t>> PairHeatmapView::cellAt(
         static_cast<std::int64_t>(pos.y() - l.matrix.top()) * map.resolution / l.matrix.width());
     // A pooled pixel stands for the strongest cell inside it.
     if (m_image.resolution == map.resolution && m_imageKey.pairs == currentPairs()
-        && m_imageKey.metric == m_metric) {
+        && m_imageKey.metric == m_metric && m_image.rowFirst == w.rowFirst
+        && m_image.colFirst == w.colFirst && m_image.size == w.span) {
         const std::int32_t cell = m_image.cellAtPixel(px, py);
         if (cell >= 0) {
             const model::PairCell& c = currentPairs()->cells()[static_cast<std::size_t>(cell)];
             return std::make_pair(c.from, c.to);
         }
     }
-    return std::make_pair(map.firstIndex(py), map.firstIndex(px));
+    return std::make_pair(w.rowFirst + map.firstIndex(py), w.colFirst + map.firstIndex(px));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -351,11 +393,12 @@ std::optional<std::pair<std::int32_t, std::int32_t>> PairHeatmapView::cellAt(
 void PairHeatmapView::ensureImage(const Layout& l)
 {
     const model::PairEvidence* pairs = currentPairs();
-    const ImageKey key { pairs, m_metric, resolutionFor(l) };
+    const HeatmapWindow w = window();
+    const ImageKey key { pairs, m_metric, w.rowFirst, w.colFirst, w.span, resolutionFor(l) };
     if (key == m_imageKey)
         return;
     m_imageKey = key;
-    m_image = pairs ? HeatmapImage::build(*pairs, m_metric, key.resolution) : HeatmapImage {};
+    m_image = pairs ? HeatmapImage::build(*pairs, m_metric, key.resolution, w) : HeatmapImage {};
     ++m_imageGeneration;
 }
 
@@ -411,7 +454,7 @@ void PairHeatmapView::paintEvent(QPaintEvent*)
     if (!pairs || pairs->size() == 0 || l.matrix.width() <= 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect().adjusted(0, m_header->height(), 0, 0), Qt::AlignCenter,
-            m_document                ? tr("No rank pairs in this bundle.")
+            m_document                     ? tr("No rank pairs in this bundle.")
                 : m_selection->isLoading() ? tr("Loading…")
                                            : tr("Open a bundle to see rank pairs."));
         return;
@@ -430,7 +473,8 @@ void PairHeatmapView::paintEvent(QPaintEvent*)
     if (m_image.cellsWithEvidence == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(l.matrix, Qt::AlignCenter | Qt::TextWordWrap,
-            tr("No evidence between rank pairs for this metric."));
+            isZoomed() ? tr("No evidence in this part of the matrix for this metric.")
+                       : tr("No evidence between rank pairs for this metric."));
     }
 }
 
@@ -438,11 +482,22 @@ void PairHeatmapView::paintAxes(QPainter& p, const Layout& l)
 {
     const QFontMetrics fm(font());
     const std::int32_t n = matrixSize();
-    const double cell = static_cast<double>(l.matrix.width()) / n;
+    const HeatmapWindow w = window();
+    const double cell = static_cast<double>(l.matrix.width()) / w.span;
     const QColor text = palette().color(QPalette::WindowText);
     const QColor muted = palette().color(QPalette::PlaceholderText);
     const QColor initiating = theme::colors(palette()).initiating;
-    std::vector<std::int32_t> marked; // initiating ranks (or their hosts)
+    // Centre of matrix index i along the row / column axis; only indexes in the window are
+    // ever drawn.
+    const auto rowCentre
+        = [&](std::int32_t i) { return l.matrix.top() + (i - w.rowFirst + 0.5) * cell; };
+    const auto colCentre
+        = [&](std::int32_t i) { return l.matrix.left() + (i - w.colFirst + 0.5) * cell; };
+    const auto rowVisible
+        = [&](std::int32_t i) { return i >= w.rowFirst && i < w.rowFirst + w.span; };
+    const auto colVisible
+        = [&](std::int32_t i) { return i >= w.colFirst && i < w.colFirst + w.span; };
+    std::vector<std::int32_t> marked; // initiating ranks (or their hosts), sorted, unique
     if (m_document && m_document->diagnosis)
         for (std::int32_t r : m_document->diagnosis->initiatingRanks) {
             const std::int32_t i = m_hostMode ? (static_cast<std::size_t>(r) < m_hostOfRank.size()
@@ -452,21 +507,34 @@ void PairHeatmapView::paintAxes(QPainter& p, const Layout& l)
             if (i >= 0 && i < n)
                 marked.push_back(i);
         }
+    std::sort(marked.begin(), marked.end());
+    marked.erase(std::unique(marked.begin(), marked.end()), marked.end());
 
-    // Axis titles: "to" above the columns, "from" rotated left of the rows.
+    // Axis titles: "to" above the columns, "from" rotated left of the rows; with the range
+    // shown when zoomed.
     const QString what = m_hostMode ? tr("host") : tr("rank");
+    const QString range = isZoomed()
+        ? tr(" (%1 of %2)").arg(describeIndexRange(w.colFirst, w.colFirst + w.span)).arg(n)
+        : QString();
+    const QString rowRange = isZoomed()
+        ? tr(" (%1 of %2)").arg(describeIndexRange(w.rowFirst, w.rowFirst + w.span)).arg(n)
+        : QString();
     p.setPen(muted);
     const int titleH = fm.height() + 2;
     p.drawText(QRect(l.matrix.left(), l.matrix.top() - l.labelTop, l.matrix.width(), titleH),
-        Qt::AlignLeft | Qt::AlignVCenter, tr("to %1 →").arg(what));
+        Qt::AlignLeft | Qt::AlignVCenter,
+        fm.elidedText(tr("to %1 →").arg(what) + range, Qt::ElideRight, l.matrix.width()));
     p.save();
     p.translate(l.matrix.left() - l.labelLeft, l.matrix.top());
     p.rotate(90);
     p.drawText(QRect(0, -titleH, l.matrix.height(), titleH), Qt::AlignLeft | Qt::AlignVCenter,
-        tr("from %1 →").arg(what));
+        fm.elidedText(tr("from %1 →").arg(what) + rowRange, Qt::ElideRight, l.matrix.height()));
     p.restore();
 
-    // Labels at readable intervals (1-2-5 steps), the initiating ones always.
+    // Labels at readable intervals (1-2-5 steps of the zoom level's cell size), the
+    // initiating ones always; a regular label never crowds an initiating one, and two
+    // initiating labels closer than a label's size keep the first only (its tick still
+    // marks the other).
     const int rowSpacing = fm.height() + 2;
     const int colSpacing = m_hostMode
         ? fm.height() + 2
@@ -475,11 +543,8 @@ void PairHeatmapView::paintAxes(QPainter& p, const Layout& l)
     const std::int64_t colStep = niceSeqStep(colSpacing / std::max(cell, 1e-9));
     const int rowLabelW = l.labelLeft - titleH - 6;
     const int colLabelH = l.labelTop - titleH - 4;
-    auto isMarked = [&](std::int32_t i) {
-        return std::find(marked.begin(), marked.end(), i) != marked.end();
-    };
     auto drawRowLabel = [&](std::int32_t i, bool strong) {
-        const double y = l.matrix.top() + (i + 0.5) * cell;
+        const double y = rowCentre(i);
         p.setPen(strong ? initiating : text);
         p.drawText(
             QRectF(l.matrix.left() - 8 - rowLabelW, y - rowSpacing / 2.0, rowLabelW, rowSpacing),
@@ -487,7 +552,7 @@ void PairHeatmapView::paintAxes(QPainter& p, const Layout& l)
             fm.elidedText(labelOf(i), Qt::ElideMiddle, rowLabelW));
     };
     auto drawColLabel = [&](std::int32_t i, bool strong) {
-        const double x = l.matrix.left() + (i + 0.5) * cell;
+        const double x = colCentre(i);
         p.setPen(strong ? initiating : text);
         if (m_hostMode) {
             p.save();
@@ -503,48 +568,66 @@ void PairHeatmapView::paintAxes(QPainter& p, const Layout& l)
                 Qt::AlignCenter, labelOf(i));
         }
     };
-    QFont bold = font();
-    bold.setBold(true);
-    for (std::int64_t i = 0; i < n; i += rowStep) {
-        const auto idx = static_cast<std::int32_t>(i);
-        bool crowded = false;
+    // The initiating labels that get drawn on each axis, thinned so they never overlap.
+    auto thinMarked = [&](auto visible, double spacing) {
+        std::vector<std::int32_t> kept;
         for (std::int32_t m : marked)
-            crowded |= m != idx && std::abs(m - idx) * cell < rowSpacing;
-        if (!crowded && !isMarked(idx))
+            if (visible(m) && (kept.empty() || (m - kept.back()) * cell >= spacing))
+                kept.push_back(m);
+        return kept;
+    };
+    const std::vector<std::int32_t> markedRows = thinMarked(rowVisible, rowSpacing);
+    const std::vector<std::int32_t> markedCols = thinMarked(colVisible, colSpacing);
+    auto crowds = [&](const std::vector<std::int32_t>& kept, std::int32_t idx, double spacing) {
+        for (std::int32_t m : kept)
+            if (std::abs(m - idx) * cell < spacing)
+                return true;
+        return false;
+    };
+    // Only the visible stretch of each axis: the first multiple of the step in the window
+    // up to its end.
+    for (std::int64_t i = (w.rowFirst + rowStep - 1) / rowStep * rowStep; i < w.rowFirst + w.span;
+         i += rowStep) {
+        const auto idx = static_cast<std::int32_t>(i);
+        if (!crowds(markedRows, idx, rowSpacing))
             drawRowLabel(idx, false);
     }
-    for (std::int64_t i = 0; i < n; i += colStep) {
+    for (std::int64_t i = (w.colFirst + colStep - 1) / colStep * colStep; i < w.colFirst + w.span;
+         i += colStep) {
         const auto idx = static_cast<std::int32_t>(i);
-        bool crowded = false;
-        for (std::int32_t m : marked)
-            crowded |= m != idx && std::abs(m - idx) * cell < colSpacing;
-        if (!crowded && !isMarked(idx))
+        if (!crowds(markedCols, idx, colSpacing))
             drawColLabel(idx, false);
     }
+    QFont bold = font();
+    bold.setBold(true);
     p.setFont(bold);
-    for (std::int32_t m : marked) {
+    for (std::int32_t m : markedRows)
         drawRowLabel(m, true);
+    for (std::int32_t m : markedCols)
         drawColLabel(m, true);
-    }
     p.setFont(font());
     // Ticks for the initiating rank(s) at both matrix edges.
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(Qt::NoPen);
     p.setBrush(initiating);
     for (std::int32_t m : marked) {
-        const double c = (m + 0.5) * cell;
-        const double y = l.matrix.top() + c, x = l.matrix.left() + c;
-        p.drawPolygon(QPolygonF({ QPointF(l.matrix.left() - 5, y - 3.5),
-            QPointF(l.matrix.left() - 1, y), QPointF(l.matrix.left() - 5, y + 3.5) }));
-        p.drawPolygon(QPolygonF({ QPointF(x - 3.5, l.matrix.top() - 5),
-            QPointF(x, l.matrix.top() - 1), QPointF(x + 3.5, l.matrix.top() - 5) }));
+        if (rowVisible(m)) {
+            const double y = rowCentre(m);
+            p.drawPolygon(QPolygonF({ QPointF(l.matrix.left() - 5, y - 3.5),
+                QPointF(l.matrix.left() - 1, y), QPointF(l.matrix.left() - 5, y + 3.5) }));
+        }
+        if (colVisible(m)) {
+            const double x = colCentre(m);
+            p.drawPolygon(QPolygonF({ QPointF(x - 3.5, l.matrix.top() - 5),
+                QPointF(x, l.matrix.top() - 1), QPointF(x + 3.5, l.matrix.top() - 5) }));
+        }
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 
     // A faint cell grid where cells are big enough to count.
     if (cell >= 10) {
         p.setPen(withAlpha(palette().color(QPalette::WindowText), 16));
-        for (std::int32_t i = 1; i < n; ++i) {
+        for (std::int32_t i = 1; i < w.span; ++i) {
             const int c = static_cast<int>(std::lround(l.matrix.left() + i * cell));
             const int r = static_cast<int>(std::lround(l.matrix.top() + i * cell));
             p.drawLine(c, l.matrix.top(), c, l.matrix.bottom());
@@ -553,16 +636,22 @@ void PairHeatmapView::paintAxes(QPainter& p, const Layout& l)
     }
     // Host boundaries in the rank matrix, where they are far enough apart to help.
     if (!m_hostMode && m_ranksOfHost.size() > 1
-        && static_cast<double>(l.matrix.width()) / m_ranksOfHost.size() >= 8) {
+        && cell * n / static_cast<double>(m_ranksOfHost.size()) >= 8) {
         p.setPen(withAlpha(palette().color(QPalette::WindowText), 40));
-        for (std::int32_t i = 1; i < n && static_cast<std::size_t>(i) < m_hostOfRank.size(); ++i) {
-            if (m_hostOfRank[static_cast<std::size_t>(i)]
-                == m_hostOfRank[static_cast<std::size_t>(i - 1)])
-                continue;
-            const int c = static_cast<int>(std::lround(l.matrix.left() + i * cell));
-            const int r = static_cast<int>(std::lround(l.matrix.top() + i * cell));
-            p.drawLine(c, l.matrix.top(), c, l.matrix.bottom());
-            p.drawLine(l.matrix.left(), r, l.matrix.right(), r);
+        const auto isBoundary = [this](std::int32_t i) {
+            return i > 0 && static_cast<std::size_t>(i) < m_hostOfRank.size()
+                && m_hostOfRank[static_cast<std::size_t>(i)]
+                != m_hostOfRank[static_cast<std::size_t>(i - 1)];
+        };
+        for (std::int32_t k = 1; k < w.span; ++k) {
+            if (isBoundary(w.colFirst + k)) {
+                const int c = static_cast<int>(std::lround(l.matrix.left() + k * cell));
+                p.drawLine(c, l.matrix.top(), c, l.matrix.bottom());
+            }
+            if (isBoundary(w.rowFirst + k)) {
+                const int r = static_cast<int>(std::lround(l.matrix.top() + k * cell));
+                p.drawLine(l.matrix.left(), r, l.matrix.right(), r);
+            }
         }
     }
 }
@@ -597,7 +686,10 @@ void PairHeatmapView::markStuckCell(
     const QPointF c = cell.center();
     const qreal radius = std::max(kStuckMarkerDiameter / 2.0, cell.width() * 0.75 + 2);
     p.save();
-    p.setClipRect(QRectF(l.matrix).adjusted(-radius, -radius, radius, radius));
+    // A small ring may reach past the matrix edge (a cell in the first row stays ringed);
+    // the big ring of a zoomed-in cell stays inside the matrix, off the axis labels.
+    const qreal overhang = cell.width() < kStuckMarkerDiameter ? radius : 0;
+    p.setClipRect(QRectF(l.matrix).adjusted(-overhang, -overhang, overhang, overhang));
     p.setPen(QPen(withAlpha(stuck, 150), 1, Qt::DashLine));
     if (c.x() - radius > l.matrix.left())
         p.drawLine(QPointF(l.matrix.left(), c.y()), QPointF(c.x() - radius, c.y()));
@@ -697,7 +789,8 @@ void PairHeatmapView::paintLegend(QPainter& p, const Layout& l)
         p.drawRect(QRect(box.left() - 1, y - 1, 15, barH + 1));
         p.drawText(QRect(box.left() + 20, y - 2, box.width() - 20, fm.height()),
             Qt::AlignLeft | Qt::AlignTop, high);
-        p.drawText(QRect(box.left() + 20, y + barH - fm.height() + 2, box.width() - 20, fm.height()),
+        p.drawText(
+            QRect(box.left() + 20, y + barH - fm.height() + 2, box.width() - 20, fm.height()),
             Qt::AlignLeft | Qt::AlignBottom, low);
         y += barH + 10;
     }
@@ -777,10 +870,11 @@ QString PairHeatmapView::toolTipAt(const QPoint& pos) const
         const auto py
             = static_cast<std::int32_t>(static_cast<std::int64_t>(pos.y() - l.matrix.top())
                 * m_image.resolution / l.matrix.width());
+        const std::int32_t r0 = m_image.rowFirst, c0 = m_image.colFirst;
         html += QStringLiteral("<br><i>")
             + tr("this pixel covers %1 → %2; the strongest pair is shown")
-                  .arg(describeIndexRange(m_image.firstIndex(py), m_image.endIndex(py)),
-                      describeIndexRange(m_image.firstIndex(px), m_image.endIndex(px)))
+                  .arg(describeIndexRange(r0 + m_image.firstIndex(py), r0 + m_image.endIndex(py)),
+                      describeIndexRange(c0 + m_image.firstIndex(px), c0 + m_image.endIndex(px)))
             + QStringLiteral("</i>");
     }
     const model::PairCell* c = pairs->cell(from, to);
@@ -861,7 +955,22 @@ void PairHeatmapView::selectCell(std::int32_t from, std::int32_t to)
 
 void PairHeatmapView::mouseMoveEvent(QMouseEvent* event)
 {
-    const auto hit = cellAt(event->position().toPoint());
+    const QPoint pos = event->position().toPoint();
+    if (m_pressPos && (event->buttons() & Qt::LeftButton)) {
+        if (!m_panning && isZoomed()
+            && (pos - *m_pressPos).manhattanLength() >= QApplication::startDragDistance())
+            m_panning = true;
+        if (m_panning) {
+            // The cells follow the pointer: the origin moves against the drag.
+            const double cell = static_cast<double>(matrixRect().width()) / visibleSpan();
+            const QPoint moved = pos - *m_pressPos;
+            setWindow(m_pressRowOrigin - moved.y() / cell, m_pressColOrigin - moved.x() / cell,
+                visibleSpan());
+            setCursor(Qt::ClosedHandCursor);
+            return;
+        }
+    }
+    const auto hit = cellAt(pos);
     if (hit != m_hover) {
         m_hover = hit;
         update(); // overlays only: the image and pixmap caches stay valid
@@ -873,12 +982,161 @@ void PairHeatmapView::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton)
         return QWidget::mousePressEvent(event);
+    // A click selects on release, so that a press that turns into a drag only pans.
+    m_pressPos = event->position().toPoint();
+    m_pressRowOrigin = window().rowFirst;
+    m_pressColOrigin = window().colFirst;
+    m_panning = false;
+    event->accept();
+}
+
+void PairHeatmapView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_pressPos)
+        return QWidget::mouseReleaseEvent(event);
+    const bool panned = m_panning;
+    m_pressPos.reset();
+    m_panning = false;
+    event->accept();
+    if (panned) {
+        setCursor(Qt::ArrowCursor);
+        return;
+    }
     const QPoint pos = event->position().toPoint();
     if (const auto hit = cellAt(pos))
         selectCell(hit->first, hit->second);
-    else if (pos.y() > m_header->geometry().bottom())
+    else if (m_header->isHidden() || pos.y() > m_header->geometry().bottom())
         clearPairFilter();
+}
+
+void PairHeatmapView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mouseDoubleClickEvent(event);
+    if (const auto hit = cellAt(event->position().toPoint()))
+        zoomToCell(hit->first, hit->second);
     event->accept();
+}
+
+void PairHeatmapView::wheelEvent(QWheelEvent* event)
+{
+    // The view does not scroll, so the plain wheel zooms as well as Ctrl+wheel; a wheel over
+    // the controls above the matrix does nothing.
+    const int delta = event->angleDelta().y();
+    if (delta == 0 || !matrixRect().contains(event->position().toPoint()))
+        return QWidget::wheelEvent(event);
+    zoomBy(std::pow(kWheelZoomPerNotch, delta / 120.0), event->position());
+    event->accept();
+}
+
+void PairHeatmapView::keyPressEvent(QKeyEvent* event)
+{
+    // Ctrl and Alt combinations belong to the window's shortcuts (text size, menus).
+    if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier))
+        return QWidget::keyPressEvent(event);
+    const double step = std::max(1.0, visibleSpan() / 8.0);
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_0:
+    case Qt::Key_Home:
+        resetZoom();
+        break;
+    case Qt::Key_Left:
+        panByCells(-step, 0);
+        break;
+    case Qt::Key_Right:
+        panByCells(step, 0);
+        break;
+    case Qt::Key_Up:
+        panByCells(0, -step);
+        break;
+    case Qt::Key_Down:
+        panByCells(0, step);
+        break;
+    default:
+        return QWidget::keyPressEvent(event);
+    }
+    event->accept();
+}
+
+// ---------------------------------------------------------------------------------------
+// Zoom and pan
+
+void PairHeatmapView::setWindow(double rowOrigin, double colOrigin, std::int32_t span)
+{
+    const std::int32_t n = matrixSize();
+    span = n <= 0 ? 0 : std::clamp(span, std::min<std::int32_t>(n, kMinVisibleCells), n);
+    const QRect before = visibleCells();
+    const double last = std::max(0, n - span);
+    m_span = span >= n ? 0 : span;
+    m_rowOrigin = std::clamp(rowOrigin, 0.0, last);
+    m_colOrigin = std::clamp(colOrigin, 0.0, last);
+    const QRect after = visibleCells();
+    if (after == before)
+        return;
+    m_hover.reset();
+    update();
+    Q_EMIT visibleCellsChanged(after);
+}
+
+void PairHeatmapView::zoomBy(double factor, QPointF anchor)
+{
+    const std::int32_t n = matrixSize();
+    if (n <= 0 || !(factor > 0))
+        return;
+    const QRect matrix = matrixRect();
+    if (matrix.width() <= 0)
+        return;
+    if (anchor.isNull())
+        anchor = QRectF(matrix).center();
+    const std::int32_t span = visibleSpan();
+    auto next = static_cast<std::int32_t>(std::lround(span / factor));
+    // Every step moves at least one cell, however small the factor.
+    if (factor > 1 && next >= span)
+        next = span - 1;
+    else if (factor < 1 && next <= span)
+        next = span + 1;
+    next = std::clamp(next, std::min<std::int32_t>(n, kMinVisibleCells), n);
+    // The matrix position under the anchor stays under it.
+    const HeatmapWindow w = window();
+    const double fx = std::clamp((anchor.x() - matrix.left()) / matrix.width(), 0.0, 1.0);
+    const double fy = std::clamp((anchor.y() - matrix.top()) / matrix.height(), 0.0, 1.0);
+    const double col = w.colFirst + fx * span;
+    const double row = w.rowFirst + fy * span;
+    setWindow(row - fy * next, col - fx * next, next);
+}
+
+void PairHeatmapView::resetZoom()
+{
+    setWindow(0, 0, matrixSize());
+}
+
+void PairHeatmapView::zoomToCell(std::int32_t from, std::int32_t to)
+{
+    const std::int32_t n = matrixSize();
+    if (from < 0 || to < 0 || from >= n || to >= n)
+        return;
+    const auto span = static_cast<std::int32_t>(std::lround(visibleSpan() / kCellZoom));
+    const std::int32_t next = std::clamp(span, std::min<std::int32_t>(n, kMinVisibleCells), n);
+    setWindow(from + 0.5 - next / 2.0, to + 0.5 - next / 2.0, next);
+}
+
+void PairHeatmapView::panByCells(double columns, double rows)
+{
+    const HeatmapWindow w = window();
+    setWindow(w.rowFirst + rows, w.colFirst + columns, w.span);
+}
+
+void PairHeatmapView::setControlsVisible(bool visible)
+{
+    m_header->setVisible(visible);
+    update();
 }
 
 void PairHeatmapView::leaveEvent(QEvent* event)

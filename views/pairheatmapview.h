@@ -11,10 +11,19 @@
 // selectEvidence(first evidence line) so the log viewer jumps there. Click beside the
 // matrix (or clearPairFilter()) to show all ranks again.
 //
+// Zoom and pan (4096 ranks are a tenth of a pixel each at first): the mouse wheel (with or
+// without Ctrl) and +/- zoom about the pointer or the centre, a drag pans, 0 or Home shows
+// the whole matrix again, a double-click zooms in on the cell under it. The visible part is
+// a square window of the matrix (visibleCells()); it is this view's own viewport, not
+// shared selection state, because no other view shows rank pairs. Axis labels are thinned
+// to the zoom level (1-2-5 steps that never overlap), so more appear as the cells grow.
+// setControlsVisible(false) hides the metric/host controls (report figures show the plot).
+//
 // Caches (STYLE [formats 11]):
-//   - m_image (HeatmapImage, Indexed8, one pixel per cell or max-pooled to the device
-//     pixels): key = (document, hosts/ranks, metric, resolution R). R only changes with the
-//     widget size when the matrix is larger than the device pixels.
+//   - m_image (HeatmapImage, Indexed8, one pixel per visible cell or max-pooled to the
+//     device pixels; only the visible window is built): key = (document, hosts/ranks,
+//     metric, visible window, resolution R). R only changes with the widget size or the
+//     zoom when the window is larger than the device pixels; a pan changes the window.
 //   - m_pixmap (the image with the palette's colour table, scaled WITHOUT smoothing to the
 //     matrix square at the device pixel ratio): key = (image generation, colour table
 //     (palette), square side in device pixels).
@@ -70,6 +79,13 @@ public:
     std::optional<std::pair<std::int32_t, std::int32_t>> cellAt(const QPoint& pos) const;
     QString toolTipAt(const QPoint& pos) const;
 
+    // The part of the matrix on screen, in matrix indexes: x = first column (to), y = first
+    // row (from), width = height = cells per side. The whole matrix when not zoomed.
+    QRect visibleCells() const;
+    bool isZoomed() const;
+    // Fewest cells per side a zoom shows.
+    static constexpr int kMinVisibleCells = 4;
+
     static QColor stuckPairColor(const QPalette& palette);
     static QColor emptyCellColor(const QPalette& palette);
 
@@ -77,16 +93,32 @@ public Q_SLOTS:
     void setMetric(rankscope::model::PairMetric metric);
     void setHostMode(bool hosts);
     void clearPairFilter();
+    // Zoom by `factor` (> 1 in, < 1 out) keeping the cell under `anchor` (widget
+    // coordinates; the matrix centre when null) where it is.
+    void zoomBy(double factor, QPointF anchor = {});
+    void zoomIn() { zoomBy(2.0); }
+    void zoomOut() { zoomBy(0.5); }
+    void resetZoom();
+    // Centres the view on a cell, zoomed in four times further.
+    void zoomToCell(std::int32_t from, std::int32_t to);
+    // Moves the window by whole cells (clamped to the matrix).
+    void panByCells(double columns, double rows);
+    void setControlsVisible(bool visible);
 
 Q_SIGNALS:
     void metricChanged(rankscope::model::PairMetric metric);
     void hostModeChanged(bool hosts);
+    void visibleCellsChanged(const QRect& cells);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
     bool event(QEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -119,6 +151,11 @@ private:
     // The verdict's stuck pair: a ring around the cell and guide lines from the axes.
     void markStuckCell(QPainter& p, const Layout& l, std::int32_t from, std::int32_t to);
     void selectCell(std::int32_t from, std::int32_t to);
+    // Cells per side on screen, and the window as HeatmapImage takes it.
+    std::int32_t visibleSpan() const;
+    HeatmapWindow window() const;
+    // Clamps the origin to the matrix and repaints when the visible window moved.
+    void setWindow(double rowOrigin, double colOrigin, std::int32_t span);
 
     SelectionState* m_selection;
     DocumentPtr m_document;
@@ -130,9 +167,24 @@ private:
     int m_widestHostLabel = 0; // px, per document and font
 
     HeatmapImage m_image;
+    // Zoom: cells per side (0 = whole matrix) and the window's first row and column as
+    // fractions, so a slow drag accumulates into whole cells; the image shows them rounded.
+    std::int32_t m_span = 0;
+    double m_rowOrigin = 0;
+    double m_colOrigin = 0;
+    // A left-button press: where, and the origin then; a drag beyond the start distance pans
+    // and the release then selects nothing.
+    std::optional<QPoint> m_pressPos;
+    double m_pressRowOrigin = 0;
+    double m_pressColOrigin = 0;
+    bool m_panning = false;
+
     struct ImageKey {
         const void* pairs = nullptr;
         model::PairMetric metric = model::PairMetric::Count;
+        std::int32_t rowFirst = 0;
+        std::int32_t colFirst = 0;
+        std::int32_t span = 0;
         int resolution = -1;
         bool operator==(const ImageKey&) const = default;
     } m_imageKey;

@@ -97,6 +97,10 @@ ProgramSpec makeCliProgram()
         { .longName = "--anonymize",
             .description = "replace host names, IP addresses, user names and job ids with "
                            "stable pseudonyms" },
+        { .longName = "--appendix",
+            .description = "append the full tables (every rank, every input's SHA-256) that a "
+                           "compact report summarises",
+            .command = "report" },
         { .longName = "--threads",
             .valueName = "N",
             .description = "parsing and matching threads (default: one per core)" },
@@ -182,7 +186,7 @@ ProgramSpec makeAppProgram()
     p.oneLine = "see why a multi-GPU training run hung, rank by rank";
     p.synopsis = {
         "[BUNDLE...]",
-        "--export FILE [--format html|md|json|pdf] [--anonymize] BUNDLE...",
+        "--export FILE [--format html|md|json|pdf] [--anonymize] [--appendix] BUNDLE...",
         "--screenshot FILE --quit-after-load [--load-timeout SECONDS] [BUNDLE...]",
         "--help | --version",
     };
@@ -215,6 +219,9 @@ ProgramSpec makeAppProgram()
         { .longName = "--anonymize",
             .description = "With --export: replace host names, IP addresses, user names and job "
                            "ids by stable pseudonyms (host-01, ip-01, user-01, job-01)." },
+        { .longName = "--appendix",
+            .description = "With --export: append the full tables (every rank, every input's "
+                           "SHA-256) that the compact report summarises." },
         { .longName = "--screenshot",
             .valueName = "FILE",
             .completion = Completion::File,
@@ -249,7 +256,8 @@ ProgramSpec makeAppProgram()
         { "HEADLESS EXPORT",
             "rankscope --export needs no display (it uses Qt's offscreen platform):\n"
             "\n"
-            "  rankscope --export report.html|.md|.json|.pdf [--format F] [--anonymize] PATH...\n"
+            "  rankscope --export report.html|.md|.json|.pdf [--format F] [--anonymize]\n"
+            "                    [--appendix] PATH...\n"
             "\n"
             "loads the bundle, diagnoses it, writes the report with its figures and exits: 0 "
             "written, 1 the bundle could not be loaded or the report not written, 2 usage error.",

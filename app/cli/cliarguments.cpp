@@ -136,6 +136,8 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
             a.list = true;
         } else if (arg == "--anonymize" || arg == "--anonymise") {
             a.anonymize = true;
+        } else if (arg == "--appendix") {
+            a.appendix = true;
         } else if (arg == "--threads") {
             auto v = needValue(arg);
             auto n = v ? parseCount(*v) : std::nullopt;
@@ -169,6 +171,8 @@ CliParseResult parseCliArguments(const std::vector<std::string>& args)
         return { std::nullopt, "why needs one question: --rank N, --pair A,B or --collective PG:SEQ" };
     } else if (a.command != "why" && (a.rank || !a.collective.empty() || !a.pair.empty())) {
         return { std::nullopt, "--rank, --pair and --collective are options of why" };
+    } else if (a.appendix && a.command != "report") {
+        return { std::nullopt, "--appendix is an option of report" };
     } else if (a.paths.empty()) {
         return { std::nullopt, a.command + " needs at least one PATH (a log folder, files or archives)" };
     }

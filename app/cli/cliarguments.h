@@ -17,6 +17,7 @@ struct CliArguments {
     std::string output; // -o FILE; empty = stdout
     unsigned threads = 0;
     bool anonymize = false;
+    bool appendix = false; // report --appendix
     bool list = false; // explain --list
     std::optional<std::int32_t> rank; // why --rank N
     std::string collective;           // why --collective PG:SEQ

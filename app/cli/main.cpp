@@ -180,6 +180,7 @@ int main(int argc, char** argv)
         app::ReportOptions options;
         options.inputPaths = args.paths;
         options.anonymize = args.anonymize;
+        options.appendix = args.appendix;
         options.generatedAt = utcNow();
         text = app::renderReport(app::buildReportData(bundle, diagnosis.value(), options), *format);
     } else if (args.command == "why") {

@@ -32,7 +32,6 @@ std::string headlineOf(model::DiagnosisStatus status)
     return "Inconclusive";
 }
 
-
 std::string humanState(std::string_view key)
 {
     std::string out(key);
@@ -130,7 +129,6 @@ std::vector<ReportRankRow> compressRows(
     return out;
 }
 
-
 std::string clipped(const std::string& text, std::size_t limit)
 {
     if (text.size() <= limit)
@@ -179,12 +177,54 @@ std::string shellQuote(std::string_view word)
     return out + "'";
 }
 
+bool ranksSummarised(const ReportData& d)
+{
+    return d.ranks.size() > kCompactTableRows;
+}
+
+bool inputsSummarised(const ReportData& d)
+{
+    return d.inputs.size() > kCompactTableRows;
+}
+
+std::vector<ReportStateGroup> rankStateGroups(const ReportData& d)
+{
+    constexpr std::size_t kMaxRanksChars = 160;
+    std::vector<ReportStateGroup> groups;
+    std::vector<bool> cut; // per group: its rank list already ends in ", …"
+    for (const ReportRankRow& row : d.ranks) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const ReportStateGroup& g) {
+            return g.stateKey == row.stateKey && g.role == row.role;
+        });
+        if (it == groups.end()) {
+            groups.push_back({ row.state, row.stateKey, row.role, 0, {} });
+            cut.push_back(false);
+            it = groups.end() - 1;
+        }
+        it->count += row.count;
+        const auto index = static_cast<std::size_t>(it - groups.begin());
+        if (cut[index])
+            continue;
+        const std::string joined = it->ranks + (it->ranks.empty() ? "" : ",") + row.ranks;
+        if (joined.size() <= kMaxRanksChars) {
+            it->ranks = joined;
+        } else {
+            it->ranks += it->ranks.empty() ? "…" : ", …";
+            cut[index] = true;
+        }
+    }
+    std::stable_partition(groups.begin(), groups.end(),
+        [](const ReportStateGroup& g) { return g.role == "initiating"; });
+    return groups;
+}
+
 ReportData buildReportData(
     const model::Bundle& b, const model::Diagnosis& d, const ReportOptions& options)
 {
     ReportData r;
     r.toolVersion = std::string(about::version());
     r.generatedAt = options.generatedAt;
+    r.appendix = options.appendix;
     r.statusValue = d.status;
     r.status = std::string(model::statusName(d.status));
     r.headline = headlineOf(d.status);

@@ -76,6 +76,7 @@ struct ReportOptions {
     std::vector<std::string> inputPaths; // as the user gave them; for the reproduction command
     bool anonymize = false;
     std::string generatedAt; // "2025-03-01 12:00 UTC"; empty = not stated
+    bool appendix = false; // append the full tables (ReportData::appendix)
 };
 
 struct ReportData {
@@ -112,8 +113,31 @@ struct ReportData {
     std::string inputArguments; // the input paths, quoted for a shell
     std::string reproduceCommand; // rankscope-cli diagnose <paths>
 
+    // A report is compact by default: verdict, what to do, figures and findings, with the
+    // rank and input tables summarised when they are long (ranksSummarised(),
+    // inputsSummarised()); 4096 ranks made a PDF of 185 pages that nobody reads. With
+    // appendix, the full tables (every rank row, every input's SHA-256) follow at the end.
+    bool appendix = false;
+
     nlohmann::json json; // rankscope.diagnosis/1 with the same (masked, anonymised) strings
 };
+
+// Tables of up to this many rows are shown whole in a compact report.
+inline constexpr std::size_t kCompactTableRows = 24;
+
+bool ranksSummarised(const ReportData& d);
+bool inputsSummarised(const ReportData& d);
+
+// A compact report's rank summary: ranks grouped by state and role, in the order the
+// groups first appear, initiating groups first.
+struct ReportStateGroup {
+    std::string state; // "stuck in collective"
+    std::string stateKey;
+    std::string role;
+    std::size_t count = 0;
+    std::string ranks; // "0-6,9-15", cut with ", …" past about 160 characters
+};
+std::vector<ReportStateGroup> rankStateGroups(const ReportData& d);
 
 ReportData buildReportData(
     const model::Bundle& bundle, const model::Diagnosis& diagnosis, const ReportOptions& options);

@@ -354,11 +354,14 @@ void findingCard(std::ostringstream& out, const ReportFinding& f, std::size_t in
     out << "</article>\n";
 }
 
-void ranksSection(std::ostringstream& out, const ReportData& d)
+// What a compact report says in place of a long table.
+constexpr std::string_view kAppendixHint
+    = "The full table is in the appendix of a report exported with full tables "
+      "(<em>Append full tables</em> in the export dialog, <code>--appendix</code> on the "
+      "command line).";
+
+void rankTable(std::ostringstream& out, const ReportData& d)
 {
-    if (d.ranks.empty())
-        return;
-    out << "<section id=\"ranks\">\n<h2>Ranks</h2>\n";
     if (d.ranksCompressed)
         out << "<p class=\"note\">" << d.rankCount
             << " ranks; consecutive ranks in the same state share a row.</p>\n";
@@ -376,6 +379,33 @@ void ranksSection(std::ostringstream& out, const ReportData& d)
             << stateBadge(r) << "</td><td>" << esc(r.role) << "</td><td class=\"num\">"
             << esc(r.lastEnqueued) << "</td><td class=\"num\">" << esc(r.lastCompleted)
             << "</td></tr>\n";
+    }
+    out << "</tbody>\n</table></div>\n";
+}
+
+void ranksSection(std::ostringstream& out, const ReportData& d)
+{
+    if (d.ranks.empty())
+        return;
+    out << "<section id=\"ranks\">\n<h2>Ranks</h2>\n";
+    if (!ranksSummarised(d)) {
+        rankTable(out, d);
+        out << "</section>\n";
+        return;
+    }
+    out << "<p class=\"note\">" << d.rankCount << " ranks by state and role. "
+        << (d.appendix ? "Every rank's host, GPU and progress: the appendix, “every rank”."
+                       : kAppendixHint)
+        << "</p>\n";
+    out << "<div class=\"tablewrap\"><table>\n<thead><tr><th>State</th><th>Role</th>"
+           "<th class=\"num\">Ranks</th><th>Which</th></tr></thead>\n<tbody>\n";
+    for (const ReportStateGroup& g : rankStateGroups(d)) {
+        ReportRankRow badge;
+        badge.state = g.state;
+        badge.stateKey = g.stateKey;
+        out << "<tr" << (g.role == "initiating" ? " class=\"initiating\"" : "") << "><td>"
+            << stateBadge(badge) << "</td><td>" << esc(g.role) << "</td><td class=\"num\">"
+            << g.count << "</td><td class=\"rank\">" << esc(g.ranks) << "</td></tr>\n";
     }
     out << "</tbody>\n</table></div>\n</section>\n";
 }
@@ -400,13 +430,8 @@ void issuesSection(std::ostringstream& out, const ReportData& d)
     out << "</tbody>\n</table></div>\n</section>\n";
 }
 
-void inputsSection(std::ostringstream& out, const ReportData& d)
+void inputTable(std::ostringstream& out, const ReportData& d)
 {
-    std::uint64_t total = 0;
-    for (const auto& i : d.inputs)
-        total += i.bytes;
-    out << "<section id=\"inputs\">\n<h2>Inputs</h2>\n<p class=\"note\">" << d.inputs.size()
-        << " file(s), " << humanBytes(total) << ". SHA-256 of the decompressed bytes.</p>\n";
     out << "<div class=\"tablewrap\"><table>\n<thead><tr><th>Path</th><th>Kind</th><th "
            "class=\"num\">Size</th><th>SHA-256</th></tr>"
            "</thead>\n<tbody>\n";
@@ -414,7 +439,41 @@ void inputsSection(std::ostringstream& out, const ReportData& d)
         out << "<tr><td class=\"mono\">" << esc(i.path) << "</td><td>" << esc(i.kind)
             << "</td><td class=\"num\">" << humanBytes(i.bytes) << "</td><td class=\"mono hash\">"
             << esc(i.sha256) << "</td></tr>\n";
-    out << "</tbody>\n</table></div>\n</section>\n";
+    out << "</tbody>\n</table></div>\n";
+}
+
+void inputsSection(std::ostringstream& out, const ReportData& d)
+{
+    std::uint64_t total = 0;
+    for (const auto& i : d.inputs)
+        total += i.bytes;
+    out << "<section id=\"inputs\">\n<h2>Inputs</h2>\n<p class=\"note\">" << d.inputs.size()
+        << " file(s), " << humanBytes(total) << ". SHA-256 of the decompressed bytes";
+    if (!inputsSummarised(d)) {
+        out << ".</p>\n";
+        inputTable(out, d);
+    } else {
+        out << (d.appendix ? ": the appendix, “every input”." : " and every file's path: ")
+            << (d.appendix ? "" : kAppendixHint) << "</p>\n";
+    }
+    out << "</section>\n";
+}
+
+// The full tables a compact report summarised, when asked for.
+void appendixSections(std::ostringstream& out, const ReportData& d)
+{
+    if (!d.appendix)
+        return;
+    if (ranksSummarised(d)) {
+        out << "<section id=\"appendix-ranks\">\n<h2>Appendix: every rank</h2>\n";
+        rankTable(out, d);
+        out << "</section>\n";
+    }
+    if (inputsSummarised(d)) {
+        out << "<section id=\"appendix-inputs\">\n<h2>Appendix: every input</h2>\n";
+        inputTable(out, d);
+        out << "</section>\n";
+    }
 }
 
 void reproduceSection(std::ostringstream& out, const ReportData& d)
@@ -462,6 +521,7 @@ std::string htmlReport(const ReportData& d, const std::vector<ReportFigure>& fig
     issuesSection(out, d);
     inputsSection(out, d);
     reproduceSection(out, d);
+    appendixSections(out, d);
     out << "</main>\n<footer>";
     out << "Secrets in the logs were masked when they were read (" << d.maskedLines
         << " line(s) with "

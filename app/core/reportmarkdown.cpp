@@ -129,6 +129,35 @@ void fixVerifyConfirm(std::ostringstream& out, const ReportFinding& f)
     }
 }
 
+// What a compact report says in place of a long table.
+constexpr std::string_view kAppendixHint
+    = "the full table is in the appendix of a report exported with full tables "
+      "(“Append full tables” in the export dialog, `--appendix` on the command line).";
+
+void rankTable(std::ostringstream& out, const ReportData& d)
+{
+    if (d.ranksCompressed)
+        out << "_" << d.rankCount
+            << " ranks; consecutive ranks in the same state share a row._\n\n";
+    out << "| Rank | Host | GPU | State | Role | Last enqueued | Last completed |\n"
+           "|---:|---|---|---|---|---:|---:|\n";
+    for (const auto& r : d.ranks) {
+        const bool initiating = r.role == "initiating";
+        out << "| " << (initiating ? "**" : "") << cell(r.ranks) << (initiating ? "**" : "")
+            << (r.count > 1 ? " (" + std::to_string(r.count) + ")" : "") << " | " << cell(r.host)
+            << " | " << cell(r.gpu) << " | " << cell(r.state) << " | " << cell(r.role) << " | "
+            << cell(r.lastEnqueued) << " | " << cell(r.lastCompleted) << " |\n";
+    }
+}
+
+void inputTable(std::ostringstream& out, const ReportData& d)
+{
+    out << "| Path | Kind | Size | SHA-256 |\n|---|---|---:|---|\n";
+    for (const auto& i : d.inputs)
+        out << "| " << cell(i.path) << " | " << i.kind << " | " << humanBytes(i.bytes) << " | `"
+            << i.sha256 << "` |\n";
+}
+
 } // namespace
 
 std::string markdownReport(const ReportData& d, const std::vector<MarkdownFigure>& figures)
@@ -212,18 +241,16 @@ std::string markdownReport(const ReportData& d, const std::vector<MarkdownFigure
 
     if (!d.ranks.empty()) {
         out << "\n## Ranks\n\n";
-        if (d.ranksCompressed)
-            out << "_" << d.rankCount
-                << " ranks; consecutive ranks in the same state share a row._\n\n";
-        out << "| Rank | Host | GPU | State | Role | Last enqueued | Last completed |\n"
-               "|---:|---|---|---|---|---:|---:|\n";
-        for (const auto& r : d.ranks) {
-            const bool initiating = r.role == "initiating";
-            out << "| " << (initiating ? "**" : "") << cell(r.ranks) << (initiating ? "**" : "")
-                << (r.count > 1 ? " (" + std::to_string(r.count) + ")" : "") << " | "
-                << cell(r.host) << " | " << cell(r.gpu) << " | " << cell(r.state) << " | "
-                << cell(r.role) << " | " << cell(r.lastEnqueued) << " | " << cell(r.lastCompleted)
-                << " |\n";
+        if (!ranksSummarised(d)) {
+            rankTable(out, d);
+        } else {
+            out << "_" << d.rankCount << " ranks by state and role._ Every rank's host, GPU "
+                << "and progress: "
+                << (d.appendix ? std::string("the appendix.") : std::string(kAppendixHint))
+                << "\n\n| State | Role | Ranks | Which |\n|---|---|---:|---|\n";
+            for (const ReportStateGroup& g : rankStateGroups(d))
+                out << "| " << cell(g.state) << " | " << cell(g.role) << " | " << g.count << " | "
+                    << cell(g.ranks) << " |\n";
         }
     }
 
@@ -240,13 +267,15 @@ std::string markdownReport(const ReportData& d, const std::vector<MarkdownFigure
     std::uint64_t total = 0;
     for (const auto& i : d.inputs)
         total += i.bytes;
-    out << "\n## Inputs\n\n"
-        << d.inputs.size() << " file(s), " << humanBytes(total)
-        << "; SHA-256 of the decompressed bytes.\n\n| Path | Kind | Size | SHA-256 "
-           "|\n|---|---|---:|---|\n";
-    for (const auto& i : d.inputs)
-        out << "| " << cell(i.path) << " | " << i.kind << " | " << humanBytes(i.bytes) << " | `"
-            << i.sha256 << "` |\n";
+    out << "\n## Inputs\n\n" << d.inputs.size() << " file(s), " << humanBytes(total);
+    if (!inputsSummarised(d)) {
+        out << "; SHA-256 of the decompressed bytes.\n\n";
+        inputTable(out, d);
+    } else {
+        out << "; SHA-256 of the decompressed bytes"
+            << (d.appendix ? ": the appendix.\n"
+                           : " and every file's path: " + std::string(kAppendixHint) + "\n");
+    }
 
     out << "\n## Reproduce this diagnosis\n";
     codeBlock(out, { d.reproduceCommand }, "sh");
@@ -255,6 +284,14 @@ std::string markdownReport(const ReportData& d, const std::vector<MarkdownFigure
         out << " `" << r << "`";
     if (d.ruleIds.empty())
         out << " none fired";
+    if (d.appendix && ranksSummarised(d)) {
+        out << "\n\n## Appendix: every rank\n\n";
+        rankTable(out, d);
+    }
+    if (d.appendix && inputsSummarised(d)) {
+        out << "\n\n## Appendix: every input\n\n";
+        inputTable(out, d);
+    }
     out << "\n\n_Secrets in the logs were masked when they were read (" << d.maskedLines
         << " line(s) show ‹masked:…›)._\n";
     return out.str();

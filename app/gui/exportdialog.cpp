@@ -15,12 +15,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QSettings>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -37,6 +39,12 @@ int indexOf(ExportFormat format)
     return static_cast<int>(format);
 }
 
+// JSON is the rankscope.diagnosis/1 object whole: there is nothing to summarise.
+bool appendixApplies(ExportFormat format)
+{
+    return format != ExportFormat::Json;
+}
+
 } // namespace
 
 ExportDialog::ExportDialog(views::DocumentPtr document, const QString& outputPath, QWidget* parent)
@@ -45,6 +53,9 @@ ExportDialog::ExportDialog(views::DocumentPtr document, const QString& outputPat
     , m_path(new QLineEdit(this))
     , m_format(new QComboBox(this))
     , m_anonymize(new QCheckBox(tr("Anonymize hostnames, IPs, users and job ids"), this))
+    , m_appendix(new QCheckBox(tr("Append full tables (every rank, every input's SHA-256)"), this))
+    , m_progress(new QProgressBar(this))
+    , m_progressTimer(new QTimer(this))
     , m_preview(new QTextBrowser(this))
     , m_status(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
@@ -55,6 +66,8 @@ ExportDialog::ExportDialog(views::DocumentPtr document, const QString& outputPat
     m_path->setObjectName(QStringLiteral("exportPath"));
     m_format->setObjectName(QStringLiteral("exportFormat"));
     m_anonymize->setObjectName(QStringLiteral("exportAnonymize"));
+    m_appendix->setObjectName(QStringLiteral("exportAppendix"));
+    m_progress->setObjectName(QStringLiteral("exportProgress"));
     m_preview->setObjectName(QStringLiteral("exportPreview"));
     m_status->setObjectName(QStringLiteral("exportStatus"));
 
@@ -63,6 +76,12 @@ ExportDialog::ExportDialog(views::DocumentPtr document, const QString& outputPat
     m_anonymize->setToolTip(tr("Replace them by stable pseudonyms (host-01, ip-01, user-01, "
                                "job-01) everywhere in the report and its figures. Secrets are "
                                "always masked."));
+    m_appendix->setToolTip(tr("The report is compact: long tables of ranks and inputs are "
+                              "summarised. Tick to append them in full at the end."));
+    m_progress->setRange(0, 100);
+    m_progress->setFormat(tr("Writing… %p%"));
+    m_progress->hide();
+    m_progressTimer->setInterval(100); // throttled: the worker only bumps a counter
     m_preview->setOpenLinks(false);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -76,17 +95,21 @@ ExportDialog::ExportDialog(views::DocumentPtr document, const QString& outputPat
     form->addRow(pathLabel, pathRow);
     form->addRow(tr("F&ormat:"), m_format);
     form->addRow(QString(), m_anonymize);
+    form->addRow(QString(), m_appendix);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(new QLabel(tr("Preview:"), this));
     layout->addWidget(m_preview, 1);
     layout->addWidget(m_status);
+    layout->addWidget(m_progress);
     layout->addWidget(m_buttons);
 
     connect(browse, &QPushButton::clicked, this, &ExportDialog::chooseFile);
     connect(m_path, &QLineEdit::textEdited, this, &ExportDialog::onPathEdited);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::onFormatChosen);
     connect(m_anonymize, &QCheckBox::toggled, this, &ExportDialog::requestPreview);
+    connect(m_appendix, &QCheckBox::toggled, this, &ExportDialog::showPreview);
+    connect(m_progressTimer, &QTimer::timeout, this, &ExportDialog::pollWriteProgress);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &ExportDialog::startExport);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -127,6 +150,31 @@ ExportFormat ExportDialog::format() const
 bool ExportDialog::anonymize() const
 {
     return m_anonymize->isChecked();
+}
+
+bool ExportDialog::appendix() const
+{
+    return m_appendix->isChecked();
+}
+
+int ExportDialog::writeProgress() const
+{
+    return m_shownProgress;
+}
+
+void ExportDialog::setAppendix(bool appendix)
+{
+    m_appendix->setChecked(appendix);
+}
+
+void ExportDialog::pollWriteProgress()
+{
+    const int percent = m_writeProgress->load();
+    if (percent == m_shownProgress)
+        return;
+    m_shownProgress = percent;
+    m_progress->setValue(percent);
+    Q_EMIT writeProgressChanged(percent);
 }
 
 bool ExportDialog::isPreviewReady() const
@@ -236,14 +284,15 @@ void ExportDialog::showPreview()
     }
     const Prepared& p = *m_prepared[key];
     const ExportFormat f = format();
+    const std::shared_ptr<const ReportData> data = withAppendix(p.data, appendix());
     QTextDocument* doc = nullptr;
     if (f == ExportFormat::Html || f == ExportFormat::Pdf) {
         // The PDF is this document paginated; HTML differs from it only in styling.
-        doc = reportTextDocument(*p.data, reportFigures(*p.figures), m_preview);
+        doc = reportTextDocument(*data, reportFigures(*p.figures), m_preview);
     } else {
         doc = new QTextDocument(m_preview);
         doc->setDefaultFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        doc->setPlainText(QString::fromStdString(reportText(*p.data, *p.figures, f, outputPath())));
+        doc->setPlainText(QString::fromStdString(reportText(*data, *p.figures, f, outputPath())));
     }
     // Keep the reader's place when only the anonymise box or the format changed.
     const int scroll = m_preview->verticalScrollBar()->value();
@@ -272,6 +321,7 @@ void ExportDialog::updateButtons()
     m_exportButton->setEnabled(!m_writing && isPreviewReady() && !outputPath().isEmpty());
     m_format->setEnabled(!m_writing);
     m_anonymize->setEnabled(!m_writing);
+    m_appendix->setEnabled(!m_writing && appendixApplies(format()));
     m_path->setEnabled(!m_writing);
 }
 
@@ -286,11 +336,17 @@ void ExportDialog::startExport()
     m_status->setText(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
     QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
 
-    const Prepared p = *m_prepared[key];
     const ExportFormat f = format();
-    const auto write = [p, f, path] {
+    const Prepared p { withAppendix(m_prepared[key]->data, appendix()), m_prepared[key]->figures };
+    m_writeProgress->store(0);
+    m_shownProgress = 0;
+    m_progress->setValue(0);
+    m_progress->show();
+    m_progressTimer->start();
+    const auto write = [p, f, path, counter = m_writeProgress] {
         WriteOutcome outcome;
-        auto written = writeReport(*p.data, *p.figures, f, path);
+        auto written = writeReport(
+            *p.data, *p.figures, f, path, [counter](int percent) { counter->store(percent); });
         if (written)
             outcome.written = written.value();
         else
@@ -302,6 +358,9 @@ void ExportDialog::startExport()
 
 void ExportDialog::onWritten(const WriteOutcome& outcome)
 {
+    m_progressTimer->stop();
+    pollWriteProgress(); // the last value, 100 when written
+    m_progress->hide();
     m_writing = false;
     updateButtons();
     if (!outcome.error.isEmpty()) {

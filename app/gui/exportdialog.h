@@ -1,9 +1,12 @@
 #pragma once
 // File → Export Report…: where to write the report, in which format (HTML, Markdown,
-// JSON, PDF; the file's extension picks it too), whether to anonymise it, and a preview of
-// exactly what will be written. The report content is prepared on a worker and the
+// JSON, PDF; the file's extension picks it too), whether to anonymise it, whether to append
+// the full rank and input tables (a compact report otherwise), and a preview of exactly
+// what will be written. The report content is prepared on a worker and the
 // figures drawn on the GUI thread, once per anonymise setting (cached: toggling the box
-// back is instant); writing runs on a worker. Failures are shown, never thrown.
+// back is instant; the appendix only changes the layout, so it needs no new figures);
+// writing runs on a worker, its percentage shown in a progress bar polled from the worker's
+// counter (a PDF of a big world takes seconds). Failures are shown, never thrown.
 
 #include "app/gui/exportformat.h"
 #include "app/gui/reportexport.h"
@@ -12,6 +15,8 @@
 #include <QDialog>
 
 #include <array>
+#include <atomic>
+#include <memory>
 #include <optional>
 
 class QCheckBox;
@@ -19,7 +24,9 @@ class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
+class QTimer;
 class QTextBrowser;
 class QTextDocument;
 
@@ -34,6 +41,9 @@ public:
     QString outputPath() const;
     ExportFormat format() const;
     bool anonymize() const;
+    bool appendix() const;
+    // The last write's progress in percent (0 before the first).
+    int writeProgress() const;
     bool isPreviewReady() const;
     bool isWriting() const { return m_writing; }
     QTextBrowser* preview() const { return m_preview; }
@@ -44,6 +54,7 @@ public Q_SLOTS:
     void setOutputPath(const QString& path);
     void setFormat(rankscope::app::ExportFormat format);
     void setAnonymize(bool anonymize);
+    void setAppendix(bool appendix);
     // Writes the report; the dialog closes when it is written.
     void startExport();
 
@@ -51,6 +62,7 @@ Q_SIGNALS:
     void previewUpdated();
     void exported(const QString& path);
     void exportFailed(const QString& message);
+    void writeProgressChanged(int percent);
 
 private:
     // One anonymise setting's report: content and figures, ready to show or write.
@@ -70,6 +82,7 @@ private:
     void showPreview();
     void onWritten(const WriteOutcome& outcome);
     void updateButtons();
+    void pollWriteProgress();
 
     views::DocumentPtr m_document;
     // Cache key: the anonymise setting (index 1 = anonymised). Never invalidated: the
@@ -77,10 +90,16 @@ private:
     std::array<std::optional<Prepared>, 2> m_prepared;
     std::array<bool, 2> m_preparing { false, false };
     bool m_writing = false;
+    // Written by the worker, read by m_progressTimer on the GUI thread.
+    std::shared_ptr<std::atomic<int>> m_writeProgress = std::make_shared<std::atomic<int>>(0);
+    int m_shownProgress = 0;
 
     QLineEdit* m_path;
     QComboBox* m_format;
     QCheckBox* m_anonymize;
+    QCheckBox* m_appendix;
+    QProgressBar* m_progress;
+    QTimer* m_progressTimer;
     QTextBrowser* m_preview;
     QTextDocument* m_previewDocument = nullptr;
     QLabel* m_status;

@@ -7,6 +7,8 @@
 
 #include <cstdio>
 
+#include <unistd.h>
+
 namespace rankscope::app {
 
 namespace {
@@ -49,11 +51,21 @@ int runHeadlessExport(const HeadlessExportRequest& request)
             QStringLiteral("cannot load the bundle: %1")
                 .arg(QString::fromStdString(document.error().message)));
 
-    const PreparedReport prepared = prepareReport(document.value(), request.anonymize);
+    const PreparedReport prepared
+        = prepareReport(document.value(), request.anonymize, request.appendix);
     if (!prepared.data)
         return fail(kExportFailed, QStringLiteral("the bundle has no diagnosis"));
     const std::vector<ExportFigure> figures = renderReportFigures(prepared.figureDocument);
-    auto written = writeReport(*prepared.data, figures, *format, request.output);
+    // A long PDF (the appendix of a big world) takes seconds: on a terminal, say how far it
+    // got on one line; scripts and logs get only the final line.
+    ReportProgress progress;
+    if (*format == ExportFormat::Pdf && isatty(STDERR_FILENO))
+        progress = [](int percent) {
+            std::fprintf(stderr, "\rrankscope: writing the PDF… %3d%%", percent);
+            if (percent == 100)
+                std::fputc('\n', stderr);
+        };
+    auto written = writeReport(*prepared.data, figures, *format, request.output, progress);
     if (!written)
         return fail(kExportFailed, QString::fromStdString(written.error().message));
 

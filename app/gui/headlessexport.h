@@ -15,6 +15,7 @@ struct HeadlessExportRequest {
     QString output;
     QString format; // empty: from the output's extension
     bool anonymize = false;
+    bool appendix = false; // the full rank and input tables at the end
     QStringList paths;
 };
 

@@ -3,7 +3,7 @@
 //   rankscope --screenshot FILE --quit-after-load BUNDLE
 //                                            load, wait for the diagnosis, save the main
 //                                            window to FILE and exit (end-to-end tests)
-//   rankscope --export FILE [--format F] [--anonymize] BUNDLE...
+//   rankscope --export FILE [--format F] [--anonymize] [--appendix] BUNDLE...
 //                                            write the diagnosis report and exit, with no
 //                                            window and no display (headlessexport.h)
 #include "app/about/helptext.h"
@@ -139,11 +139,14 @@ int main(int argc, char** argv)
         request.output = parser.value(QStringLiteral("export"));
         request.format = parser.value(QStringLiteral("format"));
         request.anonymize = parser.isSet(QStringLiteral("anonymize"));
+        request.appendix = parser.isSet(QStringLiteral("appendix"));
         request.paths = parser.positionalArguments();
         return rankscope::app::runHeadlessExport(request);
     }
-    if (parser.isSet(QStringLiteral("format")) || parser.isSet(QStringLiteral("anonymize"))) {
-        std::fprintf(stderr, "rankscope: --format and --anonymize go with --export FILE\n");
+    if (parser.isSet(QStringLiteral("format")) || parser.isSet(QStringLiteral("anonymize"))
+        || parser.isSet(QStringLiteral("appendix"))) {
+        std::fprintf(
+            stderr, "rankscope: --format, --anonymize and --appendix go with --export FILE\n");
         return rankscope::app::kExportUsage;
     }
 

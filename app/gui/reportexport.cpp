@@ -33,7 +33,7 @@ std::optional<model::Error> writeBytes(const QString& path, const std::string& b
 
 } // namespace
 
-PreparedReport prepareReport(const views::DocumentPtr& document, bool anonymize)
+PreparedReport prepareReport(const views::DocumentPtr& document, bool anonymize, bool appendix)
 {
     PreparedReport prepared;
     if (!document || !document->bundle || !document->diagnosis)
@@ -41,11 +41,22 @@ PreparedReport prepareReport(const views::DocumentPtr& document, bool anonymize)
     ReportOptions options;
     options.inputPaths = document->inputPaths;
     options.anonymize = anonymize;
+    options.appendix = appendix;
     options.generatedAt = reportTimestamp();
     prepared.data = std::make_shared<const ReportData>(
         buildReportData(*document->bundle, *document->diagnosis, options));
     prepared.figureDocument = anonymize ? anonymizedDocument(document) : document;
     return prepared;
+}
+
+std::shared_ptr<const ReportData> withAppendix(
+    const std::shared_ptr<const ReportData>& data, bool appendix)
+{
+    if (!data || data->appendix == appendix)
+        return data;
+    auto copy = std::make_shared<ReportData>(*data);
+    copy->appendix = appendix;
+    return copy;
 }
 
 std::string reportTimestamp()
@@ -82,12 +93,13 @@ std::string reportText(const ReportData& data, const std::vector<ExportFigure>& 
 }
 
 model::Result<WrittenReport> writeReport(const ReportData& data,
-    const std::vector<ExportFigure>& figures, ExportFormat format, const QString& path)
+    const std::vector<ExportFigure>& figures, ExportFormat format, const QString& path,
+    const ReportProgress& progress)
 {
     WrittenReport written;
     written.path = path;
     if (format == ExportFormat::Pdf) {
-        auto pages = writeReportPdf(data, reportFigures(figures), path);
+        auto pages = writeReportPdf(data, reportFigures(figures), path, progress);
         if (!pages)
             return pages.error();
         written.pages = pages.value();
@@ -109,6 +121,8 @@ model::Result<WrittenReport> writeReport(const ReportData& data,
     }
     if (auto error = writeBytes(path, reportText(data, figures, format, path)))
         return *error;
+    if (progress)
+        progress(100);
     return written;
 }
 

@@ -13,6 +13,7 @@
 #include "app/core/reportdata.h"
 #include "app/gui/exportformat.h"
 #include "app/gui/reportfigures.h"
+#include "app/gui/reportpdf.h"
 #include "model/error.h"
 #include "views/bundledocument.h"
 
@@ -31,7 +32,14 @@ struct PreparedReport {
     views::DocumentPtr figureDocument;
 };
 
-PreparedReport prepareReport(const views::DocumentPtr& document, bool anonymize);
+// `appendix`: the full rank and input tables at the end (ReportData::appendix).
+PreparedReport prepareReport(
+    const views::DocumentPtr& document, bool anonymize, bool appendix = false);
+
+// The same report with or without the appendix: `data` itself when it already is, else a
+// copy (the choice only changes how the writers lay the tables out).
+std::shared_ptr<const ReportData> withAppendix(
+    const std::shared_ptr<const ReportData>& data, bool appendix);
 
 // The time stamp the report states: "2025-03-01 12:00 UTC".
 std::string reportTimestamp();
@@ -51,7 +59,10 @@ struct WrittenReport {
 };
 
 // Files are replaced atomically (QSaveFile): a failed export leaves the old file alone.
+// `progress` (percent, on the calling thread) follows the PDF page by page; the text
+// formats report 100 once written.
 model::Result<WrittenReport> writeReport(const ReportData& data,
-    const std::vector<ExportFigure>& figures, ExportFormat format, const QString& path);
+    const std::vector<ExportFigure>& figures, ExportFormat format, const QString& path,
+    const ReportProgress& progress = {});
 
 } // namespace rankscope::app

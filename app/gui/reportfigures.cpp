@@ -50,7 +50,11 @@ void prepareOffscreen(QWidget& widget, const QSize& size)
     widget.show();
 }
 
-std::string pngOf(QWidget& widget)
+// `flags`: what of the widget is drawn. The heatmap is drawn without its children, so no
+// control (the metric box, the hosts toggle) can ever appear in a figure, even one a
+// future change adds to its header.
+std::string pngOf(QWidget& widget,
+    QWidget::RenderFlags flags = QWidget::DrawWindowBackground | QWidget::DrawChildren)
 {
     // Labels changed by the new document asked for a relayout through the event loop, which
     // has not run: lay out now, or the header is drawn with its old geometry.
@@ -58,7 +62,7 @@ std::string pngOf(QWidget& widget)
     QImage image(widget.size() * kScale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(kScale);
     image.fill(widget.palette().color(QPalette::Window));
-    widget.render(&image);
+    widget.render(&image, QPoint(), QRegion(), flags);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -156,6 +160,7 @@ std::optional<ExportFigure> heatmapFigure(const views::DocumentPtr& document)
         return std::nullopt;
     views::SelectionState selection;
     views::PairHeatmapView view(&selection);
+    view.setControlsVisible(false); // the plot only: the matrix, its axes and legend
     prepareOffscreen(view, kHeatmapSize);
     selection.setDocument(document);
     ExportFigure figure;
@@ -164,7 +169,7 @@ std::optional<ExportFigure> heatmapFigure(const views::DocumentPtr& document)
     figure.figure.caption = "evidence of trouble between two ranks (row = from, column = to): "
                             "network errors naming the peer, stalled ring neighbours, waits; "
                             "the diagnosed pair is ringed";
-    figure.figure.pngBytes = pngOf(view);
+    figure.figure.pngBytes = pngOf(view, QWidget::DrawWindowBackground);
     return figure;
 }
 

@@ -3,6 +3,8 @@
 // the report shows what the app showed: the timeline around the stuck collective on the
 // wall-clock axis and on the sequence-number axis, and the rank-pair heatmap. Each view
 // is created on a private SelectionState, sized to a fixed figure size, rendered offscreen
+// without its controls (the heatmap's metric box and hosts toggle are hidden and its children
+// never drawn: a figure shows the plot only)
 // (never shown on screen) at twice the pixel density for print, and encoded as PNG.
 //
 // GUI thread only (widgets). Takes about a tenth of a second for a 16-rank bundle.

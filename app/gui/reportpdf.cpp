@@ -5,6 +5,7 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QFontMetrics>
+#include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -14,6 +15,7 @@
 #include <QTextFrame>
 #include <QTextTable>
 
+#include <algorithm>
 #include <memory>
 
 namespace rankscope::app {
@@ -26,7 +28,7 @@ namespace {
 // section heading whose next block is on the next page, gets a page break before it, and the
 // document is laid out again, until nothing moves. Tables of half a page or more may split, as in
 // print.
-void keepBlocksTogether(QTextDocument& doc)
+void keepBlocksTogether(QTextDocument& doc, const std::function<void(int pass)>& onPass)
 {
     const qreal pageHeight = doc.pageSize().height();
     QAbstractTextDocumentLayout* layout = doc.documentLayout();
@@ -36,6 +38,7 @@ void keepBlocksTogether(QTextDocument& doc)
     // Each pass moves one block; the bound only guards against two rules undoing each other.
     constexpr int kMaxPasses = 500;
     for (int pass = 0; pass < kMaxPasses; ++pass) {
+        onPass(pass);
         bool moved = false;
         const QList<QTextFrame*> frames = doc.rootFrame()->childFrames();
         for (QTextFrame* frame : frames) {
@@ -83,12 +86,36 @@ void keepBlocksTogether(QTextDocument& doc)
     }
 }
 
+// Lays A4 out at 96 dpi like a screen (the stylesheet's sizes are for that); the last 8 mm
+// of each page hold the footer.
+constexpr qreal kLayoutDpi = 96.0;
+constexpr qreal kFooterMm = 8.0;
+const QMarginsF kMarginsMm(14, 14, 14, 10);
+
 } // namespace
 
-model::Result<int> writeReportPdf(
-    const ReportData& data, const std::vector<ReportFigure>& figures, const QString& path)
+QSizeF reportPdfPageSize()
 {
+    const QPageLayout layout(
+        QPageSize(QPageSize::A4), QPageLayout::Portrait, kMarginsMm, QPageLayout::Millimeter);
+    const QRectF mm = layout.paintRect(QPageLayout::Millimeter);
+    return QSizeF(mm.width(), mm.height() - kFooterMm) * (kLayoutDpi / 25.4);
+}
+
+model::Result<int> writeReportPdf(const ReportData& data, const std::vector<ReportFigure>& figures,
+    const QString& path, const ReportProgress& progress)
+{
+    // Throttled: only a change of the whole percentage is reported.
+    int reported = -1;
+    const auto report = [&](int percent) {
+        percent = std::clamp(percent, 0, 100);
+        if (progress && percent != reported)
+            progress(percent);
+        reported = percent;
+    };
+    report(0);
     std::unique_ptr<QTextDocument> doc(reportTextDocument(data, figures));
+    report(10);
     // Written beside the target and renamed at the end: a failed export leaves no half PDF.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -96,7 +123,7 @@ model::Result<int> writeReportPdf(
             + file.errorString().toStdString() };
     QPdfWriter writer(&file);
     writer.setPageSize(QPageSize(QPageSize::A4));
-    writer.setPageMargins(QMarginsF(14, 14, 14, 10), QPageLayout::Millimeter);
+    writer.setPageMargins(kMarginsMm, QPageLayout::Millimeter);
     writer.setTitle(QStringLiteral("Rankscope report: %1 — %2")
                         .arg(QString::fromStdString(data.headline),
                             QString::fromStdString(data.rootCauseLabel)));
@@ -106,14 +133,16 @@ model::Result<int> writeReportPdf(
     if (!painter.begin(&writer))
         return model::Error { "cannot write " + path.toStdString() };
 
-    // Lay out at 96 dpi like a screen (the sizes in the stylesheet are for that) and scale
-    // to the writer's resolution when drawing. The last 8 mm of each page hold the footer.
-    const qreal scale = writer.resolution() / 96.0;
-    const qreal footer = 8.0 / 25.4 * writer.resolution();
+    // Laid out at 96 dpi and scaled to the writer's resolution when drawing.
+    const qreal scale = writer.resolution() / kLayoutDpi;
+    const qreal footer = kFooterMm / 25.4 * writer.resolution();
     const QSizeF page(writer.width() / scale, (writer.height() - footer) / scale);
     doc->setDocumentMargin(0);
     doc->setPageSize(page); // paginates: lines and table rows move to the next page whole
-    keepBlocksTogether(*doc);
+    // Each pass moves one block; a compact report needs a handful, so 40 % is reached
+    // after 30 passes and the rest of the passes (if any) hold it there.
+    keepBlocksTogether(*doc, [&](int pass) { report(10 + std::min(pass, 30)); });
+    report(40);
     const int pages = doc->pageCount();
 
     QFont footerFont = doc->defaultFont();
@@ -140,10 +169,12 @@ model::Result<int> writeReportPdf(
         painter.drawText(band, Qt::AlignRight | Qt::AlignBottom,
             QStringLiteral("page %1 of %2").arg(i + 1).arg(pages));
         painter.restore();
+        report(40 + 59 * (i + 1) / std::max(1, pages));
     }
     if (!painter.end() || !file.commit())
         return model::Error { "cannot write " + path.toStdString() + ": "
             + file.errorString().toStdString() };
+    report(100);
     return pages;
 }
 

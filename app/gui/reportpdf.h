@@ -9,14 +9,25 @@
 #include "app/core/reportdata.h"
 #include "model/error.h"
 
+#include <QSizeF>
 #include <QString>
+
+#include <functional>
 
 #include <vector>
 
 namespace rankscope::app {
 
+// Progress in percent, 0..100, called on the writing thread: a tenth for the document,
+// up to 40 while pages are balanced, the rest page by page; 100 once the file is written.
+using ReportProgress = std::function<void(int percent)>;
+
 // Returns the page count.
-model::Result<int> writeReportPdf(
-    const ReportData& data, const std::vector<ReportFigure>& figures, const QString& path);
+model::Result<int> writeReportPdf(const ReportData& data, const std::vector<ReportFigure>& figures,
+    const QString& path, const ReportProgress& progress = {});
+
+// A PDF page's text area in document pixels (A4 at 96 dpi less the margins and footer):
+// what a figure must fit in.
+QSizeF reportPdfPageSize();
 
 } // namespace rankscope::app

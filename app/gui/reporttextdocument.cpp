@@ -2,7 +2,9 @@
 
 #include "app/core/reportwriter.h"
 
+#include <QBuffer>
 #include <QImage>
+#include <QImageReader>
 #include <QRegularExpression>
 #include <QTextDocument>
 #include <QUrl>
@@ -112,20 +114,40 @@ void replaceAll(QString& html, const QString& pattern, const QString& with)
 
 } // namespace
 
+QSize richTextFigureSize(const QSize& pixels)
+{
+    if (pixels.isEmpty())
+        return QSize(kRichTextFigureWidth, kRichTextFigureWidth / 2);
+    return pixels.scaled(
+        QSize(kRichTextFigureWidth, kRichTextFigureMaxHeight), Qt::KeepAspectRatio);
+}
+
 QString richTextReportHtml(const ReportData& data, const std::vector<ReportFigure>& figures)
 {
-    // Figures without their bytes: the images become resources, not data URIs.
+    // Figures without their bytes: the images become resources, not data URIs. Their size
+    // is read from the PNG header first.
+    std::vector<QSize> sizes;
     std::vector<ReportFigure> named = figures;
-    for (ReportFigure& f : named)
+    for (ReportFigure& f : named) {
+        QByteArray bytes
+            = QByteArray::fromRawData(f.pngBytes.data(), static_cast<qsizetype>(f.pngBytes.size()));
+        QBuffer buffer(&bytes);
+        sizes.push_back(richTextFigureSize(QImageReader(&buffer, "PNG").size()));
         f.pngBytes.clear();
+    }
     QString html = QString::fromStdString(htmlReport(data, named));
 
     replaceAll(html, QStringLiteral("<style>[\\s\\S]*?</style>"), {});
-    int figure = 0;
+    // Both sides given: QTextDocument keeps the aspect ratio of an image with one side only
+    // on screen, but a printer or PDF stretched it to the image's own pixel height (a heatmap
+    // blown up over two pages).
+    std::size_t figure = 0;
     rewrite(html, QRegularExpression(QStringLiteral("<img src=\"data:image/png;base64,\"")),
-        [&figure](const QRegularExpressionMatch&) -> QString {
-            return QStringLiteral("<img width=\"%1\" src=\"rankscope-figure:%2\"")
-                .arg(kRichTextFigureWidth)
+        [&figure, &sizes](const QRegularExpressionMatch&) -> QString {
+            const QSize size = figure < sizes.size() ? sizes[figure] : richTextFigureSize({});
+            return QStringLiteral("<img width=\"%1\" height=\"%2\" src=\"rankscope-figure:%3\"")
+                .arg(size.width())
+                .arg(size.height())
                 .arg(figure++);
         });
 

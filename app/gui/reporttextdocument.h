@@ -10,6 +10,7 @@
 
 #include "app/core/reportdata.h"
 
+#include <QSize>
 #include <QString>
 
 #include <vector>
@@ -19,9 +20,15 @@ class QTextDocument;
 
 namespace rankscope::app {
 
-// Width in document pixels the figures are laid out at: the PDF lays A4 out at 96 dpi,
-// whose text column between 14 mm margins is about 690 px.
+// The box in document pixels a figure is fitted into, keeping its aspect ratio: the PDF
+// lays A4 out at 96 dpi, whose text column between 14 mm margins is about 690 px wide and
+// whose page about 1000 px high; the height leaves room for the caption and a heading, so
+// a figure is never scaled past a page nor split over two.
 inline constexpr int kRichTextFigureWidth = 660;
+inline constexpr int kRichTextFigureMaxHeight = 760;
+
+// A figure of `pixels` fitted into kRichTextFigureWidth × kRichTextFigureMaxHeight.
+QSize richTextFigureSize(const QSize& pixels);
 
 // The report's HTML rewritten for QTextDocument; figure i is referenced as
 // "rankscope-figure:<i>".

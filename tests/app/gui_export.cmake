@@ -6,6 +6,7 @@ add_executable(rankscope_gui_export_tests
     guiexporttestmain.cpp
     test_gui_export_cli.cpp
     test_gui_export_dialog.cpp
+    test_gui_export_pdf.cpp
 )
 target_link_libraries(rankscope_gui_export_tests PRIVATE rankscope_gui Catch2::Catch2 Qt6::Test)
 target_compile_definitions(rankscope_gui_export_tests PRIVATE
@@ -15,6 +16,12 @@ target_compile_definitions(rankscope_gui_export_tests PRIVATE
     RANKSCOPE_APP="$<TARGET_FILE:rankscope>")
 # The export tests run the binary itself.
 add_dependencies(rankscope_gui_export_tests rankscope)
+# ... and export a 4096-rank job the simulator writes.
+if(TARGET rankscope-simulate)
+    target_compile_definitions(rankscope_gui_export_tests PRIVATE
+        RANKSCOPE_SIMULATOR="$<TARGET_FILE:rankscope-simulate>")
+    add_dependencies(rankscope_gui_export_tests rankscope-simulate)
+endif()
 set_target_properties(rankscope_gui_export_tests PROPERTIES AUTOMOC ON)
 rankscope_warnings(rankscope_gui_export_tests)
 catch_discover_tests(rankscope_gui_export_tests TEST_PREFIX "gui export: "

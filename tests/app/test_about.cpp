@@ -57,6 +57,10 @@ TEST_CASE("every option in rankscope-cli's table is accepted by its parser", "[a
                     args.push_back(arg);
                 if (name == "--")
                     args.push_back("more-logs");
+                if (option.command == "report") {
+                    args.push_back("-o"); // report always needs its output file
+                    args.push_back("report.html");
+                }
             }
             const auto parsed = app::parseCliArguments(args);
             CHECK(parsed.arguments);

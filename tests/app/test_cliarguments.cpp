@@ -117,3 +117,15 @@ TEST_CASE("why takes exactly one question: --rank, --pair or --collective", "[cl
     CHECK_THAT(parse({ "diagnose", "logs", "--pair", "3,4" }).error, Catch::Contains("options of why"));
     CHECK_THAT(parse({ "why", "logs", "--pair" }).error, Catch::Contains("--pair needs two ranks"));
 }
+
+TEST_CASE("report takes --appendix for its full tables and other commands refuse it", "[cli]")
+{
+    const auto report = parse({ "report", "logs", "-o", "r.html", "--appendix" });
+    REQUIRE(report.arguments);
+    CHECK(report.arguments->appendix);
+    const auto compact = parse({ "report", "logs", "-o", "r.html" });
+    REQUIRE(compact.arguments);
+    CHECK_FALSE(compact.arguments->appendix);
+    CHECK_THAT(
+        parse({ "diagnose", "logs", "--appendix" }).error, Catch::Contains("option of report"));
+}

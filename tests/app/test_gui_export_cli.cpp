@@ -194,6 +194,40 @@ TEST_CASE("rankscope --export writes a paginated PDF with the figures, rendered 
     CHECK(red > 50);
 }
 
+TEST_CASE("a simulated 4096-rank job exports as a compact PDF of a few pages", "[export][gui][pdf]")
+{
+#ifndef RANKSCOPE_SIMULATOR
+    WARN("SKIPPED: the scenario simulator is not built");
+#else
+    const QString dir = testing::outputDir(QStringLiteral("gui-export/4096-ranks"));
+    const QString bundle = dir + QStringLiteral("/bundle");
+    QProcess simulate;
+    simulate.start(QStringLiteral(RANKSCOPE_SIMULATOR),
+        { QStringLiteral("--scenario"), QStringLiteral("network_pair"), QStringLiteral("--ranks"),
+            QStringLiteral("4096"), QStringLiteral("--steps"), QStringLiteral("10"),
+            QStringLiteral("--out"), bundle });
+    REQUIRE(simulate.waitForFinished(120'000));
+    REQUIRE(simulate.exitCode() == 0);
+    const QString pdf
+        = exportReport(dir, QStringLiteral("report"), QStringLiteral("pdf"), { bundle }, false);
+    QDir(bundle).removeRecursively(); // 4098 files: only the PDF is worth keeping
+    REQUIRE(readBytes(pdf).startsWith("%PDF"));
+    if (!testing::toolAvailable("pdfinfo") || !testing::toolAvailable("pdftotext")) {
+        WARN("SKIPPED page checks: poppler-utils (pdfinfo, pdftotext) not installed");
+        return;
+    }
+    // It used to be 185 pages: every rank row and every input's hash.
+    const int pages = pdfPages(pdf);
+    INFO(pages << " pages");
+    CHECK(pages >= 2);
+    CHECK(pages <= 10);
+    const QByteArray text = pdfText(pdf);
+    CHECK(text.contains("Network link between two ranks"));
+    CHECK(text.contains("--appendix")); // where the full tables are
+    CHECK_FALSE(text.contains("Appendix: every input"));
+#endif
+}
+
 TEST_CASE("no seeded secret leaves in any format, and no anonymised original with --anonymize",
     "[export][gui][secrets]")
 {

@@ -183,13 +183,22 @@ TEST_CASE("the export dialog previews the report, follows the extension and the 
     dialog.setFormat(ExportFormat::Json);
     CHECK(dialog.outputPath() == QString(dir + QStringLiteral("/report.json")));
     CHECK(dialog.preview()->toPlainText().trimmed().startsWith(QLatin1Char('{')));
+    auto* appendix = dialog.findChild<QCheckBox*>(QStringLiteral("exportAppendix"));
+    REQUIRE(appendix);
+    CHECK_FALSE(appendix->isEnabled()); // JSON is the whole object: nothing to append
     dialog.setFormat(ExportFormat::Pdf);
     CHECK(dialog.outputPath() == QString(dir + QStringLiteral("/report.pdf")));
+    CHECK(appendix->isEnabled());
+    CHECK_FALSE(dialog.appendix()); // compact unless asked
 
-    // Writing: the dialog closes and says where.
+    // Writing: the progress bar follows the writer to 100 %, the dialog closes and says where.
     QSignalSpy exported(&dialog, &ExportDialog::exported);
+    QSignalSpy progress(&dialog, &ExportDialog::writeProgressChanged);
     dialog.startExport();
     REQUIRE(waitFor([&] { return exported.count() > 0; }));
+    CHECK(dialog.writeProgress() == 100);
+    REQUIRE(progress.count() >= 1);
+    CHECK(progress.back().front().toInt() == 100);
     CHECK(exported.front().front().toString() == QString(dir + QStringLiteral("/report.pdf")));
     CHECK(testing::readBytes(dir + QStringLiteral("/report.pdf")).startsWith("%PDF"));
     CHECK_FALSE(dialog.isVisible());

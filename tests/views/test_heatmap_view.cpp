@@ -4,6 +4,7 @@
 #include "documentfixture.h"
 #include "views/heatmapimage.h"
 #include "views/pairheatmapview.h"
+#include "viewtestsupport.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,6 +15,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace rankscope;
 using rankscope::views::PairHeatmapView;
@@ -406,4 +408,207 @@ TEST_CASE("heatmap rings the stuck pair so it shows at 4096 ranks", "[heatmap][s
             CHECK(best < 40);
         }
     }
+}
+
+namespace {
+
+// 4096 ranks: every other rank waits on rank 1000 (column 1000 lit), and the verdict's stuck
+// pair is 1000 <-> 1002.
+views::DocumentPtr waitsOnIn4096()
+{
+    auto bundle = std::make_shared<model::Bundle>();
+    bundle->ranks.resize(4096);
+    for (std::int32_t r = 0; r < 4096; ++r)
+        bundle->ranks[static_cast<std::size_t>(r)].rank = r;
+    model::Diagnosis d;
+    d.initiatingRanks = { 1000 };
+    d.stuckPair = std::make_pair(1000, 1002);
+    for (std::int32_t r = 0; r < 4096; ++r)
+        if (r != 1000)
+            d.collateralRanks.push_back(r);
+    auto doc = std::make_shared<views::BundleDocument>();
+    doc->timeline = std::make_shared<model::TimelineData>(model::TimelineData::build(*bundle, d));
+    doc->pairs = std::make_shared<model::PairEvidence>(model::PairEvidence::build(*bundle, d));
+    doc->diagnosis = std::make_shared<model::Diagnosis>(std::move(d));
+    doc->bundle = std::move(bundle);
+    return doc;
+}
+
+} // namespace
+
+TEST_CASE("heatmap zooms with the wheel, keys and a double-click, and pans by dragging",
+    "[heatmap][zoom]")
+{
+    SelectionState selection;
+    PairHeatmapView view(&selection);
+    view.resize(640, 480);
+    view.show();
+    selection.setDocument(stuckPairIn4096());
+    view.setHostMode(false);
+    QApplication::processEvents();
+    REQUIRE(view.matrixSize() == 4096);
+    const QRect whole(0, 0, 4096, 4096);
+    CHECK(view.visibleCells() == whole);
+    CHECK_FALSE(view.isZoomed());
+    QSignalSpy changed(&view, &PairHeatmapView::visibleCellsChanged);
+    const QRect matrix = view.matrixRect();
+
+    // The wheel zooms about the pointer: the cell under it stays under it.
+    const QPoint at = matrix.topLeft() + QPoint(matrix.width() / 4, matrix.height() / 2);
+    const auto before = view.cellAt(at);
+    REQUIRE(before);
+    QWheelEvent wheel(at, view.mapToGlobal(at), QPoint(), QPoint(0, 120 * 4), Qt::NoButton,
+        Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&view, &wheel);
+    CHECK(view.isZoomed());
+    CHECK(view.visibleCells().width() < 4096 / 2);
+    CHECK(view.visibleCells().width() == view.visibleCells().height());
+    REQUIRE(changed.count() == 1);
+    const auto after = view.cellAt(at);
+    REQUIRE(after);
+    CHECK(std::abs(after->first - before->first) <= 8);
+    CHECK(std::abs(after->second - before->second) <= 8);
+    // The matrix square keeps its place and size: only what it shows changed.
+    CHECK(view.matrixRect() == matrix);
+
+    // + zooms in twice as far about the centre, - back out, 0 shows everything.
+    const int span = view.visibleCells().width();
+    view.setFocus();
+    QTest::keyClick(&view, Qt::Key_Plus);
+    CHECK(view.visibleCells().width() == (span + 1) / 2);
+    QTest::keyClick(&view, Qt::Key_Minus);
+    CHECK(std::abs(view.visibleCells().width() - span) <= 1);
+    QTest::keyClick(&view, Qt::Key_0);
+    CHECK(view.visibleCells() == whole);
+
+    // A double-click zooms in on the cell under it: the stuck pair fills far more of the
+    // square, and stays in view.
+    const QPointF stuck = view.cellRect(1000, 3000).center();
+    QTest::mouseDClick(&view, Qt::LeftButton, {}, stuck.toPoint());
+    const QRect zoomed = view.visibleCells();
+    CHECK(zoomed.width() == 1024);
+    CHECK(zoomed.contains(QPoint(3000, 1000))); // x = column (to), y = row (from)
+    CHECK(view.cellRect(1000, 3000).width() > 0.5);
+    for (int i = 0; i < 3; ++i)
+        view.zoomToCell(1000, 3000);
+    CHECK(view.visibleCells().width() == 16);
+    const QRectF cell = view.cellRect(1000, 3000);
+    CHECK(cell.width() >= matrix.width() / 16.0 - 1);
+    CHECK(matrix.contains(cell.center().toPoint()));
+    const auto hit = view.cellAt(cell.center().toPoint());
+    REQUIRE(hit);
+    CHECK(*hit == std::make_pair(1000, 3000));
+
+    // A drag pans: the cells follow the pointer, and a drag selects nothing.
+    const QRect panFrom = view.visibleCells();
+    const double px = static_cast<double>(matrix.width()) / panFrom.width();
+    const QPoint start = matrix.center();
+    QTest::mousePress(&view, Qt::LeftButton, {}, start);
+    QMouseEvent move(QEvent::MouseMove, QPointF(start + QPoint(static_cast<int>(px * 3), 0)),
+        view.mapToGlobal(QPointF(start + QPoint(static_cast<int>(px * 3), 0))), Qt::NoButton,
+        Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, start + QPoint(static_cast<int>(px * 3), 0));
+    CHECK(view.visibleCells().left() == panFrom.left() - 3);
+    CHECK(view.visibleCells().top() == panFrom.top());
+    CHECK(selection.selectedPair() == qMakePair(-1, -1));
+    // Home shows the whole matrix again.
+    QTest::keyClick(&view, Qt::Key_Home);
+    CHECK(view.visibleCells() == whole);
+}
+
+TEST_CASE("a zoomed heatmap renders the cells in view with labels that never overlap",
+    "[heatmap][zoom][screenshot]")
+{
+    SelectionState selection;
+    PairHeatmapView view(&selection);
+    view.resize(900, 700);
+    view.show();
+    selection.setDocument(waitsOnIn4096());
+    view.setHostMode(false);
+    QApplication::processEvents();
+    const QRgb stuck = PairHeatmapView::stuckPairColor(view.palette()).rgb();
+    const QRgb background = PairHeatmapView::emptyCellColor(view.palette()).rgb();
+
+    for (const int zooms : { 0, 2, 5 }) {
+        view.resetZoom();
+        for (int i = 0; i < zooms; ++i)
+            view.zoomToCell(1000, 1001);
+        INFO("zoomed " << zooms << " times: " << view.visibleCells().width() << " cells");
+        const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        image.save(testing::shotPath(QStringLiteral("heatmap-4096-zoom%1.png").arg(zooms)));
+        CHECK(testing::distinctColours(image) > 8);
+        const QRect matrix = view.matrixRect();
+
+        // Column 1000 (everyone waits on rank 1000) is lit, a cell beside it is not, and
+        // the stuck pair is ringed, at every zoom level.
+        const QRectF lit = view.cellRect(1001, 1000);
+        REQUIRE_FALSE(lit.isNull());
+        bool litSeen = false; // a pooled pixel rounds to one side or the other
+        for (const double dx : { -1.0, 0.0, 1.0 })
+            litSeen = litSeen || pixelAt(image, lit.center() + QPointF(dx, 0)) != background;
+        CHECK(litSeen);
+        const QRectF dark = view.cellRect(1002, 1001);
+        if (dark.width() >= 3)
+            CHECK(pixelAt(image, dark.center()) == background);
+        const QRectF c = view.cellRect(1000, 1002);
+        REQUIRE_FALSE(c.isNull());
+        const int radius = static_cast<int>(
+            std::max(PairHeatmapView::kStuckMarkerDiameter / 2.0, c.width() * 0.75 + 2));
+        int best = 1000;
+        for (const QPointF dir : { QPointF(1, 0), QPointF(-1, 0), QPointF(0, 1), QPointF(0, -1) })
+            for (int d = radius - 3; d <= radius + 3; ++d)
+                best = std::min(best, colourDistance(pixelAt(image, c.center() + dir * d), stuck));
+        CHECK(best < 40);
+
+        // Column labels: the ink above the matrix comes in runs (a gap of a few pixels
+        // ends a label), and no run is wider than the widest label: two labels drawn over
+        // each other would make one wide run.
+        const QRgb window = view.palette().color(QPalette::Window).rgb();
+        const int fh = view.fontMetrics().height();
+        QFont bold = view.font();
+        bold.setBold(true);
+        const int widest = QFontMetrics(bold).horizontalAdvance(QStringLiteral("4095")) + 2;
+        std::vector<std::pair<int, int>> runs; // [first, last] x of each label
+        int gap = 1000;
+        for (int x = matrix.left() - widest; x <= matrix.right() + widest; ++x) {
+            bool ink = false;
+            for (int y = matrix.top() - fh - 2; y < matrix.top() - 8; ++y)
+                ink = ink || image.pixel(x, y) != window;
+            if (!ink) {
+                ++gap;
+                continue;
+            }
+            if (gap >= 3 || runs.empty())
+                runs.push_back({ x, x });
+            runs.back().second = x;
+            gap = 0;
+        }
+        int widestRun = 0;
+        for (const auto& [first, last] : runs)
+            widestRun = std::max(widestRun, last - first + 1);
+        INFO("label runs " << runs.size() << ", widest " << widestRun << " px of " << widest);
+        CHECK(runs.size() >= 3);
+        CHECK(widestRun <= widest);
+    }
+}
+
+TEST_CASE("a heatmap without its controls draws the plot only, from the top", "[heatmap]")
+{
+    Fixture f;
+    const int withControls = f.view.matrixRect().top();
+    f.view.setControlsVisible(false);
+    QApplication::processEvents();
+    for (QWidget* child : f.view.findChildren<QWidget*>())
+        CHECK_FALSE(child->isVisible());
+    CHECK(f.view.matrixRect().top() < withControls);
+    // Rendered without children, the band where the controls were is plain background.
+    QImage image(f.view.size(), QImage::Format_RGB32);
+    f.view.render(&image, QPoint(), QRegion(), QWidget::DrawWindowBackground);
+    const QRgb window = f.view.palette().color(QPalette::Window).rgb();
+    for (int y = 0; y < 6; ++y)
+        for (int x = 0; x < image.width(); ++x)
+            REQUIRE(image.pixel(x, y) == window);
+    f.view.setControlsVisible(true);
+    CHECK(f.view.matrixRect().top() == withControls);
 }
