@@ -682,3 +682,91 @@ TEST_CASE("stuck in the first collective, the watchdog says nothing completed (-
     CHECK_FALSE(filesWith(b, "last completed work: -1").empty());
     CHECK(filesWith(b, "last completed work: 0").empty());
 }
+
+TEST_CASE("benign noise: application Xids belong to no rank of the job, and every rank exits 0",
+    "[simulator]")
+{
+    const Bundle b = run(small("healthy", "benign_noise"));
+    const auto j = expectedOf(b);
+    CHECK(j["verdict"]["status"] == "no_hang_found");
+    CHECK(j["generator"]["torch"] == "2.4"); // the not-destroyed warning needs ≥2.4
+    std::string dmesg;
+    for (const auto& [path, text] : b)
+        if (path.find("dmesg") != std::string::npos)
+            dmesg += text;
+    for (const char* xid : { "): 13, ", "): 43, ", "): 31, ", "): 92, " })
+        CHECK(dmesg.find(xid) != std::string::npos);
+    CHECK(dmesg.find("1 CE memory read error") != std::string::npos);
+    CHECK(filesWith(b, "process group has NOT been destroyed").size() >= 16);
+    CHECK(filesWith(b, "can potentially cause a hang").size() >= 16);
+    CHECK(filesWith(b, "Watchdog caught collective operation timeout").empty());
+}
+
+TEST_CASE("subgroup skip: the odd rank times out on the metrics group, the others on PG 0",
+    "[simulator]")
+{
+    const Bundle b = run(small("collective_mismatch", "subgroup_skip"));
+    const auto j = expectedOf(b);
+    const int r = ints(j["verdict"]["initiating_ranks"]).at(0);
+    const std::string mine = b.at(rankFile(b, r));
+    const std::string timeout = lineContaining(mine, "Watchdog caught collective operation timeout");
+    CHECK(timeout.find("SeqNum=2,") != std::string::npos);
+    CHECK(timeout.find("NumelIn=4,") != std::string::npos);
+    // The metrics group's watchdog reports it: PG 1, or PG 2 when a TP group took PG 1.
+    const std::string timeoutAt = lineContaining(mine, "Timeout at NCCL work: 2,");
+    CHECK((timeoutAt.find("[PG 1 Rank ") != std::string::npos
+        || timeoutAt.find("[PG 2 Rank ") != std::string::npos));
+    const std::string seq
+        = "SeqNum=" + std::to_string(j["verdict"]["stuck_collective"]["seq"].get<int>()) + ",";
+    CHECK(mine.find(seq) == std::string::npos); // never enqueued #S on PG 0
+    CHECK(filesWith(b, seq).size() >= 8);
+}
+
+TEST_CASE("partial bundles: a lost rank leaves no file, a cut copy ends mid-line", "[simulator]")
+{
+    const Bundle lost = run(small("partial_bundle", "missing_rank_file"));
+    int files = 0;
+    for (int r = 0; r < 16; ++r)
+        files += rankFile(lost, r).empty() ? 0 : 1;
+    CHECK(files == 15);
+    CHECK(expectedOf(lost)["verdict"]["initiating_ranks"].empty());
+    const Bundle cut = run(small("partial_bundle", "cut_mid_line"));
+    for (int r = 0; r < 16; ++r) {
+        const std::string text = cut.at(rankFile(cut, r));
+        REQUIRE_FALSE(text.empty());
+        CHECK(text.back() != '\n');
+    }
+}
+
+TEST_CASE("every scenario generates a 4096-rank job with interleaved per-node consoles",
+    "[simulator]")
+{
+    for (const std::string& s : scenarioNames()) {
+        std::vector<std::string> variants { variantNames(s).front() };
+        if (s == "healthy")
+            variants.push_back("benign_noise");
+        if (s == "collective_mismatch")
+            variants.push_back("subgroup_skip");
+        if (s == "partial_bundle")
+            variants.push_back("cut_mid_line");
+        for (const std::string& v : variants) {
+            INFO(s << "/" << v);
+            ScenarioOptions o = small(s, v);
+            o.ranks = 4096;
+            o.steps = 4;
+            o.layout = Layout::PerNode;
+            const auto start = std::chrono::steady_clock::now();
+            Result r;
+            const Bundle b = run(o, &r);
+            const auto secs
+                = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            CHECK(secs < 30.0);
+            // One console per host (4096 / 8); an excerpt is a paste, not a bundle.
+            int consoles = 0;
+            for (const auto& [path, text] : b)
+                consoles += text.find("[default") != std::string::npos ? 1 : 0;
+            if (s != "excerpt_only")
+                CHECK(consoles == 512);
+        }
+    }
+}

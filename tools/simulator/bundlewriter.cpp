@@ -362,6 +362,8 @@ void writeLogs(const Job& job, const ScenarioPlan& plan, Sink& sink)
     switch (job.options.layout) {
     case Layout::PerRank: {
         for (int r = 0; r < job.world && sink.ok(); ++r) {
+            if (plan.outputLost(r))
+                continue; // not even an empty file: the collector never saw one
             const RankStream rs = ranks.render(r);
             writeStream(sink, rankFileName(job, r), rs);
         }
@@ -394,6 +396,8 @@ void writeLogs(const Job& job, const ScenarioPlan& plan, Sink& sink)
             std::vector<RankStream> local;
             for (int r = job.firstRankOf(n); r < job.firstRankOf(n) + job.ranksOn(n); ++r) {
                 local.push_back(ranks.render(r));
+                if (plan.outputLost(r))
+                    continue;
                 const std::string dir = runDir + std::to_string(job.rankInfo(r).local) + "/";
                 writeStream(sink, dir + "stdout.log", local.back(), static_cast<int>(Stream::Out));
                 writeStream(sink, dir + "stderr.log", local.back(), static_cast<int>(Stream::Err));

@@ -1022,6 +1022,8 @@ void Writer::straggleLines()
     }
 }
 
+// Each process group runs its own watchdog: the lines about a failed work carry the prefix of
+// the group that work ran on (the metrics group's in collective_mismatch/subgroup_skip).
 void Writer::dumpLines(Micros t, bool local)
 {
     const TorchDialect& T = J.torch;
@@ -1032,12 +1034,12 @@ void Writer::dumpLines(Micros t, bool local)
     LineOut l(rs, t, Stream::Err);
     if (local && T.order >= 260) {
         D.envelope(l.str(), 'E', t, "ProcessGroupNCCL.cpp", T.lnFirstPg);
-        D.pgPrefix(l.str(), 0, r);
+        D.pgPrefix(l.str(), rp.work.pg, r);
         l << "First PG on this rank to signal dumping.\n";
     }
     if (!local) {
         D.envelope(l.str(), 'E', t, "ProcessGroupNCCL.cpp", T.lnObserved);
-        D.pgPrefix(l.str(), 0, r);
+        D.pgPrefix(l.str(), rp.work.pg, r);
         if (T.newDumpWording)
             l << "Observed flight recorder dump signal from another rank via TCPStore.\n";
         else
@@ -1045,7 +1047,7 @@ void Writer::dumpLines(Micros t, bool local)
     }
     const Micros t2 = t + (local ? 320 : 1) * kMilli;
     D.envelope(l.str(), 'E', t2, "ProcessGroupNCCL.cpp", T.lnDumpSignal);
-    D.pgPrefix(l.str(), 0, r);
+    D.pgPrefix(l.str(), rp.work.pg, r);
     if (T.newDumpWording) {
         l << "Received a dump signal due to a collective timeout from ";
         if (local)
@@ -1069,11 +1071,11 @@ void Writer::dumpLines(Micros t, bool local)
           << ", last completed NCCL work: " << c << ".\n";
     }
     D.envelope(l.str(), 'E', t2, "ProcessGroupNCCL.cpp", T.lnPrepareDump);
-    D.pgPrefix(l.str(), 0, r);
+    D.pgPrefix(l.str(), rp.work.pg, r);
     l << "ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1\n";
     if (J.torchInfoLogs && J.flightRecorder) {
         D.envelope(l.str(), 'I', t2 + 400 * kMilli, "ProcessGroupNCCL.cpp", T.lnPrepareDump + 11);
-        D.pgPrefix(l.str(), 0, r);
+        D.pgPrefix(l.str(), rp.work.pg, r);
         l << "ProcessGroupNCCL dumping nccl trace to /tmp/nccl_trace_rank_" << r << '\n';
         D.envelope(l.str(), 'I', t2 + 430 * kMilli, "NCCLUtils.cpp", 348);
         l << "Finished writing NCCLPG debug info to /tmp/nccl_trace_rank_" << r << '\n';
@@ -1089,7 +1091,7 @@ void Writer::detectLines(Micros t, std::string_view /*ncclErrorText*/)
     LineOut l(rs, t, Stream::Err);
     if (T.failureDetectedLine) {
         D.envelope(l.str(), 'E', t, "ProcessGroupNCCL.cpp", T.lnDetect);
-        D.pgPrefix(l.str(), 0, r);
+        D.pgPrefix(l.str(), rp.work.pg, r);
         l << " failure detected by watchdog at work sequence id: " << rp.work.seq
           << " PG status: last enqueued work: " << rp.lastEnqueued
           << ", last completed work: " << rp.lastCompleted << '\n';
@@ -1117,14 +1119,14 @@ void Writer::detectLines(Micros t, std::string_view /*ncclErrorText*/)
     }
     if (T.lnDetect > 0) {
         D.envelope(l.str(), 'E', t, "ProcessGroupNCCL.cpp", T.lnDetect);
-        D.pgPrefix(l.str(), 0, r);
+        D.pgPrefix(l.str(), rp.work.pg, r);
         l << "Exception (either an error or timeout) detected by watchdog at work: " << rp.work.seq
           << ", last enqueued NCCL work: " << rp.lastEnqueued
           << ", last completed NCCL work: " << rp.lastCompleted << ".\n";
     }
     if (timeout) {
         D.envelope(l.str(), 'E', t, "ProcessGroupNCCL.cpp", T.lnTimeoutAt);
-        D.pgPrefix(l.str(), 0, r);
+        D.pgPrefix(l.str(), rp.work.pg, r);
         l << "Timeout at NCCL work: " << rp.work.seq
           << ", last enqueued NCCL work: " << rp.lastEnqueued
           << ", last completed NCCL work: " << rp.lastCompleted << ".\n";
@@ -1178,7 +1180,7 @@ void Writer::terminate(Micros t, const std::string& reason, FrameSite site)
         l << "  what():  " << exitMsg << '\n';
         return;
     }
-    D.pgPrefix(exitMsg, 0, r);
+    D.pgPrefix(exitMsg, rp.work.pg, r);
     Text(exitMsg) << "Process group watchdog thread terminated with exception: " << reason;
     std::string body = exitMsg;
     body += '\n';
@@ -1764,7 +1766,9 @@ void Writer::completionLines(Micros end)
         J.calendar.appendDateTime(l.str(), end, ' ');
         l << '\n';
     }
-    const bool destroys = J.framework != Framework::Megatron;
+    // Megatron's scripts, and the benign_noise job's, end without destroy_process_group():
+    // ProcessGroupNCCL's destructor then warns (≥2.4) that a peer *could* be left blocked.
+    const bool destroys = J.framework != Framework::Megatron && !P.benignNoise;
     if (destroys && ncclInfoOn) {
         LineOut l(rs, end - 300 * kMilli, Stream::Out);
         D.ncclInfo(l.str(), ri.pid);
@@ -1875,10 +1879,29 @@ void Writer::serviceThreadLines()
 RankStream RankRenderer::render(int rank) const
 {
     RankStream rs;
+    if (m_plan.outputLost(rank))
+        return rs; // the collector never picked its output up: not one byte of it
     const RankPlan& rp = m_plan.ranks[static_cast<std::size_t>(rank)];
     Writer w(m_job, m_plan, rank, rs);
     w.run();
     rs.finalize(rp.logEnd);
+    // A copy cut by size or time (head -c, a scrollback limit, a shipper's byte budget) ends
+    // wherever the budget ran out: half-way through the last line with text, no newline. Only
+    // a file that is this rank's own ends with its last line; a combined file (srun, per-node
+    // consoles) would end with whichever writer came last, so those layouts are left whole.
+    const Layout layout = m_job.options.layout;
+    const bool ownFile = layout == Layout::PerRank || layout == Layout::TorchrunLogdir;
+    if (m_plan.cutMidLine && ownFile && !rs.chunks.empty()) {
+        Chunk& last = rs.chunks.back();
+        const std::string_view text = rs.text(last);
+        const std::size_t textEnd = text.find_last_not_of('\n');
+        if (textEnd != std::string_view::npos) {
+            const std::size_t nl = text.substr(0, textEnd).rfind('\n');
+            const std::size_t lineStart = nl == std::string_view::npos ? 0 : nl + 1;
+            const std::size_t keep = std::max<std::size_t>(1, (textEnd + 1 - lineStart) / 2);
+            last.length = static_cast<std::uint32_t>(lineStart + keep);
+        }
+    }
     return rs;
 }
 
@@ -1920,6 +1943,8 @@ std::string RankRenderer::errorJson(int rank) const
 {
     const RankPlan& rp = m_plan.ranks[static_cast<std::size_t>(rank)];
     if (!m_job.recordDecorator || rp.deathAt < 0 || rp.exitCode != 1 || rp.killedByLauncher)
+        return {};
+    if (m_plan.outputLost(rank))
         return {};
     std::string tb = pythonTraceback(rank);
     if (tb.empty())

@@ -9,6 +9,7 @@
 #include "jobmodel.h"
 #include "simulator.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,21 @@ struct ScenarioPlan {
     int shmNode = -1;
     bool earlyStopNote = false;
     bool harmlessWarn = false; // healthy: benign NCCL WARN
+    // healthy/benign_noise: kernel and PyTorch lines that look alarming and are not a hang
+    // (application Xids of an earlier job, corrected ECC and AER notices, "can potentially
+    // cause a hang" warnings, a script that never calls destroy_process_group()).
+    bool benignNoise = false;
+    // collective_mismatch/subgroup_skip: the process group of the script's metrics group
+    // (a second NCCL group over all ranks); -1 when the job has none.
+    int metricsPgId = -1;
+    // partial_bundle: ranks whose output the collector never picked up, and whether every
+    // rank's output ends in the middle of its last line (a copy cut short by size or time).
+    std::vector<int> lostRanks;
+    bool cutMidLine = false;
+    bool outputLost(int rank) const
+    {
+        return std::find(lostRanks.begin(), lostRanks.end(), rank) != lostRanks.end();
+    }
     bool excerpt = false;
     std::vector<int> excerptRanks;
     bool forcedPyspyOff = false;

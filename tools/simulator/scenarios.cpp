@@ -104,6 +104,7 @@ void planHealthy(const Job& job, ScenarioPlan& plan, Rng& rng)
             + static_cast<Micros>(static_cast<double>(job.stepDuration) * rng.real(0.2, 0.8));
     }
     plan.harmlessWarn = plan.variant == "plugin_warn";
+    plan.benignNoise = plan.variant == "benign_noise";
     verdict(plan, job, "no_hang_found", "none", {}, false);
     plan.notes = plan.variant == "still_training"
         ? "Nothing injected: the bundle is a snapshot of a job that is still training normally."
@@ -111,6 +112,11 @@ void planHealthy(const Job& job, ScenarioPlan& plan, Rng& rng)
     if (plan.harmlessWarn)
         plan.notes = "Nothing injected: the job completes; NCCL prints a harmless WARN about the "
                      "kernel command line.";
+    if (plan.benignNoise)
+        plan.notes = "Nothing injected: the job completes. dmesg holds application Xids 13/43/31 "
+                     "of an earlier job's process, corrected ECC/AER notices and an Xid 92; "
+                     "PyTorch warns that a hang is possible (device unknown at barrier, process "
+                     "group not destroyed).";
 }
 
 void planStraggler(const Job& job, ScenarioPlan& plan, Rng& rng)
@@ -486,6 +492,36 @@ void planMismatch(const Job& job, ScenarioPlan& plan, Rng& rng)
         }
         return;
     }
+    if (v == "subgroup_skip") {
+        // The script keeps a second NCCL group over all ranks for metrics (new_group(); every
+        // rank used it at setup, so its communicator exists). At step h a rank-conditional
+        // branch (`if rank == r: log_metrics()`) makes rank r alone all-reduce its metrics on
+        // that group and block on .item(); the others go on to PG 0's #S. Neither call can
+        // ever complete: a deadlock across groups. Rank r is inside a collective, not busy in
+        // Python, and its own watchdog names the metrics group's work.
+        allWait(job, plan, first);
+        plan.metricsPgId = job.tpSize > 0 ? 2 : 1;
+        RankPlan& rp = plan.ranks[static_cast<std::size_t>(r)];
+        rp.stopOp = first;
+        rp.work = Collective {};
+        rp.work.pg = plan.metricsPgId;
+        rp.work.seq = 2; // #1 was the setup call every rank made
+        rp.work.op = Op::AllReduce;
+        rp.work.numelIn = rp.work.numelOut = 4; // loss, grad norm, lr, tokens/s
+        rp.work.cpuSync = true;
+        rp.work.step = h;
+        // The status counters of the failing group are the metrics group's.
+        rp.lastEnqueued = 2;
+        rp.lastCompleted = 1;
+        verdict(plan, job, "hang_diagnosed", "collective_mismatch", { r }, true);
+        plan.notes = "Rank " + std::to_string(r)
+            + " alone all-reduces its metrics on process group " + std::to_string(plan.metricsPgId)
+            + " (a rank-conditional log_metrics()) and waits there; every other rank waits in "
+              "collective #"
+            + std::to_string(plan.stuckSeq) + " on PG 0, which rank " + std::to_string(r)
+            + " never enqueues.";
+        return;
+    }
     if (v == "extra_collective") {
         RankPlan& rp = plan.ranks[static_cast<std::size_t>(r)];
         rp.skipOp = first;
@@ -678,6 +714,33 @@ void planAllEntered(const Job& job, ScenarioPlan& plan, Rng& rng, bool excerpt)
     }
 }
 
+// The injected hang is one of the plain ones above; what changes is how much of its output
+// reached the bundle.
+void planPartial(const Job& job, ScenarioPlan& plan, Rng& rng)
+{
+    if (plan.variant == "missing_rank_file") {
+        // Every rank entered #S and waits (an NCCL-internal hang, nothing names a culprit),
+        // and one rank's output was never collected. Its absence says nothing about it: the
+        // ranks that are present all sit inside #S, so the bundle cannot tell whether the
+        // missing rank is the one that never arrived or one more waiter.
+        planAllEntered(job, plan, rng, false);
+        const int lost = rng.uniformInt(0, job.world - 1);
+        plan.lostRanks = { lost };
+        plan.notes = "Every rank enters collective #" + std::to_string(plan.stuckSeq)
+            + " and times out; rank " + std::to_string(lost)
+            + "'s output is missing from the bundle, and its absence is no evidence about it.";
+        return;
+    }
+    // cut_mid_line: a straggler whose bundle was copied with a byte budget; every rank's
+    // output ends half-way through its last line. Everything before that line still says
+    // who stalled.
+    plan.variant = "dataloader";
+    planStraggler(job, plan, rng);
+    plan.variant = "cut_mid_line";
+    plan.cutMidLine = true;
+    plan.notes += " Every rank's output is cut half-way through its last line.";
+}
+
 } // namespace
 
 ScenarioPlan planScenario(const Job& job, const std::string& scenario, const std::string& variant)
@@ -711,6 +774,8 @@ ScenarioPlan planScenario(const Job& job, const std::string& scenario, const std
         planInit(job, plan, rng);
     else if (scenario == "silent_rank")
         planSilent(job, plan, rng);
+    else if (scenario == "partial_bundle")
+        planPartial(job, plan, rng);
     else if (scenario == "excerpt_only")
         planAllEntered(job, plan, rng, true);
     else

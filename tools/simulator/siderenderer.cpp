@@ -537,6 +537,50 @@ std::string SideRenderer::dmesg(int node) const
                 "at 75.0 (7679 of 10239 items, 6291456 file size, 819 bytes per item), suggesting "
                 "rotation.");
     }
+    // healthy/benign_noise. NVIDIA's Xid catalogue files 13 (graphics engine exception), 31
+    // (MMU fault) and 43 (channel stopped after such an error) under the application: here an
+    // earlier job's process (a pid none of this job's ranks has) hit them hours before this job
+    // started. Corrected errors were fixed by the hardware: a host DIMM's EDAC "CE" line, a
+    // PCIe AER "severity=Corrected" notice, and Xid 92 (high single-bit ECC rate) on a GPU of
+    // this job while it trains. None stops a kernel; every rank of the job exits 0.
+    if (m_plan.benignNoise) {
+        const int first = J.firstRankOf(node);
+        const RankInfo& g0 = J.rankInfo(first);
+        const RankInfo& g1 = J.rankInfo(first + std::min(1, J.ranksOn(node) - 1));
+        const int oldPid = 100000 + static_cast<int>(rng.uniform(0, 800000));
+        const Micros before = -rng.uniform(45, 180) * kMinute;
+        const std::string x0 = "NVRM: Xid (PCI:" + pciShort(g0.busId) + "): ";
+        const std::string x1 = "NVRM: Xid (PCI:" + pciShort(g1.busId) + "): ";
+        const std::string who = ", pid=" + std::to_string(oldPid) + ", name=python3, ";
+        job(before,
+            x0 + "13" + who
+                + "Graphics SM Warp Exception on (GPC 1, TPC 2, SM 0): Out Of Range Address");
+        job(before + 15,
+            x0 + "13" + who
+                + "Graphics Exception: ESR 0x50c648=0x102000e 0x50c650=0x24 0x50c644=0xd3eff2 "
+                  "0x50c64c=0x17f");
+        job(before + 2 * kMilli, x0 + "43" + who + "Ch 00000008");
+        const Micros later = before + rng.uniform(3, 20) * kMinute;
+        job(later,
+            x1 + "31, pid=" + std::to_string(oldPid + 17)
+                + ", name=python3, Ch 00000010, intr 00000000. MMU Fault: ENGINE GRAPHICS "
+                  "GPCCLIENT_T1_3 faulted @ 0x7f4a_12340000. Fault is of type FAULT_PDE "
+                  "ACCESS_TYPE_VIRT_READ");
+        const Micros during = J.trainStart + rng.uniform(5, 60) * kSecond;
+        job(during,
+            "EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#1_DIMM#0 (channel:1 slot:0 "
+            "page:0x3f1a2c offset:0x740 grain:32 syndrome:0x0 - err_code:0x0000:0x009f)");
+        job(during + 40 * kMilli, "mce: [Hardware Error]: Machine check events logged");
+        const std::string rootPort = "0000:00:03.0"; // a root port, not a GPU
+        job(during + rng.uniform(1, 9) * kSecond,
+            "pcieport " + rootPort + ": AER: Corrected error received: " + rootPort);
+        job(during + rng.uniform(1, 9) * kSecond + 30,
+            "pcieport " + rootPort
+                + ": PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)");
+        job(during + rng.uniform(20, 90) * kSecond,
+            x1 + "92, pid=" + std::to_string(g1.pid)
+                + ", name=python, High single-bit ECC error rate");
+    }
     // Scenario signals.
     for (int r : m_plan.xidRanks) {
         const RankInfo& ri = J.rankInfo(r);
@@ -681,7 +725,7 @@ std::vector<int> SideRenderer::pyspyRanks() const
     for (int r = 0; r < J.world; ++r) {
         const RankPlan& p = m_plan.ranks[static_cast<std::size_t>(r)];
         const bool alive = p.deathAt < 0 || p.deathAt > m_plan.pyspyAt;
-        if (!alive || p.fate == Fate::Silent)
+        if (!alive || p.fate == Fate::Silent || m_plan.outputLost(r))
             continue;
         const bool initiating = std::find(m_plan.verdict.initiatingRanks.begin(),
                                     m_plan.verdict.initiatingRanks.end(), r)

@@ -22,8 +22,10 @@ struct ScenarioInfo {
 const std::vector<ScenarioInfo>& catalog()
 {
     static const std::vector<ScenarioInfo> kCatalog = {
-        { "healthy", { "completes", "still_training", "plugin_warn" },
-            "no fault; the job completes (or is still training) → no_hang_found" },
+        { "healthy", { "completes", "still_training", "plugin_warn", "benign_noise" },
+            "no fault; the job completes (or is still training) → no_hang_found (benign_noise: "
+            "application Xids of an earlier job, corrected ECC/AER, \"can potentially cause a "
+            "hang\" warnings; forces --dmesg and torch >= 2.4)" },
         { "straggler_stall", { "dataloader", "checkpoint", "sleep", "no_pyspy", "raced_ahead" },
             "one rank stalls in Python and never enqueues collective S → straggler_stall [r]" },
         { "frozen_job", { "nfs_stall", "gil_deadlock" },
@@ -46,10 +48,13 @@ const std::vector<ScenarioInfo>& catalog()
             "same transport error on every host at once → configuration, no rank (needs >= 2 "
             "hosts: --ranks-per-node is lowered if needed)" },
         { "collective_mismatch",
-            { "op_mismatch", "numel_mismatch", "extra_collective", "even_split", "algo_deadlock" },
+            { "op_mismatch", "numel_mismatch", "extra_collective", "even_split", "algo_deadlock",
+                "subgroup_skip" },
             "ranks disagree on collective S (or NCCL deadlocks under a forced algo/proto; "
             "algo_deadlock forces --nccl-debug >= info; numel_mismatch on torch < 2.1 forces "
-            "--nccl-debug coll) → collective_mismatch" },
+            "--nccl-debug coll; subgroup_skip: one rank waits in a metrics all-reduce on another "
+            "process group, forces torch >= 2.2, --nccl-debug <= info, no Flight Recorder) → "
+            "collective_mismatch" },
         { "resource_exhaustion", { "nccl_calloc", "cuda_oom_init", "shm_node_wide" },
             "NCCL buffer / shared-memory allocation fails during a communicator's init → "
             "resource_exhaustion" },
@@ -58,6 +63,11 @@ const std::vector<ScenarioInfo>& catalog()
             "unique id, or no socket interface → init_bootstrap" },
         { "silent_rank", { "stops" },
             "one rank's log just stops; everyone else times out → unknown [r]" },
+        { "partial_bundle", { "missing_rank_file", "cut_mid_line" },
+            "what a bundle loses in collection: one rank's output missing while every rank "
+            "entered and timed out (forces --nccl-debug off, no dmesg) → inconclusive; a "
+            "straggler whose every own file (per-rank, torchrun-logdir) ends mid-line → "
+            "straggler_stall [r] (no Flight Recorder)" },
         { "excerpt_only", { "paste" },
             "a pasted excerpt of 2-3 ranks' timeouts, nothing else (forces NCCL_DEBUG off, no "
             "dmesg/py-spy/tables) → inconclusive" },
@@ -112,7 +122,31 @@ Resolved resolve(const ScenarioOptions& in)
     if (s == "collective_mismatch" && (v == "numel_mismatch" || v == "extra_collective")
         && (o.torch == "1.13" || o.torch == "2.0"))
         o.ncclDebug = NcclDebug::Coll;
-    if (s == "no_evidence_all_entered") {
+    // benign_noise needs the kernel log it puts noise in, and a PyTorch that prints the
+    // "process group has NOT been destroyed" warning (≥2.4).
+    if (s == "healthy" && v == "benign_noise") {
+        o.dmesg = true;
+        if (o.torch == "1.13" || o.torch == "2.0" || o.torch == "2.2")
+            o.torch = "2.4";
+    }
+    // subgroup_skip: only the "[PG n Rank r]" prefix (≥2.2) tells which group a timeout is on.
+    // The simulator renders COLL lines and Flight Recorder entries for PG 0 and the TP group
+    // only, so the metrics group's call would be missing from both: they are turned off
+    // rather than shown incomplete.
+    if (s == "collective_mismatch" && v == "subgroup_skip") {
+        if (o.torch == "1.13" || o.torch == "2.0")
+            o.torch = "2.2";
+        if (o.ncclDebug == NcclDebug::Coll)
+            o.ncclDebug = NcclDebug::Info;
+        o.flightRecorder = false;
+        o.logs = true;
+    }
+    // A dump of a rank whose logs were lost would still show it: dumps are another bundle.
+    if (s == "partial_bundle") {
+        o.flightRecorder = false;
+        o.logs = true;
+    }
+    if (s == "no_evidence_all_entered" || (s == "partial_bundle" && v == "missing_rank_file")) {
         o.ncclDebug = NcclDebug::Off;
         o.dmesg = false;
     }
@@ -159,7 +193,8 @@ void adjustJob(Job& job, const std::string& s, const std::string& v)
         if (pick != 0)
             setEnv("NCCL_ALGO", pick == 2 ? "Tree" : "NVLS");
     }
-    if (s == "no_evidence_all_entered" || s == "excerpt_only")
+    if (s == "no_evidence_all_entered" || s == "excerpt_only"
+        || (s == "partial_bundle" && v == "missing_rank_file"))
         job.ncclEnv.clear();
 }
 

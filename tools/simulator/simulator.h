@@ -18,7 +18,8 @@
 // Answer conventions (expected.json "verdict"):
 //   - initiating_ranks: the rank(s) the injected fault names; [] when it names none
 //     (frozen_job, configuration, even_split, algo_deadlock, shm_node_wide, ifname,
-//     excerpt_only, no_evidence_all_entered).
+//     excerpt_only, no_evidence_all_entered, missing_rank_file: a rank whose output is not
+//     in the bundle is not named for its absence).
 //   - collateral_ranks: every other rank that only waited, timed out or was torn down
 //     because of the initiator; [] when there is no initiator (nobody is "collateral" to a
 //     job-wide cause), except shm_node_wide where the other hosts' ranks waited on the

@@ -71,3 +71,13 @@ gen fr-only-crashed-no-dump         --scenario rank_crashed --variant segfault -
 gen fr-logs-straggler-torch26       --scenario straggler_stall --variant checkpoint --ranks 8 --torch 2.6 --flight-recorder --fr-buffer 64 --seed 50
 gen fr-logs-ib-pair-json            --scenario network_pair --variant ib_status12 --ranks 8 --ranks-per-node 4 --flight-recorder --fr-format json --fr-version 2.10 --fr-buffer 24 --seed 44
 gen fr-logs-op-mismatch-torch27     --scenario collective_mismatch --variant op_mismatch --ranks 8 --torch 2.7 --flight-recorder --fr-buffer 64 --seed 47
+# Written from the mechanism before the rules were consulted (simulator round C): a rank
+# alone in a metrics all-reduce on another process group while the others wait on PG 0 (a
+# deadlock, not a straggler); a bundle that lost one rank's output (silence names nobody);
+# files cut half-way through their last line. Variants the rules still get wrong are listed
+# in bench/RESULTS.md ("Simulator scenarios the rules get wrong") and kept out of this set.
+gen mismatch-subgroup-skip          --scenario collective_mismatch --variant subgroup_skip --ranks 8 --seed 122
+gen mismatch-subgroup-skip-pernode  --scenario collective_mismatch --variant subgroup_skip --ranks 16 --torch 2.2 --layout per-node --seed 200
+gen partial-missing-rank-file-srun  --scenario partial_bundle --variant missing_rank_file --ranks 16 --layout srun-combined --seed 125
+gen partial-cut-mid-line            --scenario partial_bundle --variant cut_mid_line --ranks 8 --seed 126
+gen partial-cut-mid-line-logdir     --scenario partial_bundle --variant cut_mid_line --ranks 16 --layout torchrun-logdir --pyspy --seed 127
