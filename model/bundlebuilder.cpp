@@ -89,16 +89,34 @@ void assignYears(Bundle& b)
 // A guess is never allowed more than a quarter of the machine's memory: an absurd one (a
 // corrupt archive size) must not ask for more than could ever be held, and sanitizer
 // allocators abort on such a request instead of throwing bad_alloc.
-std::size_t maxGuessedFrEntries()
+template <class T> std::size_t maxGuessed()
 {
 #if defined(__unix__) && defined(_SC_PHYS_PAGES)
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long pageSize = sysconf(_SC_PAGESIZE);
     if (pages > 0 && pageSize > 0)
-        return static_cast<std::size_t>(pages) / 4 * static_cast<std::size_t>(pageSize)
-            / sizeof(FrEntry);
+        return static_cast<std::size_t>(pages) / 4 * static_cast<std::size_t>(pageSize) / sizeof(T);
 #endif
-    return std::size_t(1) << 26; // 2 GB of entries
+    return (std::size_t(1) << 31) / sizeof(T); // 2 GB
+}
+
+// Room for `incoming` more records in `records`, given that about `expected` (counting
+// these) are still to come: when the array must grow, it grows to hold them all, or by at
+// least half. `expected` is then lowered by what arrives now.
+template <class T>
+void makeRoom(std::vector<T>& records, std::size_t incoming, std::size_t& expected)
+{
+    const std::size_t needed = records.size() + incoming;
+    if (needed > records.capacity()) {
+        const std::size_t grown = std::max(needed, records.capacity() + records.capacity() / 2);
+        const std::size_t guessed = records.size() + std::min(expected, maxGuessed<T>());
+        try {
+            records.reserve(std::max(grown, guessed));
+        } catch (const std::bad_alloc&) {
+            records.reserve(grown); // the guess asked for more address space than there is
+        }
+    }
+    expected -= std::min(expected, incoming);
 }
 
 } // namespace
@@ -123,26 +141,10 @@ void BundleBuilder::reserveFor(const std::vector<ParsedSource>& upcoming)
     b.commInits.reserve(b.commInits.size() + inits);
 }
 
-void BundleBuilder::makeRoomForFrEntries(std::size_t incoming)
-{
-    std::vector<FrEntry>& entries = m_bundle.frEntries;
-    const std::size_t needed = entries.size() + incoming;
-    if (needed > entries.capacity()) {
-        const std::size_t grown = std::max(needed, entries.capacity() + entries.capacity() / 2);
-        const std::size_t guessed
-            = entries.size() + std::min(m_expectedFrEntries, maxGuessedFrEntries());
-        try {
-            entries.reserve(std::max(grown, guessed));
-        } catch (const std::bad_alloc&) {
-            entries.reserve(grown); // the guess asked for more address space than there is
-        }
-    }
-    m_expectedFrEntries -= std::min(m_expectedFrEntries, incoming);
-}
-
 void BundleBuilder::add(ParsedSource&& source, MergedMemory memory)
 {
-    makeRoomForFrEntries(source.frEntries.size());
+    makeRoom(m_bundle.frEntries, source.frEntries.size(), m_expectedFrEntries);
+    makeRoom(m_bundle.events, source.events.size(), m_expectedEvents);
     mergeSource(m_bundle, std::move(source), memory);
     // Its memory goes now, not when the caller drops it (and without allocating the empty
     // pool and tables a fresh ParsedSource would).

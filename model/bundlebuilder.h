@@ -29,6 +29,10 @@ public:
     // it at every doubling. A guess too high costs address space only (pages never written
     // are never backed); too low, the array grows again by at least half.
     void expectFrEntries(std::size_t entries) { m_expectedFrEntries = entries; }
+    // The same for events: thousands of rank logs of a noisy job (a progress bar on every
+    // rank) bring millions of them, and their array grown by doubling was copied into fresh
+    // pages at every step (15 % of a one-thread load, as much again in page faults).
+    void expectEvents(std::size_t events) { m_expectedEvents = events; }
     // `memory`: GiveBack when the caller holds many parsed sources at once, Reuse when it
     // adds each as soon as it is parsed (see MergedMemory).
     void add(ParsedSource&& source, MergedMemory memory = MergedMemory::Reuse);
@@ -39,10 +43,9 @@ public:
     Bundle finish(ImportIssues loadIssues) &&;
 
 private:
-    void makeRoomForFrEntries(std::size_t incoming);
-
     Bundle m_bundle;
     std::size_t m_expectedFrEntries = 0;
+    std::size_t m_expectedEvents = 0;
 };
 
 } // namespace rankscope::model

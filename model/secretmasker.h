@@ -41,8 +41,10 @@
 // never hides a secret from the detectors; test_secretmasker.cpp proves it row by row.
 //
 // What the prefilter promises to callers that skip the masker on a line it would pass
-// (NcclParser::recordRepeatedColl tells a repeated COLL line clean from its pieces); each
-// claim is checked against the prefilter itself in test_secretmasker.cpp:
+// (NcclParser::recordRepeatedColl tells a repeated COLL line clean from its pieces: the
+// writer's line start — launcher label and NCCL header, tested whole, ending in a space —
+// the op's head, the counters, and the tail from " datatype " on); each claim is checked
+// against the prefilter itself in test_secretmasker.cpp:
 //   1. A space is the first byte of no pair, nor the second byte of a pair whose first
 //      byte is a letter or a digit, and no base64 run crosses it: two clean strings joined
 //      by a space next to a letter or digit are clean.

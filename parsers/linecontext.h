@@ -21,6 +21,7 @@ struct LineContext {
     model::TimePoint time;        // this line's own leading timestamp, if any
     model::TimePoint streamTime;  // latest timestamp seen earlier in the same stream
     std::string_view line;        // the whole segment, prefixes included
+    bool lineStart = true;        // the segment begins its physical line (no '\r' piece)
 
     model::EvidenceRef evidence() const { return { source, lineNo, offset }; }
     // The line's own time, else the stream's latest time marked as inferred.

@@ -74,9 +74,13 @@ public:
                 p = brk + 1;
                 continue;
             }
-            m_breaks.count = m_breaks.next = 0; // p jumps past breaks the batch may hold
             const char* nl = brk == end ? nullptr
                 : static_cast<const char*>(std::memchr(brk, '\n', end - brk));
+            // p jumps to the line's '\n': the batch's breaks up to it are used up, the rest
+            // still serve the lines after it. (Finding the batch again from there cost a
+            // scan of up to kCapacity lines for every line holding a '\r', a progress bar.)
+            while (m_breaks.next < m_breaks.count && (!nl || m_breaks.at[m_breaks.next] <= nl))
+                ++m_breaks.next;
             if (!nl) {
                 // Keep the tail for the next chunk (or finish()).
                 m_carryOffset = m_streamOffset;

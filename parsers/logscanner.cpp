@@ -52,19 +52,25 @@ std::uint32_t LogScanner::prefixIdentity(const LinePrefix& prefix)
 
 void LogScanner::onSegment(const LineSegment& rawSegment)
 {
-    // Most lines of a big bundle repeat the COLL line before them but for its opCount,
-    // buffers and count. Such a line (a whole line of the chunk, new, with no time of its
-    // own, while no parser has a block open and the masker is not inside a private key) is
-    // what only the NCCL parser looks at in the full path below: it records the line
-    // directly when it can show that the masker would leave it as it is.
+    // Most lines of a big bundle repeat the last COLL line of the same writer (the same
+    // launcher prefix and NCCL header) but for its opCount, buffers and count, whether the
+    // file holds one process or interleaves several line by line. Such a line (a whole line
+    // of the chunk, new, with no time of its own after its prefix, while no parser has a
+    // block open and the masker is not inside a private key) is what only the NCCL parser
+    // looks at in the full path below: it records the line directly when it can show that
+    // the masker would leave it as it is.
     if (rawSegment.batched && !m_masker.inPrivateKey() && !m_blockOpen
-        && rawSegment.lineNo != m_currentLine && !sniffLeadingTime(rawSegment.text).time.valid()
-        && m_nccl.recordRepeatedColl(
-            rawSegment.text, { m_out.source.id, rawSegment.lineNo, rawSegment.offset }, m_out)) {
-        m_currentLine = rawSegment.lineNo;
-        m_currentLineIdentity = 0;
-        ++m_recognised;
-        return;
+        && rawSegment.lineNo != m_currentLine) {
+        const auto lane = m_nccl.findRepeatedCollLane(rawSegment.text);
+        if (lane && !sniffLeadingTime(rawSegment.text.substr(lane->prefixSize)).time.valid()
+            && m_nccl.recordRepeatedColl(*lane, rawSegment.text,
+                { m_out.source.id, rawSegment.lineNo, rawSegment.offset }, m_out)) {
+            m_currentLine = rawSegment.lineNo;
+            m_currentLineIdentity = lane->prefixIdentity;
+            m_lastErrorPending = false; // what the full path concludes from a COLL line
+            ++m_recognised;
+            return;
+        }
     }
     // Masking at ingress (issue 5): a line holding a secret is replaced by its masked form
     // before prefixes are stripped and parsers run, so no raw token reaches an event, an
@@ -80,6 +86,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     ctx.lineNo = segment.lineNo;
     ctx.offset = segment.offset;
     ctx.line = segment.text;
+    ctx.lineStart = segment.lineNo != m_currentLine;
     // Most lines of a big bundle repeat the NCCL header of the line before: nothing to strip.
     const bool ncclHeaderFirst = m_nccl.startsWithCachedHeader(segment.text);
     std::string_view body

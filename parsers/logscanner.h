@@ -3,8 +3,8 @@
 // of any size, lines are split without copies, prefixes are stripped once, the leading
 // timestamp is read once, and each line goes to the dialect parsers. NCCL lines, the bulk
 // of large bundles, stop there unless another parser has a multi-line block open; a COLL
-// line that repeats the one before it but for its counters takes a shorter lane straight to
-// the NCCL parser (onSegment).
+// line that repeats its writer's last one but for its counters takes a shorter lane straight
+// to the NCCL parser (onSegment), also where several processes alternate line by line.
 
 #include "model/parsedsource.h"
 #include "model/secretmasker.h"

@@ -398,46 +398,130 @@ void NcclParser::rememberHeader(std::string_view body, const Header& header, std
     m_headerCache.level = header.level;
 }
 
+// body starts with the cached header, `header` is read from it. COLL lines are most of a big
+// bundle: read first, so the search for a second header (a torn line, where the last header
+// wins and the full search is needed) only covers what the COLL walk did not see.
+NcclParser::CachedColl NcclParser::cachedColl(
+    const LineContext& ctx, std::string_view body, const Header& header, model::ParsedSource& out)
+{
+    const std::size_t msgStart = static_cast<std::size_t>(header.msg.data() - body.data());
+    CollLine coll;
+    const bool isColl = (header.level == Level::Info || header.level == Level::Trace)
+        && !header.msg.empty() && isUpper(header.msg.front())
+        && readColl(header.msg, coll, &m_collMemo);
+    const std::size_t clean = isColl ? coll.fields.cleanEnd : 0;
+    if (findNcclWord(body, msgStart + clean) != std::string_view::npos)
+        return CachedColl::Torn;
+    if (!isColl)
+        return CachedColl::NotColl;
+    m_lastMessage = header.msg;
+    // Same header bytes and same prefix identity as the line that set the cache's
+    // identity: the same process.
+    if (m_headerCache.identityFor != ctx.identity) {
+        m_headerCache.identity = processIdentity(out, ctx, header.host, header.pid);
+        m_headerCache.identityFor = ctx.identity;
+    }
+    const Line line { ctx, body, header, m_headerCache.identity };
+    m_lineIsChain = false;
+    const bool kept = recordColl(line, coll, out);
+    const bool memoIsLine = rememberColl(header.msg, coll);
+    finishLine(line);
+    // A later line starting with this line's launcher prefix and header, then its head and
+    // tail, may take recordRepeatedColl, into the trace this call went to (m_lastColl's).
+    if (kept && memoIsLine)
+        armLane(ctx, body, line.identity);
+    return CachedColl::Recorded;
+}
+
+namespace {
+
+// The lane table's key: the first kLaneKeyBytes of a line. They hold the launcher label
+// ("[default3]:", "0123: ") or the NCCL header's host and pid, which tell the processes of
+// one file apart; a collision costs only a line on the full path.
+constexpr std::size_t kLaneKeyBytes = 16;
+constexpr std::size_t kMinLanes = 16;
+constexpr std::size_t kMaxLanes = 8192;
+
+std::uint64_t laneKey(const char* p)
+{
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + 8, 8);
+    const std::uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full);
+    return h ^ (h >> 29);
+}
+
+} // namespace
+
+void NcclParser::armLane(const LineContext& ctx, std::string_view body, std::uint32_t identity)
+{
+    // Only the first segment of a physical line: a piece after a '\r' inherits its line's
+    // label, which a whole line starting with the same bytes would not.
+    if (!ctx.lineStart || ctx.line.empty() || body.data() < ctx.line.data()
+        || body.data() + body.size() > ctx.line.data() + ctx.line.size())
+        return;
+    const std::size_t prefixSize = static_cast<std::size_t>(body.data() - ctx.line.data());
+    const std::string_view lineStart = ctx.line.substr(0, prefixSize + m_headerCache.text.size());
+    if (lineStart.size() < kLaneKeyBytes)
+        return;
+    if (m_lanes.empty())
+        m_lanes.resize(kMinLanes);
+    const std::uint64_t key = laneKey(lineStart.data());
+    CollLane* lane = &m_lanes[key & (m_lanes.size() - 1)];
+    if (!sameText(lane->lineStart, lineStart)) {
+        // Another process held the slot: a file interleaving more processes than the table
+        // has slots (an srun console of a whole job) grows it.
+        if (lane->ready && ++m_laneEvictions > m_lanes.size() && m_lanes.size() < kMaxLanes) {
+            std::vector<CollLane> old(m_lanes.size() * 4);
+            old.swap(m_lanes);
+            for (CollLane& l : old)
+                if (l.ready)
+                    m_lanes[laneKey(l.lineStart.data()) & (m_lanes.size() - 1)] = std::move(l);
+            m_laneEvictions = 0;
+            lane = &m_lanes[key & (m_lanes.size() - 1)];
+        }
+        lane->lineStart.assign(lineStart);
+        lane->fingerprintFree = !model::SecretMasker::mightContainSecret(lane->lineStart);
+    }
+    lane->prefixSize = prefixSize;
+    lane->memo = m_collMemo;
+    lane->trace = m_lastColl.index;
+    lane->prefixIdentity = ctx.identity;
+    lane->processIdentity = identity;
+    lane->ready = true;
+}
+
+std::optional<NcclParser::LaneHit> NcclParser::findRepeatedCollLane(std::string_view line) const
+{
+    if (m_lanes.empty() || line.size() < kLaneKeyBytes)
+        return std::nullopt;
+    const std::size_t slot = laneKey(line.data()) & (m_lanes.size() - 1);
+    const CollLane& lane = m_lanes[slot];
+    if (!lane.ready || line.size() <= lane.lineStart.size()
+        || !bytesEqual(line.data(), lane.lineStart.data(), lane.lineStart.size()))
+        return std::nullopt;
+    return LaneHit { static_cast<std::uint32_t>(slot), lane.prefixSize, lane.prefixIdentity };
+}
+
 bool NcclParser::parseLine(
     const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool headerCached)
 {
     m_lastMessage = {};
     m_lastSeveralHeaders = false;
-    m_repeat.ready = false;
     Header header;
     std::size_t firstStart = 0;
     bool cached = headerCached;
     if (cached) {
         headerFromCache(body, header);
-        // COLL lines are most of a big bundle: read first, so the search for a second header
-        // (a torn line, where the last header wins and the full search below is needed) only
-        // covers what the COLL walk did not see.
-        const std::size_t msgStart = static_cast<std::size_t>(header.msg.data() - body.data());
-        CollLine coll;
-        const bool isColl = (header.level == Level::Info || header.level == Level::Trace)
-            && !header.msg.empty() && isUpper(header.msg.front())
-            && readColl(header.msg, coll, &m_collMemo);
-        const std::size_t clean = isColl ? coll.fields.cleanEnd : 0;
-        if (findNcclWord(body, msgStart + clean) != std::string_view::npos) {
-            cached = false;
-        } else if (isColl) {
-            m_lastMessage = header.msg;
-            // Same header bytes and same prefix identity as the line that set the cache's
-            // identity: the same process.
-            if (m_headerCache.identityFor != ctx.identity) {
-                m_headerCache.identity = processIdentity(out, ctx, header.host, header.pid);
-                m_headerCache.identityFor = ctx.identity;
-            }
-            const Line line { ctx, body, header, m_headerCache.identity };
-            m_lineIsChain = false;
-            const bool kept = recordColl(line, coll, out);
-            const bool memoIsLine = rememberColl(header.msg, coll);
-            finishLine(line);
-            // A later line with this line's head and tail may take recordRepeatedColl, into
-            // the trace this call went to (m_lastColl's).
-            m_repeat.ready = ctx.identity == 0 && kept && memoIsLine;
-            m_repeat.trace = m_lastColl.index;
+        switch (cachedColl(ctx, body, header, out)) {
+        case CachedColl::Recorded:
             return true;
+        case CachedColl::Torn:
+            cached = false;
+            break;
+        case CachedColl::NotColl:
+            break;
         }
     }
     if (!cached) {
@@ -449,6 +533,15 @@ bool NcclParser::parseLine(
             return parseBanner(ctx, body, out);
         rememberHeader(body, header, firstStart);
         m_lastSeveralHeaders = header.start != firstStart;
+        // A clean line whose header was just remembered (a file interleaving processes
+        // changes the header on most lines) reads its COLL message as a cached one would,
+        // so its process's lane is armed (armLane) for the next line with the same start.
+        if (firstStart == 0 && header.start == 0 && startsWithCachedHeader(body)) {
+            Header fromCache;
+            headerFromCache(body, fromCache);
+            if (cachedColl(ctx, body, fromCache, out) == CachedColl::Recorded)
+                return true;
+        }
     }
     m_lastMessage = header.msg;
 
@@ -509,19 +602,25 @@ bool NcclParser::parseLine(
 // NCCL's layout words are clean. The pieces join cleanly by promise 1: each boundary is a
 // space next to a letter or digit, and the spaces trimmed after the tail pair with nothing.
 // tests/model/test_secretmasker.cpp checks both promises against the prefilter itself.
-bool NcclParser::recordRepeatedColl(
-    std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out)
+bool NcclParser::recordRepeatedColl(const LaneHit& hit, std::string_view line,
+    const model::EvidenceRef& evidence, model::ParsedSource& out)
 {
-    if (!m_repeat.ready || !m_headerCache.fingerprintFree || !m_collMemo.headFingerprintFree
-        || !m_collMemo.tailFingerprintFree)
+    const CollLane& lane = m_lanes[hit.slot];
+    const CollMemo& memo = lane.memo;
+    if (!lane.ready || !lane.fingerprintFree || !memo.headFingerprintFree
+        || !memo.tailFingerprintFree)
         return false;
-    const std::string& header = m_headerCache.text;
-    const std::string& head = m_collMemo.head;
-    if (line.size() <= header.size() + head.size()
-        || !bytesEqual(line.data(), header.data(), header.size())
-        || !bytesEqual(line.data() + header.size(), head.data(), head.size()))
+    // The full path would end an error chain of this process (finishLine): take only a line
+    // for which that changes nothing.
+    if (lane.processIdentity < m_processes.size() && m_processes[lane.processIdentity].inChain)
         return false;
-    const std::string_view msg = trimMessageEnd(line.substr(header.size()));
+    const std::string& start = lane.lineStart;
+    const std::string& head = memo.head;
+    if (line.size() <= start.size() + head.size()
+        || !bytesEqual(line.data(), start.data(), start.size())
+        || !bytesEqual(line.data() + start.size(), head.data(), head.size()))
+        return false;
+    const std::string_view msg = trimMessageEnd(line.substr(start.size()));
     std::size_t i = head.size();
     const auto opCount = readHex(msg, i);
     for (std::size_t k = head.size(); k < i; ++k)
@@ -530,17 +629,17 @@ bool NcclParser::recordRepeatedColl(
     CollFields f;
     // The fields in NCCL's layout with the tail from the memo: the walk saw every byte to
     // the end and refused any 'N', so no torn line's second header hides in the line.
-    if (!opCount || !collFieldsInNcclLayout(msg, i, f, &m_collMemo) || !f.tailFromMemo || !f.count
+    if (!opCount || !collFieldsInNcclLayout(msg, i, f, &memo) || !f.tailFromMemo || !f.count
         || !f.plainPointers)
         return false;
     model::CollCall call;
-    call.op = m_collMemo.op;
+    call.op = memo.op;
     call.datatype = f.datatype;
     call.root = f.root;
     call.evidence = evidence;
     call.opCount = *opCount;
     call.count = *f.count;
-    keepCall(out.collTraces[m_repeat.trace], m_repeat.trace, call, f.nranks);
+    keepCall(out.collTraces[lane.trace], lane.trace, call, f.nranks);
     m_lastMessage = msg;
     m_lastSeveralHeaders = false;
     return true;
@@ -554,7 +653,8 @@ void NcclParser::finishLine(const Line& line)
 
 void NcclParser::finish(model::ParsedSource& out)
 {
-    m_repeat.ready = false;
+    for (CollLane& lane : m_lanes)
+        lane.ready = false;
     // Tails are rings while scanning; hand them out oldest first.
     for (std::size_t i = 0; i < out.collTraces.size() && i < m_collNext.size(); ++i) {
         auto& tail = out.collTraces[i].tail;

@@ -86,17 +86,28 @@ public:
     bool parseLine(
         const LineContext& ctx, std::string_view body, model::ParsedSource& out, bool headerCached);
     // The scanner's lane for most lines of a big bundle: a line that repeats the shape of
-    // the COLL line parseLine recorded last (its cached header, the same op, the same fields
-    // after the count, so the same communicator) with only the opCount, buffers and count
-    // changed. The caller vouches that it is a new physical line with no launcher prefix or
-    // timestamp, that no parser has a block open and that the secret masker is not inside a
-    // key block. The line has not been masked: it is taken only when its pieces show that the
-    // masker's prefilter would pass it by (SecretMasker::mightContainSecret() is false, told
-    // from the pieces by the promises the masker states in secretmasker.h), so masking would
-    // leave it as it is. Records it into that line's trace,
-    // exactly as parseLine would, and returns true; false, with nothing changed, otherwise.
-    bool recordRepeatedColl(
-        std::string_view line, const model::EvidenceRef& evidence, model::ParsedSource& out);
+    // the last COLL line parseLine recorded for the same writer — the same launcher prefix
+    // and NCCL header bytes, the same op, the same fields after the count, so the same
+    // communicator — with only the opCount, buffers and count changed. One lane per writer
+    // (a table keyed by the line's first bytes), so a file interleaving processes line by
+    // line (a node's torchrun --tee console, an srun --label console) keeps every process
+    // on its lane. findRepeatedCollLane finds the lane whose line start begins `line`;
+    // the caller then vouches that it is a new physical line whose text after the launcher
+    // prefix (prefixSize bytes) has no timestamp, that no parser has a block open and that
+    // the secret masker is not inside a key block. The line has not been masked: it is
+    // taken only when its pieces show that the masker's prefilter would pass it by
+    // (SecretMasker::mightContainSecret() is false, told from the pieces by the promises
+    // the masker states in secretmasker.h), so masking would leave it as it is. Records it
+    // into that writer's trace, exactly as parseLine would, and returns true; false, with
+    // nothing changed, otherwise.
+    struct LaneHit {
+        std::uint32_t slot = 0;
+        std::size_t prefixSize = 0; // the launcher prefix the full path would strip
+        std::uint32_t prefixIdentity = 0; // the identity that prefix gives the line
+    };
+    std::optional<LaneHit> findRepeatedCollLane(std::string_view line) const;
+    bool recordRepeatedColl(const LaneHit& lane, std::string_view line,
+        const model::EvidenceRef& evidence, model::ParsedSource& out);
     // A multi-line block is open: the scanner must hand over every following line.
     bool inBlock() const { return false; }
     // End of input: close open blocks.
@@ -178,6 +189,11 @@ private:
     static constexpr std::uint32_t kNoIdentity = UINT32_MAX;
 
     void headerFromCache(std::string_view body, Header& header) const;
+    enum class CachedColl : std::uint8_t { Recorded, NotColl, Torn };
+    // A line starting with the cached header read as a COLL line (see parseLine).
+    CachedColl cachedColl(const LineContext& ctx, std::string_view body, const Header& header,
+        model::ParsedSource& out);
+    void armLane(const LineContext& ctx, std::string_view body, std::uint32_t identity);
     void finishLine(const Line& line);
     void rememberHeader(std::string_view body, const Header& header, std::size_t firstStart);
     static bool findHeader(std::string_view body, std::size_t pos, Header& header,
@@ -280,13 +296,23 @@ private:
     CollMemo m_collMemo;
     std::string_view m_lastMessage;
     bool m_lastSeveralHeaders = false;
-    // Set by a COLL line recorded under the cached header at prefix identity 0 whose head and
-    // tail are what m_collMemo holds; cleared by every other line parseLine sees.
-    struct RepeatedColl {
+    // The lanes of recordRepeatedColl, a direct-mapped table keyed by the first bytes of a
+    // line (kLaneKeyBytes), grown when writers keep evicting each other. A lane is armed by
+    // a clean COLL line at the start of a physical line (armLane) and holds what the next
+    // line of that writer must repeat; its line start is compared byte for byte before use,
+    // so a stale or colliding lane only sends a line down the full path. Cleared at finish().
+    struct CollLane {
+        std::string lineStart; // launcher prefix + NCCL header, as on the line
+        std::size_t prefixSize = 0;
+        bool fingerprintFree = false; // !SecretMasker::mightContainSecret(lineStart)
+        CollMemo memo; // the head and tail of the writer's last COLL line
+        std::uint32_t trace = 0; // its collTraces index
+        std::uint32_t prefixIdentity = 0;
+        std::uint32_t processIdentity = 0;
         bool ready = false;
-        std::uint32_t trace = 0; // its index in collTraces
     };
-    RepeatedColl m_repeat;
+    std::vector<CollLane> m_lanes;
+    std::size_t m_laneEvictions = 0;
     std::array<IdentitySlot, 16> m_identityCache;
     // Indexed by identity index (dense).
     std::vector<ProcessState> m_processes;

@@ -74,21 +74,31 @@ void OrderedMerge::mergeReady()
 
 void OrderedMerge::mergeOne(std::size_t task, Queued&& queued, model::MergedMemory memory)
 {
-    const std::size_t entries = queued.source.frEntries.size();
     TaskQueue& q = m_queues[task];
+    const std::uint64_t taskBytes = m_tasks[task].diskBytes;
+    const std::uint64_t read = std::min(queued.diskBytesRead, taskBytes);
+    // The records still to come, guessed from this task's records per disk byte so far
+    // times the disk bytes still to come in it and in the inputs named like it, plus an
+    // eighth; nothing when this source brought none.
+    auto expected = [&](std::uint64_t mergedSoFar, std::size_t incoming) -> std::size_t {
+        const double perByte = static_cast<double>(mergedSoFar) / static_cast<double>(read);
+        const double later = static_cast<double>(taskBytes - read + m_similar.bytesAfter(task)) * perByte;
+        // Indexes are 32-bit, so no bundle holds more (a corrupt size is no reason to ask
+        // for terabytes).
+        return static_cast<std::size_t>(
+            std::min(static_cast<double>(incoming) + later * 1.125, 4294967295.0));
+    };
+    const std::size_t entries = queued.source.frEntries.size();
     if (entries > 0) {
         q.frEntries += entries;
-        const std::uint64_t taskBytes = m_tasks[task].diskBytes;
-        const std::uint64_t read = std::min(queued.diskBytesRead, taskBytes);
-        if (read > 0) {
-            const double perByte = static_cast<double>(q.frEntries) / static_cast<double>(read);
-            const double later
-                = static_cast<double>(taskBytes - read + m_similar.bytesAfter(task)) * perByte;
-            // Entry indexes are 32-bit, so no bundle holds more (a corrupt size is no reason
-            // to ask for terabytes).
-            const double expected = std::min(static_cast<double>(entries) + later * 1.125, 4294967295.0);
-            m_builder.expectFrEntries(static_cast<std::size_t>(expected));
-        }
+        if (read > 0)
+            m_builder.expectFrEntries(expected(q.frEntries, entries));
+    }
+    const std::size_t events = queued.source.events.size();
+    if (events > 0) {
+        q.events += events;
+        if (read > 0)
+            m_builder.expectEvents(expected(q.events, events));
     }
     m_builder.add(std::move(queued.source), memory);
 }

@@ -43,6 +43,7 @@ private:
         std::optional<std::uint32_t> count; // known once done; guarded by m_queueMutex
         std::uint32_t merged = 0; // sources merged; guarded by m_mergeMutex
         std::uint64_t frEntries = 0; // merged so far; guarded by m_mergeMutex
+        std::uint64_t events = 0; // the same
     };
 
     void mergeReady(); // holding m_mergeMutex

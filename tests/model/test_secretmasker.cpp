@@ -395,6 +395,15 @@ TEST_CASE("the prefilter keeps the promises callers that skip the masker rely on
     CHECK(clean("(nil)"));
     CHECK(fp("0xa1") != 0);
     CHECK(fp("1BE") != 0);
+    // The lane's first piece is a writer's whole line start, launcher label and NCCL header
+    // together, tested by the prefilter as one string: ordinary labels leave it clean, a
+    // token in a label does not, and it ends in the space promise 1 is about.
+    for (const char* start : { "[default3]:dgx38:2483679:2483679 [3] NCCL INFO ",
+             "0123: dgx38:2483679:2483679 [3] NCCL INFO ", "node12: node12:5:5 [0] NCCL INFO ",
+             "[1,3]<stdout>:h1:7:7 [0] NCCL INFO " })
+        CHECK(clean(start));
+    CHECK_FALSE(clean("hf_abcdefghijklmnopqrstuvwxyz0123: h1:7:7 [0] NCCL INFO "));
+    CHECK_FALSE(clean("[default1]:TOKEN=hunter2hunter2 h1:8:8 [1] NCCL INFO "));
 }
 
 TEST_CASE("the SIMD long-run test agrees with the portable one", "[masking][catalogue]")

@@ -56,6 +56,102 @@ std::string collLine(const std::string& header, const std::string& op, unsigned 
         + " datatype 7 op 0 root 0 comm " + comm + " [nranks=4] stream 0x55bef0208bd0\n";
 }
 
+// Lines that break runs of repeated COLL lines (see the lane tests below).
+std::vector<std::string> laneBreakers()
+{
+    return {
+        "h2:9:9 [1] NCCL INFO AllReduce: opCount 3 sendbuff 0x7f1 recvbuff 0x7f1 count 8 "
+        "datatype 7 op 0 root 0 comm 0x66bb [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO Broadcast: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 8 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "[rank3]:h1:7:7 [0] NCCL INFO AllReduce: opCount 4 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 5 sendbuff hf_abcdefghijklmnopqrstuvwxyz0123 "
+        "recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 6 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5 h3:1:1 [0] NCCL INFO x",
+        "h1:7:7 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
+        "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+        "    main()\nRuntimeError: boom",
+        "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>",
+        "    main()",
+        "RuntimeError: boom",
+        "Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:609 (most recent call first):",
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f6a839be41a "
+        "in /opt/conda/lib/python3.10/site-packages/torch/lib/libc10.so)",
+        "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0",
+        "               NVRM: (PCI ID: 10de:26b5) installed in this system has",
+        "               NVRM: fallen off the bus and is not responding to commands.",
+        "[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=8, "
+        "NumelOut=8, Timeout(ms)=600000) ran for 600010 milliseconds before timing out.",
+        "epoch 1:  10%|#         | 1/10\rh1:7:7 [0] NCCL INFO AllReduce: opCount 7 sendbuff "
+        "0x7f1 recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "2024-07-25 06:36:18,293 h1:7:7 [0] NCCL INFO AllReduce: opCount 8 sendbuff 0x7f1 "
+        "recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5   ",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff xoxb-12345-abcdefghij "
+        "count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff passwd=s3cr3tPw "
+        "count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0xa7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
+        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
+        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5 TOKEN=hunter2hunter2",
+    };
+}
+
+// What a scan yields, for comparing the lane with the full path.
+std::string laneFingerprint(const model::ParsedSource& p)
+{
+    std::string s = std::to_string(p.source.lines) + " lines, "
+        + std::to_string(p.source.recognisedLines) + " recognised\n";
+    for (const auto& t : p.collTraces) {
+        s += "trace " + std::to_string(t.identity) + " " + std::to_string(t.pid) + " "
+            + str(p, t.host) + " " + str(p, t.commPtr) + " " + std::to_string(t.nranks) + " "
+            + std::to_string(t.calls) + "\n";
+        std::vector<model::CollCall> calls { t.first };
+        calls.insert(calls.end(), t.tail.begin(), t.tail.end());
+        for (const auto& c : calls)
+            s += "  " + std::to_string(c.evidence.line) + "@"
+                + std::to_string(c.evidence.offset) + " "
+                + std::to_string(static_cast<int>(c.op)) + " " + std::to_string(c.opCount) + " "
+                + std::to_string(c.count) + " " + std::to_string(c.datatype) + " "
+                + std::to_string(c.root) + "\n";
+    }
+    for (const auto& e : p.events)
+        s += "event " + std::to_string(static_cast<int>(e.kind)) + " "
+            + std::to_string(e.evidence.line) + " " + std::to_string(e.identity) + " "
+            + std::to_string(e.time.ns) + " " + str(p, e.text) + "\n";
+    for (const auto& id : p.identities)
+        s += "identity " + std::to_string(id.globalRank) + " " + std::to_string(id.localRank) + " "
+            + std::to_string(id.srunTask) + " " + std::to_string(id.pid) + " "
+            + str(p, id.host) + "\n";
+    for (const auto& kind : { "secret_masked", "nccl_incomplete_coll_line" })
+        s += std::string(kind) + " " + std::to_string(p.issues.count(kind)) + "\n";
+    return s;
+}
+
+// The same text scanned as one chunk (whole lines, so repeated COLL lines may take the
+// scanner's short lane) and in 7-byte chunks (no line is whole in one chunk, so every line
+// takes the full path).
+void requireLaneMatchesFullPath(const std::string& text)
+{
+    model::Source src;
+    src.path = "rank0.log";
+    model::ParsedSource whole { model::Source(src) };
+    parsers::scanText(text, whole);
+    model::ParsedSource pieces { model::Source(src) };
+    parsers::LogScanner scanner(pieces);
+    for (std::size_t at = 0; at < text.size(); at += 7)
+        scanner.feed(std::string_view(text).substr(at, 7));
+    scanner.finish();
+    INFO(text);
+    REQUIRE(laneFingerprint(whole) == laneFingerprint(pieces));
+}
+
 } // namespace
 
 // ----------------------------------------------------------------------------------------
@@ -1199,75 +1295,7 @@ TEST_CASE("COLL lines that repeat the line before take the scanner's short lane 
     // keep open).
     std::mt19937 rng(73);
     auto oneOf = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
-    const std::vector<std::string> others = {
-        "h2:9:9 [1] NCCL INFO AllReduce: opCount 3 sendbuff 0x7f1 recvbuff 0x7f1 count 8 "
-        "datatype 7 op 0 root 0 comm 0x66bb [nranks=8] stream 0x5",
-        "h1:7:7 [0] NCCL INFO Broadcast: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 8 "
-        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "[rank3]:h1:7:7 [0] NCCL INFO AllReduce: opCount 4 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
-        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "h1:7:7 [0] NCCL INFO AllReduce: opCount 5 sendbuff hf_abcdefghijklmnopqrstuvwxyz0123 "
-        "recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "h1:7:7 [0] NCCL INFO AllReduce: opCount 6 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
-        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5 h3:1:1 [0] NCCL INFO x",
-        "h1:7:7 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
-        "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
-        "    main()\nRuntimeError: boom",
-        "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>",
-        "    main()",
-        "RuntimeError: boom",
-        "Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/"
-        "ProcessGroupNCCL.cpp:609 (most recent call first):",
-        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f6a839be41a "
-        "in /opt/conda/lib/python3.10/site-packages/torch/lib/libc10.so)",
-        "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0",
-        "               NVRM: (PCI ID: 10de:26b5) installed in this system has",
-        "               NVRM: fallen off the bus and is not responding to commands.",
-        "[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught "
-        "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=8, "
-        "NumelOut=8, Timeout(ms)=600000) ran for 600010 milliseconds before timing out.",
-        "epoch 1:  10%|#         | 1/10\rh1:7:7 [0] NCCL INFO AllReduce: opCount 7 sendbuff "
-        "0x7f1 recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "2024-07-25 06:36:18,293 h1:7:7 [0] NCCL INFO AllReduce: opCount 8 sendbuff 0x7f1 "
-        "recvbuff 0x7f1 count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
-        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5   ",
-        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff xoxb-12345-abcdefghij "
-        "count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff passwd=s3cr3tPw "
-        "count 9 datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0xa7f1 recvbuff 0x7f1 count 9 "
-        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5",
-        "h1:7:7 [0] NCCL INFO AllReduce: opCount 9 sendbuff 0x7f1 recvbuff 0x7f1 count 9 "
-        "datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5 TOKEN=hunter2hunter2",
-    };
-    auto fingerprint = [](const model::ParsedSource& p) {
-        std::string s = std::to_string(p.source.lines) + " lines, "
-            + std::to_string(p.source.recognisedLines) + " recognised\n";
-        for (const auto& t : p.collTraces) {
-            s += "trace " + std::to_string(t.identity) + " " + std::to_string(t.pid) + " "
-                + str(p, t.host) + " " + str(p, t.commPtr) + " " + std::to_string(t.nranks) + " "
-                + std::to_string(t.calls) + "\n";
-            std::vector<model::CollCall> calls { t.first };
-            calls.insert(calls.end(), t.tail.begin(), t.tail.end());
-            for (const auto& c : calls)
-                s += "  " + std::to_string(c.evidence.line) + "@"
-                    + std::to_string(c.evidence.offset) + " "
-                    + std::to_string(static_cast<int>(c.op)) + " " + std::to_string(c.opCount) + " "
-                    + std::to_string(c.count) + " " + std::to_string(c.datatype) + " "
-                    + std::to_string(c.root) + "\n";
-        }
-        for (const auto& e : p.events)
-            s += "event " + std::to_string(static_cast<int>(e.kind)) + " "
-                + std::to_string(e.evidence.line) + " " + std::to_string(e.identity) + " "
-                + std::to_string(e.time.ns) + " " + str(p, e.text) + "\n";
-        for (const auto& id : p.identities)
-            s += "identity " + std::to_string(id.globalRank) + " " + std::to_string(id.pid) + " "
-                + str(p, id.host) + "\n";
-        for (const auto& kind : { "secret_masked", "nccl_incomplete_coll_line" })
-            s += std::string(kind) + " " + std::to_string(p.issues.count(kind)) + "\n";
-        return s;
-    };
+    const std::vector<std::string> others = laneBreakers();
     std::size_t repeated = 0;
     for (int round = 0; round < 200; ++round) {
         std::string text;
@@ -1283,19 +1311,89 @@ TEST_CASE("COLL lines that repeat the line before take the scanner's short lane 
                 + " datatype 7 op 0 root 0 comm 0x55aa [nranks=8] stream 0x5\n";
             ++repeated;
         }
-        model::Source src;
-        src.path = "rank0.log";
-        model::ParsedSource whole { model::Source(src) };
-        parsers::scanText(text, whole);
-        model::ParsedSource pieces { model::Source(src) };
-        parsers::LogScanner scanner(pieces);
-        for (std::size_t at = 0; at < text.size(); at += 7)
-            scanner.feed(std::string_view(text).substr(at, 7));
-        scanner.finish();
-        INFO(text);
-        REQUIRE(fingerprint(whole) == fingerprint(pieces));
+        requireLaneMatchesFullPath(text);
     }
     CHECK(repeated > 5000);
+}
+
+TEST_CASE("COLL lines of processes interleaved line by line take one lane per writer and read "
+          "the same",
+    "[parsers][nccl]")
+{
+    // A node's torchrun --tee console, an srun --label console, pdsh output and a file of
+    // unlabelled processes: each writer's lane (its launcher prefix and NCCL header) must
+    // give what the full path gives, with error chains, "Last error:", progress bars glued
+    // to a line, secrets in labels and messages, and more writers than the table's first
+    // size (so it grows while lanes are in use).
+    std::mt19937 rng(91);
+    std::vector<std::string> others = laneBreakers();
+    for (const char* extra : {
+             "[default2]:h1:9:9 [2] NCCL INFO transport/net.cc:1298 -> 6",
+             "[default2]:h1:9:9 [2] NCCL INFO include/net.h:35 -> 6",
+             "[default2]:Last error:",
+             "[default2]:NET/IB : Got completion from peer 10.0.0.2<5> with status=12 opcode=0",
+             "0003: Last error:",
+             "0003: h2:33:33 [3] NCCL INFO transport/net.cc:1298 -> 2",
+             "[default1]:epoch 1:  10%|#         | 1/10\r[default1]:h1:8:8 [1] NCCL INFO "
+             "AllReduce: opCount 2 sendbuff 0x7f1 recvbuff 0x7f1 count 4 datatype 7 op 0 root 0 "
+             "comm 0x77cc [nranks=8] stream 0x5",
+             "[default1]:epoch 1:  20%|##        | 2/10\r",
+             "hf_abcdefghijklmnopqrstuvwxyz0123: h1:7:7 [0] NCCL INFO AllReduce: opCount 1 "
+             "sendbuff 0x7f1 recvbuff 0x7f1 count 4 datatype 7 op 0 root 0 comm 0x55aa "
+             "[nranks=8] stream 0x5",
+             "[default3]:h1:10:10 [3] NCCL INFO AllReduce: opCount 1 sendbuff 0x7f1 recvbuff "
+             "0x7f1 count 4 datatype 7 op 0 root 0 comm 0x99ee [nranks=8] stream 0x5 "
+             "AWS_SECRET_KEY=abcdefghij",
+             "[default0]:[rank0]:[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:607] [Rank 0] "
+             "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, "
+             "OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600010 "
+             "milliseconds before timing out.",
+         })
+        others.emplace_back(extra);
+    struct Writer {
+        std::string label;
+        std::string header;
+        std::string comm;
+    };
+    std::vector<Writer> writers;
+    for (int local = 0; local < 4; ++local)
+        writers.push_back({ "[default" + std::to_string(local) + "]:",
+            "h1:" + std::to_string(7 + local) + ":" + std::to_string(7 + local) + " ["
+                + std::to_string(local) + "] NCCL INFO ",
+            "0x" + std::to_string(55 + 11 * local) + "aa" });
+    for (int task = 0; task < 24; ++task) {
+        char label[8];
+        std::snprintf(label, sizeof label, "%04d: ", task);
+        writers.push_back({ label,
+            "h2:" + std::to_string(30 + task) + ":" + std::to_string(30 + task) + " ["
+                + std::to_string(task % 8) + "] NCCL INFO ",
+            "0x" + std::to_string(700 + task) + "bb" });
+    }
+    writers.push_back({ "node12: ", "node12:5:5 [0] NCCL INFO ", "0x61cc" });
+    writers.push_back({ "", "h3:41:41 [0] NCCL INFO ", "0x62dd" });
+    writers.push_back({ "", "h3:42:42 [1] NCCL INFO ", "0x63dd" });
+    writers.push_back({ "[default1]:", "TOKEN=hunter2hunter2 h1:8:8 [1] NCCL INFO ", "0x64aa" });
+    std::size_t taken = 0;
+    for (int round = 0; round < 120; ++round) {
+        std::string text;
+        const std::size_t active = 2 + rng() % (writers.size() - 1);
+        for (int i = 0; i < 120; ++i) {
+            if (rng() % 6 == 0) {
+                text += others[rng() % others.size()] + "\n";
+                continue;
+            }
+            const Writer& w = writers[rng() % active];
+            const bool big = rng() % 5 == 0;
+            text += w.label + w.header + (rng() % 7 == 0 ? "Broadcast" : "AllReduce")
+                + ": opCount " + std::to_string(i + 10) + " sendbuff 0x7f"
+                + std::to_string(rng() % 99) + " recvbuff 0x7f1 count "
+                + std::to_string(big ? rng() : rng() % 9) + " datatype 7 op 0 root 0 comm "
+                + w.comm + " [nranks=8] stream 0x5\n";
+            ++taken;
+        }
+        requireLaneMatchesFullPath(text);
+    }
+    CHECK(taken > 10000);
 }
 
 TEST_CASE("IB completion errors: the <=2.7 form without a peer, and a line without its header", "[parsers][nccl]")
