@@ -57,6 +57,13 @@ std::vector<std::int32_t> oddRanksOf(const DiagnosisFacts& facts, const PgFacts&
                 odd.push_back(r);
             continue;
         }
+        // Silent on this group but timed out in another one: its own watchdog shows it was
+        // alive and blocked in a collective elsewhere when the hang began, torn down or not
+        // (a stack in a collective call is that other collective).
+        if (rf.hasLogs && rf.anyTimeout) {
+            odd.push_back(r);
+            continue;
+        }
         // A stack dump in the collective call shows the rank entered it: not odd at all.
         if (rf.stackDump != kNoIndex && rf.activity == StackActivity::InCollective)
             continue;
@@ -345,7 +352,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
         Finding& m = out.add(ctx, "mismatch.waits_elsewhere", RootCauseClass::CollectiveMismatch, values);
         m.ranks = odd;
         m.title = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd))
-            + " wait in another collective than " + where;
+            + (odd.size() == 1 ? " waits" : " wait") + " in another collective than " + where;
         m.evidence = elsewhereEvidence;
         for (const auto& e : stuckEvidence)
             if (m.evidence.size() < 6)
@@ -357,7 +364,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
               " side waits for the other: the ranks issued collectives in a different order, for instance a"
               " rank-conditional collective (logging, metrics, evaluation on some ranks only).";
         out.propose(RootCauseClass::CollectiveMismatch, odd, 0.8, "mismatch.waits_elsewhere",
-            (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " wait in another collective while "
+            (odd.size() == 1 ? ctx.rankLabel(first) + " waits" : "Ranks " + formatRanks(odd) + " wait") + " in another collective while "
                 + std::to_string(pg->timedOut.size()) + " rank(s) wait in " + where + ": a collective-order mismatch.");
         return;
     }
