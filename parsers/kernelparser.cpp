@@ -3,6 +3,8 @@
 #include "parsers/keywordset.h"
 #include "parsers/textscan.h"
 
+#include "model/xidcatalogue.h"
+
 #include <cinttypes>
 #include <cstddef>
 #include <cstdio>
@@ -23,41 +25,6 @@ constexpr int kFallenOffBlockLines = 3; // lines the three-line message may stil
 constexpr std::uint64_t kAerPairWindow = 3; // lines between "received" and its Bus Error line
 constexpr std::uint64_t kOomLineWindow = 30; // lines one OOM kill spreads over
 
-// How much an Xid matters for a hang ([formats 7.1] table). Xids not listed are Warning:
-// every Xid is worth seeing, only these are known to wedge or kill the GPU's process.
-struct XidSeverityRange {
-    std::uint64_t first;
-    std::uint64_t last;
-    Severity severity;
-};
-
-constexpr XidSeverityRange kXidSeverities[] = {
-    { 13, 13, Severity::Error }, // graphics engine exception
-    { 31, 31, Severity::Error }, // MMU page fault
-    { 32, 32, Severity::Error }, // corrupted push buffer (PCIe/DMA)
-    { 43, 43, Severity::Error }, // GPU stopped processing
-    { 45, 45, Severity::Warning }, // preemptive cleanup: a follow-on, the root is another Xid
-    { 48, 48, Severity::Error }, // double-bit ECC
-    { 61, 62, Severity::Error }, // micro-controller breakpoint / halt: GPU wedged
-    { 63, 64, Severity::Warning }, // page retirement / row remap recorded or failed
-    { 74, 74, Severity::Error }, // NVLink error
-    { 79, 79, Severity::Error }, // fallen off the bus
-    { 92, 92, Severity::Warning }, // high single-bit ECC rate
-    { 94, 95, Severity::Error }, // contained / uncontained ECC
-    { 109, 109, Severity::Error }, // context switch timeout
-    { 119, 120, Severity::Error }, // GSP RPC timeout / GSP error
-    { 140, 140, Severity::Error }, // unrecovered ECC
-    { 144, 150, Severity::Error }, // NVLink / C2C fatal errors (Hopper, Blackwell)
-    { 154, 154, Severity::Error }, // recovery action changed: reset / reboot required
-};
-
-Severity xidSeverity(std::uint64_t xid)
-{
-    for (const auto& range : kXidSeverities)
-        if (xid >= range.first && xid <= range.last)
-            return range.severity;
-    return Severity::Warning;
-}
 
 bool isHostChar(char c)
 {
@@ -361,7 +328,7 @@ bool KernelParser::parseXid(
 
     const std::string text = sxid ? "SXid: " + std::string(description) : std::string(description);
     model::Event& e = emit(
-        out, ctx, body, EventKind::GpuXid, sxid ? Severity::Error : xidSeverity(*code), text);
+        out, ctx, body, EventKind::GpuXid, sxid ? Severity::Error : model::xidSeverity(*code), text);
     e.code = static_cast<std::int32_t>(*code);
     e.detail = out.intern(*busId);
     e.pid = pid;

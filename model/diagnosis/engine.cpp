@@ -253,6 +253,10 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
         d.rootCause = RootCauseClass::None;
         d.confidence = 0.8;
         d.summary = "No hang or collective failure found: no watchdog timeouts, no NCCL or rank failures.";
+        if (!facts.applicationXids.empty())
+            d.summary += " The kernel log's Xid " + std::to_string(bundle.events[facts.applicationXids.front()].code)
+                + (facts.applicationXids.size() > 1 ? " (and " + std::to_string(facts.applicationXids.size() - 1) + " more of its kind)" : std::string())
+                + " comes from an application's own kernel, and no rank of this job logged the CUDA error it would cause.";
     }
     if (d.status == DiagnosisStatus::Inconclusive)
         d.initiatingRanks.clear();

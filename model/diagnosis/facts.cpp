@@ -1,6 +1,7 @@
 #include "model/diagnosis/facts.h"
 
 #include "model/rankresolver.h"
+#include "model/xidcatalogue.h"
 
 #include <algorithm>
 #include <cctype>
@@ -141,6 +142,7 @@ public:
     DiagnosisFacts run()
     {
         scanEvents();
+        judgeApplicationXids();
         attributeUnmappedTeardowns();
         discountTransportFailures();
         judgeLauncherFailures();
@@ -212,6 +214,21 @@ private:
             rf.failureIsResource = true;
             rf.resourceEvents.push_back(index);
         }
+    }
+
+    // An application Xid kills the CUDA context of the process whose kernel faulted; a rank of
+    // the job hit by it then logs a CUDA error of its own ("an illegal memory access was
+    // encountered") or stops, and its peers time out. So with the ranks' own logs in the bundle
+    // and none of that in them, the Xid belonged to another process (the kernel's pid is in
+    // the host's namespace, not the container's, so it cannot be compared). With no rank's log
+    // at all, nothing tells, and the Xid stays a failure worth an inconclusive verdict.
+    void judgeApplicationXids()
+    {
+        if (m_f.applicationXids.empty())
+            return;
+        const bool anyRankLog = std::any_of(m_f.ranks.begin(), m_f.ranks.end(), [](const RankFacts& rf) { return rf.hasLogs; });
+        if (!anyRankLog)
+            m_f.anyFailure = true;
     }
 
     void scanEvents()
@@ -397,6 +414,8 @@ private:
             m_f.shmEvents.push_back(index);
             break;
         case EventKind::GpuXid: {
+            if (e.code >= 0 && xidCategory(static_cast<std::uint64_t>(e.code)) == XidCategory::Application)
+                m_f.applicationXids.push_back(index);
             const std::string bus(m_b.text(e.detail));
             const std::int32_t r = rankByBus(bus, hostOfEvent(e));
             if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())

@@ -154,6 +154,9 @@ struct DiagnosisFacts {
     std::vector<std::uint32_t> dumpSignals;        // TorchDumpSignal events naming a source rank
     std::vector<std::uint32_t> algorithmOverrides; // EnvSetting indices: NCCL_ALGO / NCCL_PROTO
     std::vector<std::uint32_t> xidWithoutRank;     // Xids we could not tie to a rank
+    // Xids the catalogue files under the application's own kernels (13, 31, 43): on their own,
+    // a fault of some process, not of the GPU (model/xidcatalogue.h).
+    std::vector<std::uint32_t> applicationXids;
     std::vector<std::uint32_t> shmEvents;          // /dev/shm failures (node-wide check)
     std::vector<std::uint32_t> ibAsyncEvents;      // all NET/IB async events, with or without a rank
     // Launcher lines about workers no rank could be tied to (SIGTERM sent, watchdog aborts):

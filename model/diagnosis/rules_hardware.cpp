@@ -4,6 +4,7 @@
 
 #include "model/diagnosis/rules.h"
 #include "model/ranklist.h"
+#include "model/xidcatalogue.h"
 
 #include <algorithm>
 #include <map>
@@ -12,30 +13,12 @@ namespace rankscope::model {
 
 namespace {
 
-// Xids of a GPU that broke (NVIDIA's Xid catalogue: ECC, fallen off the bus, GSP, NVLink,
-// micro-controller, corrupted push buffer). 13 (graphics engine exception) and 31 (MMU
-// fault) are raised by the application's own kernels, 43 and 45 follow another error, 63/92
-// are warnings: none of them alone is a hardware fault.
+// Whether an Xid alone says a GPU broke comes from the catalogue (model/xidcatalogue.h): 13
+// and 31 are the application's own kernels faulting, 43 and 45 follow another error, 63/92
+// are advisories; none of them alone is a hardware fault.
 bool isHangRelevantXid(std::int32_t xid)
 {
-    switch (xid) {
-    case 32:
-    case 48:
-    case 61:
-    case 62:
-    case 64:
-    case 74:
-    case 79:
-    case 94:
-    case 95:
-    case 109:
-    case 119:
-    case 120:
-    case 140:
-        return true;
-    default:
-        return xid >= 144 && xid <= 150;
-    }
+    return xid >= 0 && isHardwareXid(static_cast<std::uint64_t>(xid));
 }
 
 // A follow-on Xid names the one that caused it ("45, … Ch 00000001 caused by previous Xid
@@ -53,11 +36,6 @@ std::int32_t effectiveXid(const Bundle& b, const Event& e)
     while (i < text.size() && text[i] >= '0' && text[i] <= '9' && i - start < 6)
         xid = xid * 10 + (text[i++] - '0');
     return i > start ? xid : e.code;
-}
-
-bool isNvlinkXid(std::int32_t xid)
-{
-    return xid == 74 || (xid >= 144 && xid <= 150);
 }
 
 } // namespace

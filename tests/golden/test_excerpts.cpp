@@ -293,6 +293,16 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "dmesg-node3.log", "[Tue Jun 11 10:00:00 2024] NVRM: Xid (PCI:0000:10:1c): 13, pid=1896, name=python3, "
                                    "Graphics Exception: ESR 0x404600=0x80000001\n" } },
             "inconclusive", "unknown", {} },
+        // The same Xid next to the job's own logs, which finished without a CUDA error or a
+        // timeout: the faulting kernel was another process's (the kernel's pid is the host's,
+        // not the container's, so only the job's silence about it tells).
+        { "application-xid-healthy-job",
+            { { "dmesg-node3.log", "[Tue Jun 11 10:00:00 2024] NVRM: Xid (PCI:0000:10:1c): 13, pid=1896, name=python3, "
+                                   "Graphics Exception: ESR 0x404600=0x80000001\n" },
+              { "rank0.log", "[rank0]:[I611 10:20:00.000000000 ProcessGroupNCCL.cpp:2100] [PG 0 (default_pg) Rank 0] "
+                             "ProcessGroupNCCL created ncclComm_ 0x55d0 on CUDA device: 0\n"
+                             "step 100 loss 1.234\nTraining finished\n" } },
+            "no_hang_found", "none", {} },
         // A follow-on Xid 45 names its cause, an NVLink Xid: the hardware broke.
         { "xid45-caused-by-nvlink",
             { { "dmesg.log", "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "
