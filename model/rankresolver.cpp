@@ -890,6 +890,11 @@ private:
         for (const auto& e : m_b.events)
             if (m_b.rankOfIdentity(e.identity) < 0)
                 maxRank = std::max(maxRank, statedRankOf(e));
+        // torchrun's failure table names the failed worker's global rank: that rank existed
+        // even when none of its own lines reached the bundle (a paste of the table alone).
+        for (const auto& f : m_b.launcherFailures)
+            if (f.globalRank >= 0 && f.globalRank < m_credibleRanks && (!m_worldSize || f.globalRank < *m_worldSize))
+                maxRank = std::max(maxRank, f.globalRank);
         if (maxRank < 0) {
             const std::int32_t local = singleAgentMaxLocalRank();
             if (local >= m_credibleRanks) {

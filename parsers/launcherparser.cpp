@@ -49,6 +49,7 @@ enum Keyword : unsigned {
     kwSlurmStep,
     kwUnableShutdown,
     kwStoreBarrier,
+    kwSignalReceived,
     kwCount
 };
 
@@ -78,12 +79,13 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "GLOBAL_RANK: ",
     "Initializing TorchBackend in DeepSpeed",
     "Failures:",
-    "Root Cause (first observed failure):",
+    "Root Cause (first observed failure)",
     "ChildFailedError",
     "srun: error: ",
     "slurmstepd: error: *** ",
     "Unable to shutdown process ",
     " in store based barrier ",
+    " received by PID ",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -109,6 +111,9 @@ constexpr std::string_view kDeepSpeed = "deepspeed";
 constexpr std::string_view kSigtermIgnored = "sigterm_ignored";
 constexpr std::string_view kMpi = "mpi";
 constexpr std::string_view kRootCauseTitle = "Root Cause (first observed failure):";
+// Lines inside a failure record that are not its fields (a rendered table's loose headers and
+// values) before the table is taken to have ended.
+constexpr unsigned kMaxStrayTableLines = 4;
 // The whole traceback of a table record is kept up to this size (its tail, where the
 // exception is); Python tracebacks of a worker are rarely longer.
 constexpr std::size_t kMaxTracebackBytes = 64 * 1024;
@@ -292,6 +297,72 @@ std::string_view lastLine(std::string_view s)
     return trim(nl == std::string_view::npos ? s : s.substr(nl + 1));
 }
 
+
+// The fields of one failure record (errors/__init__.py `_format_failure`), with the spellings
+// a paste copied from a rendered web page gives them: Markdown eats underscores and leading
+// blanks, so "error_file" arrives as "error file" and "local_rank" as "local rank".
+enum class FailureField : std::uint8_t { None, Time, Host, Rank, ExitCode, ErrorFile, Traceback };
+
+struct FieldName {
+    std::string_view name;
+    FailureField field;
+};
+
+constexpr std::array<FieldName, 7> kFailureFields = { {
+    { "time", FailureField::Time },
+    { "host", FailureField::Host },
+    { "rank", FailureField::Rank },
+    { "exitcode", FailureField::ExitCode },
+    { "error_file", FailureField::ErrorFile },
+    { "error file", FailureField::ErrorFile },
+    { "traceback", FailureField::Traceback },
+} };
+
+// "exitcode  : -9 (pid: 1)" -> (ExitCode, "-9 (pid: 1)"); "rank2 (local rank: 2)" -> (Rank,
+// "2 (local rank: 2)"), the form a rendered table leaves when it drops the column of colons.
+std::pair<FailureField, std::string_view> fieldOf(std::string_view t)
+{
+    for (const FieldName& f : kFailureFields) {
+        if (!t.starts_with(f.name))
+            continue;
+        std::string_view rest = t.substr(f.name.size());
+        const std::size_t blanks = rest.find_first_not_of(' ');
+        if (blanks != std::string_view::npos && rest[blanks] == ':')
+            return { f.field, trim(rest.substr(blanks + 1)) };
+        if (f.field == FailureField::Rank && !rest.empty() && rest[0] >= '0' && rest[0] <= '9')
+            return { f.field, rest };
+    }
+    return { FailureField::None, {} };
+}
+
+// Where the next field starts in a line that holds several glued together ("rank2 (local rank:
+// 2)exitcode: -9 (pid: 36071)error file: <N/A>"): only the fields that follow "rank" in the
+// record, so a traceback's text is never cut.
+std::size_t nextGluedField(std::string_view t)
+{
+    std::size_t best = std::string_view::npos;
+    for (std::string_view key : { std::string_view("exitcode"), std::string_view("error_file"),
+             std::string_view("error file"), std::string_view("traceback") })
+        for (std::size_t p = t.find(key, 1); p != std::string_view::npos; p = t.find(key, p + 1))
+            if (fieldOf(t.substr(p)).first != FailureField::None) {
+                best = std::min(best, p);
+                break;
+            }
+    return best;
+}
+
+bool isNoOtherFailures(std::string_view t)
+{
+    return t == "<NO_OTHER_FAILURES>" || t == "<NO OTHER FAILURES>";
+}
+
+// "Root Cause (first observed failure):", also with the blank a rendered page puts before the colon.
+bool isRootCauseTitle(std::string_view t)
+{
+    constexpr std::string_view kTitle = "Root Cause (first observed failure)";
+    return t.starts_with(kTitle) && trim(t.substr(kTitle.size())) == ":";
+}
+
 } // namespace
 
 const KeywordSet& launcherKeywords()
@@ -341,7 +412,48 @@ bool LauncherParser::parseLine(
         recognised |= parseRendezvousError(ctx, body, found, out);
     if (found & kBlockStartBits)
         recognised |= startBlocks(ctx, body, found, out);
+    if ((found & bit(kwSignalReceived)) && !recognised)
+        recognised |= parseSignalReceived(ctx, body, out);
     return recognised;
+}
+
+// "Signal 9 (SIGKILL) received by PID 36071": the message torchrun gives a worker that died of
+// a signal (errors/__init__.py, ProcessFailure), pasted without the table it belongs to (which
+// is read as a whole above). A failure record with the exit code and pid and no rank.
+bool LauncherParser::parseSignalReceived(
+    const LineContext& ctx, std::string_view text, model::ParsedSource& out)
+{
+    const std::size_t by = find(text, " received by PID ");
+    std::size_t open = text.substr(0, by).rfind(" (SIG");
+    if (open == std::string_view::npos)
+        return false;
+    const std::size_t word = text.substr(0, open).rfind(' ');
+    const std::string_view signal = text.substr(word == std::string_view::npos ? 0 : word + 1, open - (word + 1));
+    std::size_t i = 0;
+    const std::optional<std::int32_t> number = readCount(signal, i);
+    if (!number || i != signal.size() || *number == 0 || *number > 64)
+        return false;
+    i = by + 17;
+    const std::optional<std::int32_t> pid = readCount(text, i);
+    if (!pid)
+        return false;
+    model::LauncherFailure& record = out.launcherFailures.emplace_back();
+    record.evidence = ctx.evidence();
+    record.exitCode = -*number;
+    record.pid = *pid;
+    // The message without the "traceback :" field name it usually carries.
+    const auto [field, value] = fieldOf(trim(text));
+    record.traceback = out.intern(field == FailureField::Traceback ? value : trim(text));
+    model::Event& e = out.events.emplace_back();
+    e.kind = EventKind::LauncherFailureRecord;
+    e.severity = Severity::Error;
+    e.evidence = record.evidence;
+    e.identity = ctx.identity;
+    e.time = ctx.bestTime();
+    e.code = record.exitCode;
+    e.pid = record.pid;
+    e.text = record.traceback;
+    return true;
 }
 
 void LauncherParser::finish(model::ParsedSource& out)
@@ -373,7 +485,7 @@ bool LauncherParser::startBlocks(
         block = Block::FailureTable;
     } else if (trimmed == "Failures:") {
         block = Block::FailureTable;
-    } else if (trimmed == kRootCauseTitle) {
+    } else if (isRootCauseTitle(trimmed)) {
         block = Block::FailureTable;
         rootCause = true;
     }
@@ -423,15 +535,20 @@ void LauncherParser::closeBlock(Stream& stream, model::ParsedSource& out)
 bool LauncherParser::feedBlock(
     Stream& stream, const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
-    const bool consumed = stream.block == Block::FailureTable
-        ? feedFailureTable(stream, ctx, body, out)
-        : feedRendezvousResult(stream, body);
+    if (stream.block == Block::FailureTable) {
+        const TableLine line = feedFailureTable(stream, ctx, body, out);
+        if (line == TableLine::End)
+            closeBlock(stream, out);
+        // The border that ends the table is the table's own line.
+        return line == TableLine::Consumed || (line == TableLine::End && isRule(trim(body)));
+    }
+    const bool consumed = feedRendezvousResult(stream, body);
     if (!consumed)
         closeBlock(stream, out);
     return consumed;
 }
 
-bool LauncherParser::feedFailureTable(
+LauncherParser::TableLine LauncherParser::feedFailureTable(
     Stream& stream, const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     PendingFailure& f = stream.failure;
@@ -444,23 +561,23 @@ bool LauncherParser::feedFailureTable(
             f.traceback += '\n';
             f.traceback.append(line);
         }
-        return true;
+        return TableLine::Consumed;
     }
     const std::string_view t = trim(body);
     if (isRule(t)) {
         const bool end = t[0] == '=' && stream.rootCauseSection;
         closeFailure(stream, out);
         if (end)
-            closeBlock(stream, out);
-        return true;
+            return TableLine::End;
+        return TableLine::Consumed;
     }
-    if (t == "Failures:" || t == kRootCauseTitle) {
+    if (t == "Failures:" || isRootCauseTitle(t)) {
         closeFailure(stream, out);
-        stream.rootCauseSection = t == kRootCauseTitle;
-        return true;
+        stream.rootCauseSection = t != "Failures:";
+        return TableLine::Consumed;
     }
-    if (t == "<NO_OTHER_FAILURES>")
-        return true;
+    if (isNoOtherFailures(t))
+        return TableLine::Consumed;
     if (t.size() >= 4 && t.front() == '[' && t.back() == ':' && t[t.size() - 2] == ']') {
         std::size_t i = 1;
         if (readCount(t, i) && i == t.size() - 2) {
@@ -471,43 +588,74 @@ bool LauncherParser::feedFailureTable(
             f.lineTime = ctx.bestTime();
             f.record.evidence = ctx.evidence();
             f.record.reportedAsRootCause = stream.rootCauseSection;
-            return true;
+            return TableLine::Consumed;
         }
     }
-    const std::size_t colon = t.find(':');
-    if (stream.haveFailure && body.starts_with("  ") && colon != std::string_view::npos) {
-        const std::string_view key = trim(t.substr(0, colon));
-        const std::string_view value = trim(t.substr(colon + 1));
-        std::size_t i = 0;
-        if (key == "time") {
-            f.record.time = parseIsoTime(value);
-        } else if (key == "host") {
-            f.record.host = out.intern(value);
-        } else if (key == "rank") {
-            f.record.globalRank = readCount(value, i).value_or(-1);
-            if (const std::size_t p = find(value, "(local_rank: "); p != std::string_view::npos) {
-                i = p + 13;
-                f.record.localRank = readCount(value, i).value_or(-1);
+    // The title "tools/train.py FAILED" between the top border and "Failures:".
+    if (!stream.haveFailure)
+        return t.ends_with(" FAILED") ? TableLine::Consumed : TableLine::End;
+    // A record's fields, indented as torchrun prints them or not (a paste that lost its
+    // leading blanks), one per line or glued together.
+    bool any = false;
+    std::string_view rest = t;
+    while (!rest.empty()) {
+        const auto [field, value0] = fieldOf(rest);
+        if (field == FailureField::None)
+            break;
+        any = true;
+        // Only the fields after "rank" can follow it on the same line; the others take the line.
+        std::string_view value = value0;
+        std::string_view next;
+        if (field == FailureField::Rank || field == FailureField::ExitCode) {
+            if (const std::size_t g = nextGluedField(value); g != std::string_view::npos) {
+                next = value.substr(g);
+                value = trim(value.substr(0, g));
             }
-        } else if (key == "exitcode") {
+        }
+        std::size_t i = 0;
+        switch (field) {
+        case FailureField::Time:
+            f.record.time = parseIsoTime(value);
+            break;
+        case FailureField::Host:
+            f.record.host = out.intern(value);
+            break;
+        case FailureField::Rank:
+            f.record.globalRank = readCount(value, i).value_or(-1);
+            for (std::string_view local : { std::string_view("(local_rank: "), std::string_view("(local rank: ") })
+                if (const std::size_t p = find(value, local); p != std::string_view::npos) {
+                    i = p + local.size();
+                    f.record.localRank = readCount(value, i).value_or(-1);
+                }
+            break;
+        case FailureField::ExitCode:
             f.record.exitCode = readInt32(value, i).value_or(0);
             if (const std::size_t p = find(value, "(pid: "); p != std::string_view::npos) {
                 i = p + 6;
                 f.record.pid = readCount(value, i).value_or(-1);
             }
-        } else if (key == "error_file") {
+            break;
+        case FailureField::ErrorFile:
             if (value != "<N/A>")
                 f.record.errorFile = out.intern(value);
-        } else if (key == "traceback") {
+            break;
+        case FailureField::Traceback:
             f.traceback.assign(value.substr(0, kMaxTracebackBytes));
             f.inTraceback = true;
-        } else {
-            return false;
+            break;
+        case FailureField::None:
+            break;
         }
-        return true;
+        rest = next;
     }
-    // The title "tools/train.py FAILED" between the top border and "Failures:".
-    return !stream.haveFailure && t.ends_with(" FAILED");
+    if (any) {
+        f.strayLines = 0;
+        return TableLine::Consumed;
+    }
+    // A rendered table's column headers and values on lines of their own ("time", "host",
+    // "2023-09-14 01:45:50"): passed on to the other parsers, the record stays open for a
+    // few such lines before the block is taken to have ended.
+    return ++f.strayLines <= kMaxStrayTableLines ? TableLine::Stray : TableLine::End;
 }
 
 void LauncherParser::closeFailure(Stream& stream, model::ParsedSource& out)

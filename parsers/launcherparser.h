@@ -110,7 +110,10 @@ private:
         std::uint32_t identity = 0;
         std::string traceback;
         bool inTraceback = false;
+        unsigned strayLines = 0; // lines since the last field that were not fields
     };
+    // What one line did to an open failure table.
+    enum class TableLine : std::uint8_t { Consumed, Stray, End };
 
     // Per writer (ctx.identity): combined files interleave agents of several nodes.
     struct Stream {
@@ -127,7 +130,7 @@ private:
 
     bool feedBlock(
         Stream& stream, const LineContext& ctx, std::string_view body, model::ParsedSource& out);
-    bool feedFailureTable(
+    TableLine feedFailureTable(
         Stream& stream, const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool feedRendezvousResult(Stream& stream, std::string_view body);
     void openBlock(Stream& stream, Block block);
@@ -136,6 +139,8 @@ private:
 
     bool parseAgentFailed(const LineContext& ctx, std::string_view text, model::ParsedSource& out);
     bool parseClosingSignal(
+        const LineContext& ctx, std::string_view text, model::ParsedSource& out);
+    bool parseSignalReceived(
         const LineContext& ctx, std::string_view text, model::ParsedSource& out);
     bool parseDeepSpeed(const LineContext& ctx, std::string_view text, std::uint64_t found,
         model::ParsedSource& out);

@@ -150,7 +150,9 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             // Only the failing rank's lines are here (a paste), but the job had other ranks:
             // they can only have waited for it.
             f.confidence = 0.6;
-            f.explanation += " Only this rank's lines are in the bundle; the job had " + std::to_string(othersKnown)
+            // Without a stated world size the count is only what the highest rank named implies.
+            f.explanation += " Only this rank's lines are in the bundle; the job had "
+                + std::string(ctx.bundle.world.worldSize ? "" : "at least ") + std::to_string(othersKnown)
                 + " other rank(s), which could only wait for it.";
             out.propose(cls, initiating, 0.6, precedence,
                 (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("

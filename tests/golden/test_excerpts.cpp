@@ -303,6 +303,20 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                              "ProcessGroupNCCL created ncclComm_ 0x55d0 on CUDA device: 0\n"
                              "step 100 loss 1.234\nTraining finished\n" } },
             "no_hang_found", "none", {} },
+        // torchrun's failure table as a rendered page leaves it: no indentation, no
+        // underscores, fields run together. The only failure is a SIGKILL of rank 2.
+        { "failure-table-rendered-sigkill",
+            { { "paste.log", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+                             "train.py FAILED\nFailures:\n<NO OTHER FAILURES>\n"
+                             "Root Cause (first observed failure) :\n[0]:\ntime\nhost\n"
+                             "2023-09-14 01:45:50\nnode-a\n"
+                             "rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>\n"
+                             "traceback : signal 9 (SIGKILL) received by PID 36071\n" } },
+            "hang_diagnosed", "rank_crashed", { 2 } },
+        // The signal message alone: a worker was killed, no line says which rank.
+        { "signal-message-alone",
+            { { "paste.log", "exitcode: -9 (pid: 3617904)\ntraceback: Signal 9 (SIGKILL) received by PID 3617904\n" } },
+            "hang_diagnosed", "rank_crashed", {} },
         // A follow-on Xid 45 names its cause, an NVLink Xid: the hardware broke.
         { "xid45-caused-by-nvlink",
             { { "dmesg.log", "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by "

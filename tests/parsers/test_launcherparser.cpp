@@ -566,3 +566,84 @@ TEST_CASE("srun task exit lines name the task, the node and the exit", "[parsers
     CHECK(exits[5]->code == -15);
     CHECK(exits[5]->peerRank == -1);
 }
+
+// Pastes of the table lose its layout: a terminal copy without the leading blanks, a page
+// rendered from Markdown without underscores and with the fields run together
+// (https://github.com/ZhehengJiangLancaster/AMVUR/issues/2), or the traceback field alone.
+TEST_CASE("a failure table pasted without indentation still yields its record", "[parsers][launcher]")
+{
+    const auto p = scan("Root Cause (first observed failure):\n"
+                        "[0]:\n"
+                        "time      : 2023-09-14_01:45:50\n"
+                        "host      : ding\n"
+                        "rank      : 2 (local_rank: 2)\n"
+                        "exitcode  : -9 (pid: 36071)\n"
+                        "error_file: <N/A>\n"
+                        "traceback : Signal 9 (SIGKILL) received by PID 36071\n"
+                        "============================================================\n");
+    REQUIRE(p.launcherFailures.size() == 1);
+    const auto& f = p.launcherFailures[0];
+    CHECK(f.reportedAsRootCause);
+    CHECK(f.globalRank == 2);
+    CHECK(f.localRank == 2);
+    CHECK(f.exitCode == -9);
+    CHECK(f.pid == 36071);
+    CHECK(str(p, f.host) == "ding");
+}
+
+TEST_CASE("a failure table rendered from Markdown, fields run together, keeps rank, exit code and pid",
+    "[parsers][launcher]")
+{
+    const auto p = scan("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+                        "experiments/supervised HO3D V2.py FAILED\n"
+                        "Failures:\n"
+                        "<NO OTHER FAILURES>\n"
+                        "Root Cause (first observed failure) :\n"
+                        "[0]:\n"
+                        "time\n"
+                        "host\n"
+                        "2023-09-14 01:45:50\n"
+                        "ding-X10DRG\n"
+                        "rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>\n"
+                        "traceback : signal 9 (SIGKILL) received by PID 36071\n"
+                        "Watchdog line that follows is not part of the table\n");
+    REQUIRE(p.launcherFailures.size() == 1);
+    const auto& f = p.launcherFailures[0];
+    CHECK(f.reportedAsRootCause);
+    CHECK(f.globalRank == 2);
+    CHECK(f.localRank == 2);
+    CHECK(f.exitCode == -9);
+    CHECK(f.pid == 36071);
+    CHECK(f.errorFile == model::kNoStr);
+    CHECK(str(p, f.traceback) == "signal 9 (SIGKILL) received by PID 36071");
+}
+
+TEST_CASE("the loose lines of a rendered table do not keep it open for long", "[parsers][launcher]")
+{
+    // Five lines in a row that are no field end the record; the table yields what it had.
+    const auto p = scan("Root Cause (first observed failure):\n"
+                        "[0]:\n"
+                        "rank      : 3 (local_rank: 3)\n"
+                        "one\ntwo\nthree\nfour\nfive\n"
+                        "exitcode  : -9 (pid: 77)\n");
+    REQUIRE(p.launcherFailures.size() == 1);
+    CHECK(p.launcherFailures[0].globalRank == 3);
+    CHECK(p.launcherFailures[0].exitCode == 0);
+}
+
+TEST_CASE("torchrun's signal message alone is a failure record with no rank", "[parsers][launcher]")
+{
+    const auto p = scan("exitcode: -9 (pid: 3617904)\n"
+                        "traceback: Signal 9 (SIGKILL) received by PID 3617904\n"
+                        "the word Signal 9 received by PID without a name is not it\n");
+    REQUIRE(p.launcherFailures.size() == 1);
+    const auto& f = p.launcherFailures[0];
+    CHECK(f.globalRank == -1);
+    CHECK(f.exitCode == -9);
+    CHECK(f.pid == 3617904);
+    CHECK(str(p, f.traceback) == "Signal 9 (SIGKILL) received by PID 3617904");
+    const auto* e = firstOf(p, EventKind::LauncherFailureRecord);
+    REQUIRE(e);
+    CHECK(e->code == -9);
+    CHECK(e->peerRank == -1);
+}
