@@ -873,9 +873,17 @@ bool passesCheck(ValueCheck check, std::string_view v, bool quoted)
             && !std::all_of(v.begin() + 1, v.end(), isLower);
         return v.size() >= 4 && shaped;
     }
-    case ValueCheck::AwsSecretShape:
+    case ValueCheck::AwsSecretShape: {
+        // A path or a URL's tail of exactly 40 characters ("com/Owner/Repo/issues/2") has the
+        // same alphabet. A random key rarely begins or ends with a slash or holds three
+        // (40 draws of 64 symbols: about 0.6 slashes on average); a key named as one
+        // (aws_secret_access_key=…) is masked by the assignment rule whatever its shape.
+        const auto slashes = std::count(v.begin(), v.end(), '/');
+        if (v.front() == '/' || v.back() == '/' || slashes >= 3)
+            return false;
         return std::any_of(v.begin(), v.end(), isUpper) && std::any_of(v.begin(), v.end(), isLower)
             && std::any_of(v.begin(), v.end(), isDigit) && entropy(v) >= 4.2;
+    }
     }
     return false;
 }

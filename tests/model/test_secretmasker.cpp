@@ -461,6 +461,9 @@ TEST_CASE("prose around the new forms is not mistaken for a secret", "[masking][
         "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
         "sha256 9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B",
         "/usr/lib/python3/dist-packages/torch/nn/parallel/distributed.py",
+        // A URL's tail and a path of exactly 40 base64 characters.
+        "- Issue: https://github.com/ZhehengJiangLancaster/AMVUR/issues/2 - a thread",
+        "cd /home/alice/Proj3ctsX/deepSpeed/run/x2yz && ls",
         "loss=1.234 sig=0.5 grad_norm=3.2",
         "Using the eyJ prefix rule for JWTs",
         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
