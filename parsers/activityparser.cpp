@@ -169,6 +169,7 @@ bool ActivityParser::parseLine(const LineContext& ctx, std::string_view body, mo
         else if (activity == StackActivity::Unknown)
             return false;
     }
+    closeBarOf(ctx.identity, out); // this line is the writer's latest, after its bar
     model::Event& e = addEvent(out, ctx, model::EventKind::TrainingProgress, model::Severity::Info, trim(body));
     e.code = static_cast<std::int32_t>(activity);
     e.seq = step;
@@ -214,11 +215,53 @@ std::size_t ActivityParser::parseProgressBar(const LineContext& ctx, std::string
         }
     const std::size_t close = body.find(']', lt);
     const std::string_view text = body.substr(0, close == std::string_view::npos ? lt : close + 1);
+    BarRun& run = m_bars[ctx.identity];
+    // The same bar of the same writer moving on: the run's event takes this redraw's state. A
+    // bar whose elapsed time goes back started again (the next epoch, the next file).
+    if (run.open && elapsed >= run.elapsedMs && run.description == description) {
+        model::Event& e = out.events[run.event];
+        e.evidence = ctx.evidence();
+        e.time = ctx.bestTime();
+        e.durationMs = elapsed;
+        run.text.assign(trim(text).substr(0, kMaxEventText));
+        run.elapsedMs = elapsed;
+        return text.size();
+    }
+    closeBar(run, out);
+    const std::size_t index = out.events.size();
     model::Event& e = addEvent(out, ctx, model::EventKind::TrainingProgress, model::Severity::Info, trim(text));
     e.code = static_cast<std::int32_t>(activity);
     e.durationMs = elapsed;
     e.peerRank = rankNamedIn(lower);
+    run.event = index;
+    run.description.assign(description);
+    run.text.clear();
+    run.elapsedMs = elapsed;
+    run.open = true;
     return text.size();
+}
+
+void ActivityParser::closeBar(BarRun& run, model::ParsedSource& out)
+{
+    if (run.open && !run.text.empty())
+        out.events[run.event].text = out.intern(run.text);
+    run.open = false;
+    run.text.clear();
+}
+
+void ActivityParser::closeBarOf(std::uint32_t identity, model::ParsedSource& out)
+{
+    if (m_bars.empty())
+        return;
+    if (const auto it = m_bars.find(identity); it != m_bars.end())
+        closeBar(it->second, out);
+}
+
+void ActivityParser::finish(model::ParsedSource& out)
+{
+    for (auto& [identity, run] : m_bars)
+        closeBar(run, out);
+    m_bars.clear();
 }
 
 } // namespace rankscope::parsers

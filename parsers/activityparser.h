@@ -15,7 +15,10 @@
 #include "parsers/keywordset.h"
 #include "parsers/linecontext.h"
 
+#include <cstdint>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace rankscope::parsers {
 
@@ -33,10 +36,26 @@ public:
     // another message.
     std::size_t parseProgressBar(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool inBlock() const { return false; }
-    void finish(model::ParsedSource&) { }
+    // Gives each writer's last bar its final text.
+    void finish(model::ParsedSource& out);
 
 private:
+    // A bar being redrawn: tqdm rewrites the same line (\r) several times a second, and a
+    // 4096-rank bundle holds millions of redraws. The rules read a bar's latest state (what
+    // the writer was last doing, for how long), so one redraw run of one writer is one event,
+    // updated in place; its text is interned once, when the run ends.
+    struct BarRun {
+        std::size_t event = 0; // index in out.events
+        std::string description; // before the percentage: what the bar counts
+        std::string text; // the latest redraw, interned when the run ends
+        std::int64_t elapsedMs = -1;
+        bool open = false;
+    };
+    void closeBar(BarRun& run, model::ParsedSource& out);
+    void closeBarOf(std::uint32_t identity, model::ParsedSource& out);
+
     const KeywordSet& m_keywords; // shared, immutable
+    std::unordered_map<std::uint32_t, BarRun> m_bars; // by writer identity
 };
 
 } // namespace rankscope::parsers

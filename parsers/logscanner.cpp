@@ -180,6 +180,7 @@ void LogScanner::finish()
     m_ras.finish(m_out);
     m_horovod.finish(m_out);
     m_jax.finish(m_out);
+    m_activity.finish(m_out);
 
     m_out.source.lines = m_splitter.lines();
     m_out.source.recognisedLines = m_recognised;

@@ -57,3 +57,28 @@ TEST_CASE("a bar whose elapsed field is not a time gives no bar", "[parsers][act
     auto p = testing::scan("Map: 99%|#########9| 1/2 [99999999999999999999:99<00:00, 1 it/s]\n");
     CHECK(firstOf(p, model::EventKind::TrainingProgress) == nullptr);
 }
+
+TEST_CASE("the redraws of one bar by one writer are one event with the bar's last state", "[parsers][activity]")
+{
+    // tqdm redraws with \r; a new epoch starts the bar again from 00:00; a writer's iteration
+    // line between two runs of its bar keeps its place in the order; another writer's bar in
+    // between (srun labels) is its own run.
+    auto p = testing::scan("0: Epoch 1:  10%|#         | 10/100 [00:05<00:45, 2.00it/s]\r"
+                           "0: Epoch 1:  20%|##        | 20/100 [00:10<00:40, 2.00it/s]\n"
+                           "1: Epoch 1:  10%|#         | 10/100 [00:06<00:54, 1.67it/s]\n"
+                           "0: Epoch 1:  30%|###       | 30/100 [00:15<00:35, 2.00it/s]\n"
+                           "0:  iteration      940/   10000 | consumed samples: 240640 |\n"
+                           "0: Epoch 1:  40%|####      | 40/100 [00:20<00:30, 2.00it/s]\n"
+                           "0: Epoch 1:   0%|          | 0/100 [00:00<?, ?it/s]\n"
+                           "0: Epoch 1:   5%|          | 5/100 [00:02<00:38, 2.50it/s]\n");
+    const auto events = testing::eventsOf(p, model::EventKind::TrainingProgress);
+    REQUIRE(events.size() == 5);
+    CHECK(testing::str(p, events[0]->text) == "Epoch 1:  30%|###       | 30/100 [00:15<00:35, 2.00it/s]");
+    CHECK(events[0]->durationMs == 15000);
+    CHECK(events[0]->evidence.line == 3);
+    CHECK(testing::str(p, events[1]->text) == "Epoch 1:  10%|#         | 10/100 [00:06<00:54, 1.67it/s]");
+    CHECK(events[2]->seq == 940);
+    CHECK(events[3]->durationMs == 20000);
+    CHECK(events[4]->durationMs == 2000);
+    CHECK(events[4]->evidence.line == 7);
+}
