@@ -206,13 +206,6 @@ std::size_t ActivityParser::parseProgressBar(const LineContext& ctx, std::string
     std::string_view description = trim(body.substr(0, pct));
     while (!description.empty() && (description.back() == ':' || description.back() == ' '))
         description.remove_suffix(1);
-    const std::string lower = lowerCase(description);
-    StackActivity activity = StackActivity::Unknown;
-    for (const auto& w : kDescriptionWords)
-        if (lower.find(w.word) != std::string::npos) {
-            activity = w.activity;
-            break;
-        }
     const std::size_t close = body.find(']', lt);
     const std::string_view text = body.substr(0, close == std::string_view::npos ? lt : close + 1);
     BarRun& run = m_bars[ctx.identity];
@@ -228,6 +221,13 @@ std::size_t ActivityParser::parseProgressBar(const LineContext& ctx, std::string
         return text.size();
     }
     closeBar(run, out);
+    const std::string lower = lowerCase(description);
+    StackActivity activity = StackActivity::Unknown;
+    for (const auto& w : kDescriptionWords)
+        if (lower.find(w.word) != std::string::npos) {
+            activity = w.activity;
+            break;
+        }
     const std::size_t index = out.events.size();
     model::Event& e = addEvent(out, ctx, model::EventKind::TrainingProgress, model::Severity::Info, trim(text));
     e.code = static_cast<std::int32_t>(activity);

@@ -96,7 +96,7 @@ bool HorovodParser::parseLine(const LineContext& ctx, std::string_view body, mod
         m_inMissingBlock = true;
         return true;
     }
-    if (body.find(" ranks: ") == std::string_view::npos)
+    if (findLiteral(body, " ranks: ") == std::string_view::npos)
         return false;
     return parseRankLists(ctx, body, out);
 }

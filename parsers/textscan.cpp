@@ -2,8 +2,10 @@
 
 namespace rankscope::parsers {
 
-// memchr on the first byte, then memcmp: on log-length lines this is several times faster
-// than glibc's memmem, whose two-way set-up dominates short haystacks.
+// memchr on one byte of the needle, then memcmp: on log-length lines this is several times
+// faster than glibc's memmem, whose two-way set-up dominates short haystacks. The byte searched
+// for is the needle's first that is not a blank: a needle such as " ranks: " anchored on its
+// blank would stop memchr at every word of every line.
 std::size_t findLiteral(std::string_view hay, std::string_view needle, std::size_t from)
 {
     if (from > hay.size())
@@ -11,14 +13,21 @@ std::size_t findLiteral(std::string_view hay, std::string_view needle, std::size
     if (needle.empty())
         return from;
     const std::size_t n = needle.size();
-    const char* p = hay.data() + from;
-    const char* const end = hay.data() + hay.size();
-    while (static_cast<std::size_t>(end - p) >= n) {
-        p = static_cast<const char*>(std::memchr(p, needle.front(), static_cast<std::size_t>(end - p) - n + 1));
+    if (hay.size() - from < n)
+        return std::string_view::npos;
+    std::size_t k = 0;
+    while (k + 1 < n && needle[k] == ' ')
+        ++k;
+    // Candidates start in [first, last]; the anchor byte sits k bytes after the start.
+    const char* p = hay.data() + from + k;
+    const char* const lastAnchor = hay.data() + (hay.size() - n) + k;
+    while (p <= lastAnchor) {
+        p = static_cast<const char*>(std::memchr(p, needle[k], static_cast<std::size_t>(lastAnchor - p) + 1));
         if (!p)
             return std::string_view::npos;
-        if (std::memcmp(p + 1, needle.data() + 1, n - 1) == 0)
-            return static_cast<std::size_t>(p - hay.data());
+        const char* start = p - k;
+        if (std::memcmp(start, needle.data(), n) == 0)
+            return static_cast<std::size_t>(start - hay.data());
         ++p;
     }
     return std::string_view::npos;
