@@ -306,6 +306,45 @@ bool stripGrepFileName(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "2024-05-01T10:00:00.123456789Z " or "…+02:00\t": an RFC 3339 time with its 'T' and its
+// zone, the form container runtimes and log exporters stamp lines with; the programs that
+// write training logs print local times without a zone. CRI log files add the stream and a
+// partial/full tag ("stderr F ").
+bool stripCollectorTimestamp(std::string_view& s, LinePrefix& p)
+{
+    auto digits = [&s](std::size_t at, std::size_t n) {
+        for (std::size_t i = at; i < at + n; ++i)
+            if (i >= s.size() || !isDigit(s[i]))
+                return false;
+        return true;
+    };
+    if (s.size() < 21 || !digits(0, 4) || s[4] != '-' || !digits(5, 2) || s[7] != '-' || !digits(8, 2)
+        || s[10] != 'T' || !digits(11, 2) || s[13] != ':' || !digits(14, 2) || s[16] != ':' || !digits(17, 2))
+        return false;
+    std::size_t i = 19;
+    if (i < s.size() && (s[i] == '.' || s[i] == ','))
+        for (++i; i < s.size() && isDigit(s[i]);)
+            ++i;
+    if (i < s.size() && s[i] == 'Z')
+        ++i;
+    else if (i + 6 <= s.size() && (s[i] == '+' || s[i] == '-') && digits(i + 1, 2) && s[i + 3] == ':' && digits(i + 4, 2))
+        i += 6;
+    else
+        return false;
+    if (i >= s.size() || (s[i] != ' ' && s[i] != '\t'))
+        return false;
+    p.collectorTime = s.substr(0, i);
+    ++i;
+    for (std::string_view cri : { std::string_view("stdout F "), std::string_view("stderr F "),
+             std::string_view("stdout P "), std::string_view("stderr P ") })
+        if (s.substr(i).starts_with(cri)) {
+            i += cri.size();
+            break;
+        }
+    s.remove_prefix(i);
+    return true;
+}
+
 } // namespace
 
 std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
@@ -324,7 +363,8 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
             stripped = stripMpiTimestamp(line) || stripLabelOrHost(line, prefix)
                 || (round == 0 && stripGrepFileName(line, prefix));
         } else if (isAlnum(c) || c == '.' || c == '/') {
-            stripped = stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix));
+            stripped = (round == 0 && isDigit(c) && stripCollectorTimestamp(line, prefix))
+                || stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix));
         }
         if (!stripped)
             break;

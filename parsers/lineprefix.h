@@ -14,6 +14,9 @@
 //   "[rank: 1] "                Lightning                   → globalRank 1
 //   "logs/rank3.log:" / "LOG1.0.txt:12:"  grep -H / -Hn over files → what the file
 //                               name says (rank3.log → globalRank 3), else nothing
+//   "2024-05-01T10:00:00.123456789Z " (docker logs -t, kubectl logs --timestamps, cloud
+//   log exports; a tab may follow) and "… stderr F " (the CRI log file format), first on
+//   the line only                → collectorTime
 // Prefixes may come in any order; stripping stops at the first text that is none of them.
 
 #include <cstdint>
@@ -30,6 +33,8 @@ struct LinePrefix {
     std::string_view host;
     std::string_view ip;
     std::string_view role; // torchrun role name ("default", "trainer")
+    // The time a log collector put in front of the line; says nothing about the writer.
+    std::string_view collectorTime;
 
     bool empty() const
     {

@@ -1,5 +1,6 @@
 #include "parsers/logscanner.h"
 
+#include "parsers/terminalescape.h"
 #include "parsers/textscan.h"
 #include "parsers/timesniff.h"
 
@@ -76,8 +77,14 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     // before prefixes are stripped and parsers run, so no raw token reaches an event, an
     // interned string, an import-issue sample or an export. The prefilter rejects ordinary
     // lines without copying; evidence offsets still point at the raw bytes on disk.
+    // A UTF-8 byte-order mark (Windows editors, PowerShell redirections) glued to the first
+    // line and terminal colour codes would hide a line's prefix and message from the parsers.
     LineSegment segment = rawSegment;
-    if (m_masker.mask(rawSegment.text, m_maskedLine)) {
+    if (segment.offset == 0 && segment.text.starts_with("\xEF\xBB\xBF"))
+        segment.text.remove_prefix(3);
+    if (stripTerminalEscapes(segment.text, m_plainLine))
+        segment.text = m_plainLine;
+    if (m_masker.mask(segment.text, m_maskedLine)) {
         segment.text = m_maskedLine;
         m_out.issues.add("secret_masked", m_out.sampleAt(segment.lineNo, segment.text));
     }
@@ -104,7 +111,9 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         }
     }
 
-    const SniffedTime sniffed = sniffLeadingTime(body);
+    SniffedTime sniffed = sniffLeadingTime(body);
+    if (!sniffed.time.valid() && !ctx.prefix.collectorTime.empty())
+        sniffed = sniffTimeAtStart(ctx.prefix.collectorTime);
     if (ctx.identity >= m_streamTime.size())
         m_streamTime.resize(ctx.identity + 1);
     model::TimePoint& streamTime = m_streamTime[ctx.identity];

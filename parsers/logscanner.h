@@ -48,6 +48,7 @@ private:
     // the state of a multi-line private key, so there is one per source.
     model::SecretMasker m_masker;
     std::string m_maskedLine;
+    std::string m_plainLine; // the line without terminal escapes, when it had any
     NcclParser m_nccl;
     PytorchParser m_pytorch;
     PythonErrorParser m_python;

@@ -1,12 +1,13 @@
 #include "app/core/sanitizetext.h"
 
+#include "parsers/terminalescape.h"
+
 namespace rankscope::app {
 
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
 constexpr char kEsc = 0x1B;
-constexpr char kBel = 0x07;
 
 std::size_t utf8SequenceLength(std::string_view s, std::size_t i, unsigned& codePoint)
 {
@@ -40,46 +41,6 @@ std::size_t utf8SequenceLength(std::string_view s, std::size_t i, unsigned& code
     return n;
 }
 
-bool inRange(char c, unsigned char lo, unsigned char hi)
-{
-    const auto u = static_cast<unsigned char>(c);
-    return u >= lo && u <= hi;
-}
-
-// Where the escape sequence starting at s[i] == ESC ends (one past its last byte). A string
-// command without its terminator ends at the line's end, the newline kept: a terminal would
-// swallow everything up to a BEL or ST that may come lines later.
-std::size_t escapeEnd(std::string_view s, std::size_t i)
-{
-    std::size_t j = i + 1;
-    if (j >= s.size())
-        return j;
-    const char kind = s[j];
-    if (kind == '[') { // CSI: parameters, intermediates, one final byte
-        ++j;
-        while (j < s.size() && inRange(s[j], 0x20, 0x3F))
-            ++j;
-        if (j < s.size() && inRange(s[j], 0x40, 0x7E))
-            ++j;
-        return j;
-    }
-    if (kind == ']' || kind == 'P' || kind == 'X' || kind == '^' || kind == '_') {
-        for (++j; j < s.size() && s[j] != '\n'; ++j) {
-            if (s[j] == kBel)
-                return j + 1;
-            if (s[j] == kEsc && j + 1 < s.size() && s[j + 1] == '\\')
-                return j + 2;
-        }
-        return j;
-    }
-    // nF and Fp/Fe/Fs escapes: intermediates, then one final byte.
-    while (j < s.size() && inRange(s[j], 0x20, 0x2F))
-        ++j;
-    if (j < s.size() && inRange(s[j], 0x30, 0x7E))
-        ++j;
-    return j;
-}
-
 } // namespace
 
 std::string sanitizeText(std::string_view s)
@@ -89,7 +50,7 @@ std::string sanitizeText(std::string_view s)
     for (std::size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
         if (c == kEsc) {
-            i = escapeEnd(s, i);
+            i = parsers::escapeSequenceEnd(s, i);
             continue;
         }
         if (c < 0x80) {

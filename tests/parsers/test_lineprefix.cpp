@@ -166,3 +166,32 @@ TEST_CASE("grep -H file names are stripped, and a rank in the name is kept", "[l
     CHECK(stripPrefixes("ValueError: bad.txt: missing", r) == "ValueError: bad.txt: missing");
     CHECK(stripPrefixes("config.yaml: loaded", r) == "config.yaml: loaded");
 }
+
+TEST_CASE("a log collector's RFC 3339 time in front of the line is stripped and kept", "[parsers][prefix]")
+{
+    LinePrefix p;
+    // kubectl logs --timestamps / docker logs -t, then the PyTorch prefix.
+    auto body = stripPrefixes("2024-05-01T10:00:00.123456789Z [rank11]:[E ProcessGroupNCCL.cpp:1] m", p);
+    CHECK(p.collectorTime == "2024-05-01T10:00:00.123456789Z");
+    CHECK(p.globalRank == 11);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:1] m");
+
+    // A CRI log file line: stream and full/partial tag after the time.
+    LinePrefix cri;
+    body = stripPrefixes("2024-05-01T10:00:00.5+02:00 stderr F [default3]:hello", cri);
+    CHECK(cri.collectorTime == "2024-05-01T10:00:00.5+02:00");
+    CHECK(cri.localRank == 3);
+    CHECK(body == "hello");
+
+    // A cloud export separated by a tab.
+    LinePrefix tab;
+    body = stripPrefixes("2024-05-01T10:00:00Z\tnode1:12:12 [0] NCCL INFO x", tab);
+    CHECK(tab.collectorTime == "2024-05-01T10:00:00Z");
+    CHECK(body == "node1:12:12 [0] NCCL INFO x");
+
+    // A program's own ISO time has no zone: it stays in the message.
+    LinePrefix own;
+    body = stripPrefixes("2024-05-01T10:00:00.123 INFO started", own);
+    CHECK(own.collectorTime.empty());
+    CHECK(body == "2024-05-01T10:00:00.123 INFO started");
+}
