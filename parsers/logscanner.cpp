@@ -82,6 +82,8 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     LineSegment segment = rawSegment;
     if (segment.offset == 0 && segment.text.starts_with("\xEF\xBB\xBF"))
         segment.text.remove_prefix(3);
+    if (!m_wrapper.empty() && segment.lineNo != m_currentLine)
+        segment.text = m_wrapper.strip(segment.text);
     if (stripTerminalEscapes(segment.text, m_plainLine))
         segment.text = m_plainLine;
     if (m_masker.mask(segment.text, m_maskedLine)) {

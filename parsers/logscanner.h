@@ -16,6 +16,7 @@
 #include "parsers/launcherparser.h"
 #include "parsers/linecontext.h"
 #include "parsers/linesplitter.h"
+#include "parsers/pastewrapper.h"
 #include "parsers/ncclparser.h"
 #include "parsers/nccltestsparser.h"
 #include "parsers/pythonerrorparser.h"
@@ -35,6 +36,9 @@ public:
     explicit LogScanner(model::ParsedSource& out);
 
     void feed(std::string_view chunk);
+    // Lines wrapped by a paste (a Markdown quote, a code block's indentation) lose the
+    // wrapper before they are parsed; SourceBuilder finds it on the source's head.
+    void setPasteWrapper(const PasteWrapper& wrapper) { m_wrapper = wrapper; }
     // Closes open blocks, fills in inferred times and the source's line statistics.
     void finish();
 
@@ -49,6 +53,7 @@ private:
     model::SecretMasker m_masker;
     std::string m_maskedLine;
     std::string m_plainLine; // the line without terminal escapes, when it had any
+    PasteWrapper m_wrapper;
     NcclParser m_nccl;
     PytorchParser m_pytorch;
     PythonErrorParser m_python;

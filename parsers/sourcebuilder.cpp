@@ -3,6 +3,7 @@
 #include "parsers/errorfileparser.h"
 #include "parsers/flightrecorderparser.h"
 #include "parsers/rasparser.h"
+#include "parsers/pastewrapper.h"
 #include "parsers/pathidentity.h"
 
 namespace rankscope::parsers {
@@ -78,6 +79,8 @@ void SourceBuilder::feed(std::string_view chunk)
         return;
     if (!m_kind)
         start(sniffContent(chunk.substr(0, 8192)));
+    if (m_bytes == 0 && m_scanner && !m_utf16)
+        m_scanner->setPasteWrapper(detectPasteWrapper(chunk.substr(0, 8192)));
     if (m_hash)
         m_hash->update(chunk);
     m_bytes += chunk.size();

@@ -1,0 +1,94 @@
+#include "parsers/pastewrapper.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace rankscope::parsers {
+
+namespace {
+
+constexpr std::size_t kHeadLines = 64;
+// Whitespace runs a paste indents code blocks with; the wrapper's indent points here.
+constexpr std::string_view kSpaces = "                                ";
+constexpr std::string_view kTabs = "\t\t\t\t\t\t\t\t";
+
+std::string_view withoutQuotes(std::string_view line, std::size_t depth)
+{
+    for (std::size_t d = 0; d < depth && line.starts_with('>'); ++d) {
+        line.remove_prefix(1);
+        if (line.starts_with(' '))
+            line.remove_prefix(1);
+    }
+    return line;
+}
+
+std::size_t quoteDepthOf(std::string_view line)
+{
+    std::size_t depth = 0;
+    while (line.starts_with('>') && depth < 8) {
+        ++depth;
+        line.remove_prefix(1);
+        if (line.starts_with(' '))
+            line.remove_prefix(1);
+    }
+    return depth;
+}
+
+bool blank(std::string_view line)
+{
+    return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+} // namespace
+
+std::string_view PasteWrapper::strip(std::string_view line) const
+{
+    line = withoutQuotes(line, quoteDepth);
+    if (!indent.empty() && line.starts_with(indent))
+        line.remove_prefix(indent.size());
+    return line;
+}
+
+PasteWrapper detectPasteWrapper(std::string_view head)
+{
+    if (head.starts_with("\xEF\xBB\xBF"))
+        head.remove_prefix(3);
+    // Whole lines only: the last one may be cut by the end of the head.
+    if (const std::size_t lastBreak = head.rfind('\n'); lastBreak != std::string_view::npos)
+        head = head.substr(0, lastBreak);
+    std::size_t depth = std::numeric_limits<std::size_t>::max();
+    std::size_t spaces = std::numeric_limits<std::size_t>::max();
+    std::size_t tabs = std::numeric_limits<std::size_t>::max();
+    std::size_t lines = 0;
+    for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        const std::string_view line = head.substr(start, nl - start);
+        start = nl + 1;
+        if (blank(line))
+            continue;
+        ++lines;
+        depth = std::min(depth, quoteDepthOf(line));
+    }
+    if (lines == 0)
+        return {};
+    lines = 0;
+    for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        const std::string_view line = withoutQuotes(head.substr(start, nl - start), depth);
+        start = nl + 1;
+        if (blank(line))
+            continue;
+        ++lines;
+        spaces = std::min(spaces, line.find_first_not_of(' '));
+        tabs = std::min(tabs, line.find_first_not_of('\t'));
+    }
+    PasteWrapper w;
+    w.quoteDepth = depth;
+    if (spaces >= 4)
+        w.indent = kSpaces.substr(0, std::min(spaces, kSpaces.size()));
+    else if (tabs >= 1)
+        w.indent = kTabs.substr(0, std::min(tabs, kTabs.size()));
+    return w;
+}
+
+} // namespace rankscope::parsers
