@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""bench/paste-shapes.py — does a verdict survive the way people paste logs?
+
+    python3 bench/paste-shapes.py --cli build/app/cli/rankscope-cli CASES_DIR... [--shape NAME]...
+
+Every case folder (a real case: log files beside truth.json / expected.json / SOURCE.md) is
+copied with only its log files, once as it is and once per shape below, each rewriting every
+log's bytes the way a paste or a log collector does. `diagnose --format json` runs on each
+copy; a shape "changes" a case when its (status, class, first initiating rank) differs from
+the plain copy's. A robust reader changes none: the wrapper says nothing about the hang.
+
+  crlf        Windows line ends
+  rfc3339     "2024-05-01T10:00:00.123456789Z " before every line (docker logs -t, kubectl
+              logs --timestamps, cloud log exports)
+  cri         the same plus "stderr F " (container runtime log files)
+  ansi        every line in a colour ("\\x1b[31m … \\x1b[0m")
+  bom         a UTF-8 byte-order mark before the first line
+  quote       "> " before every line (a Markdown or e-mail reply)
+  indent      four blanks before every line (a Markdown code block)
+  grep        "logs/train.out:" before every line (grep -H over one file)
+  lstrip      every line's leading blanks removed (a paste that lost its indentation)
+
+Prints one line per shape and the cases it changed; exits 0, or 1 with --fail-on-change when
+a shape changed a case (CTest runs it that way over tests/data/real).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+NOT_LOGS = {"truth.json", "expected.json", "SOURCE.md"}
+
+
+def lines_map(fn):
+    def apply(data):
+        return b"\n".join(fn(line) if line else line for line in data.split(b"\n"))
+    return apply
+
+
+SHAPES = {
+    "crlf": lambda b: b.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"),
+    "rfc3339": lines_map(lambda l: b"2024-05-01T10:00:00.123456789Z " + l),
+    "cri": lines_map(lambda l: b"2024-05-01T10:00:00.123456789Z stderr F " + l),
+    "ansi": lines_map(lambda l: b"\x1b[31m" + l + b"\x1b[0m"),
+    "bom": lambda b: b"\xef\xbb\xbf" + b,
+    "quote": lambda b: b"\n".join(b"> " + l for l in b.split(b"\n")),
+    "indent": lines_map(lambda l: b"    " + l),
+    "grep": lines_map(lambda l: b"logs/train.out:" + l),
+    "lstrip": lambda b: b"\n".join(l.lstrip() for l in b.split(b"\n")),
+}
+
+
+def verdict(cli, folder):
+    p = subprocess.run([cli, "diagnose", folder, "--format", "json"], capture_output=True, timeout=120)
+    try:
+        v = json.loads(p.stdout)["verdict"]
+    except (ValueError, KeyError):
+        return ("no verdict", p.returncode, None)
+    return (v["status"], v.get("root_cause_class"), (v.get("initiating_ranks") or [None])[0])
+
+
+def rewritten(case, shape, work):
+    out = os.path.join(work, os.path.basename(case.rstrip("/")))
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    for name in sorted(os.listdir(case)):
+        path = os.path.join(case, name)
+        if name in NOT_LOGS or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(SHAPES[shape](data) if shape else data)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--shape", action="append", choices=sorted(SHAPES))
+    ap.add_argument("--fail-on-change", action="store_true")
+    ap.add_argument("dirs", nargs="+", help="folders of case folders")
+    args = ap.parse_args()
+    cases = sorted(os.path.join(d, c) for d in args.dirs for c in os.listdir(d) if os.path.isdir(os.path.join(d, c)))
+    any_changed = False
+    with tempfile.TemporaryDirectory(prefix="rankscope-paste-") as work:
+        plain = {c: verdict(args.cli, rewritten(c, None, work)) for c in cases}
+        for shape in args.shape or list(SHAPES):
+            changed = []
+            for c in cases:
+                got = verdict(args.cli, rewritten(c, shape, work))
+                if got != plain[c]:
+                    changed.append((os.path.basename(c), plain[c], got))
+            any_changed = any_changed or bool(changed)
+            print(f"{shape:8} changed {len(changed)} of {len(cases)}")
+            for name, was, now in changed:
+                print(f"    {name}: {was} -> {now}")
+            sys.stdout.flush()
+    return 1 if args.fail_on_change and any_changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
