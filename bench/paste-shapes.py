@@ -13,11 +13,13 @@ the plain copy's. A robust reader changes none: the wrapper says nothing about t
   rfc3339     "2024-05-01T10:00:00.123456789Z " before every line (docker logs -t, kubectl
               logs --timestamps, cloud log exports)
   cri         the same plus "stderr F " (container runtime log files)
+  stamp       "[2024-05-01 10:00:00] " before every line (`ts`, log shippers)
   ansi        every line in a colour ("\\x1b[31m … \\x1b[0m")
   bom         a UTF-8 byte-order mark before the first line
   quote       "> " before every line (a Markdown or e-mail reply)
   indent      four blanks before every line (a Markdown code block)
   grep        "logs/train.out:" before every line (grep -H over one file)
+  numbered    "     1\t" before every line (cat -n)
   lstrip      every line's leading blanks removed (a paste that lost its indentation)
 
 Prints one line per shape and the cases it changed; exits 0, or 1 with --fail-on-change when
@@ -44,11 +46,13 @@ SHAPES = {
     "crlf": lambda b: b.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"),
     "rfc3339": lines_map(lambda l: b"2024-05-01T10:00:00.123456789Z " + l),
     "cri": lines_map(lambda l: b"2024-05-01T10:00:00.123456789Z stderr F " + l),
+    "stamp": lines_map(lambda l: b"[2024-05-01 10:00:00] " + l),
     "ansi": lines_map(lambda l: b"\x1b[31m" + l + b"\x1b[0m"),
     "bom": lambda b: b"\xef\xbb\xbf" + b,
     "quote": lambda b: b"\n".join(b"> " + l for l in b.split(b"\n")),
     "indent": lines_map(lambda l: b"    " + l),
     "grep": lines_map(lambda l: b"logs/train.out:" + l),
+    "numbered": lambda b: b"\n".join(b"%6d\t" % (i + 1) + l for i, l in enumerate(b.split(b"\n"))),
     "lstrip": lambda b: b"\n".join(l.lstrip() for l in b.split(b"\n")),
 }
 

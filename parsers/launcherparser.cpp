@@ -216,6 +216,15 @@ std::string_view stripLoggerEnvelope(std::string_view s)
         const std::size_t close = find(rest, "] ", level + 3);
         return close == std::string_view::npos ? s : rest.substr(close + 2);
     }
+    // The same envelope once the scanner took its bracketed time off as a line prefix:
+    // "torch.distributed.elastic.agent.server.api: [INFO]   group_rank=0".
+    if (const std::size_t level = find(s.substr(0, std::min<std::size_t>(s.size(), 200)), ": [");
+        level != std::string_view::npos && level > 0 && s.substr(0, level).find(' ') == std::string_view::npos
+        && s.substr(0, level).find('.') != std::string_view::npos) {
+        const std::size_t close = find(s, "] ", level + 3);
+        if (close != std::string_view::npos)
+            return s.substr(close + 2);
+    }
     if (!s.empty() && s[0] != '[' && parseTorchEnvelopeTime(s).valid()) {
         const std::size_t close = find(s.substr(0, std::min<std::size_t>(s.size(), 300)), "] ");
         if (close != std::string_view::npos)

@@ -345,6 +345,41 @@ bool stripCollectorTimestamp(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "[2024-05-01 10:00:00] " / "[2024-05-01T10:00:00.123+0200] ": a bracketed date and time
+// in front of whatever else the line holds, as `ts`, log shippers and NCCL's own
+// NCCL_DEBUG_TIMESTAMP_FORMAT put it. The time is the line's; the rest is parsed as usual.
+bool stripBracketedTime(std::string_view& s, LinePrefix& p)
+{
+    auto digits = [&s](std::size_t at, std::size_t n) {
+        for (std::size_t i = at; i < at + n; ++i)
+            if (i >= s.size() || !isDigit(s[i]))
+                return false;
+        return true;
+    };
+    if (s.size() < 23 || s[0] != '[' || !digits(1, 4) || s[5] != '-' || !digits(6, 2) || s[8] != '-'
+        || !digits(9, 2) || (s[11] != ' ' && s[11] != 'T') || !digits(12, 2) || s[14] != ':' || !digits(15, 2)
+        || s[17] != ':' || !digits(18, 2))
+        return false;
+    std::size_t i = 20;
+    if (i < s.size() && (s[i] == '.' || s[i] == ','))
+        for (++i; i < s.size() && isDigit(s[i]);)
+            ++i;
+    if (i < s.size() && s[i] == 'Z')
+        ++i;
+    else if (i < s.size() && (s[i] == '+' || s[i] == '-') && digits(i + 1, 2)) {
+        i += 3;
+        if (i < s.size() && s[i] == ':')
+            ++i;
+        if (digits(i, 2))
+            i += 2;
+    }
+    if (i + 1 >= s.size() || s[i] != ']' || s[i + 1] != ' ')
+        return false;
+    p.collectorTime = s.substr(1, i - 1);
+    s.remove_prefix(i + 2);
+    return true;
+}
+
 } // namespace
 
 std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
@@ -354,7 +389,7 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
         const char c = line.front();
         bool stripped = false;
         if (c == '[') {
-            stripped = stripTorchRank(line, prefix) || stripLauncherTag(line, prefix)
+            stripped = (round == 0 && stripBracketedTime(line, prefix)) || stripTorchRank(line, prefix) || stripLauncherTag(line, prefix)
                 || stripRankBeforeNcclHeader(line, prefix)
                 || stripTorchrunTee(line, prefix) || stripLineNumber(line);
         } else if (c == '(') {

@@ -34,6 +34,18 @@ std::size_t quoteDepthOf(std::string_view line)
     return depth;
 }
 
+// "    12\t": the line number `cat -n` and `nl` put before a line; its length, 0 if none.
+std::size_t lineNumberLength(std::string_view line)
+{
+    std::size_t i = 0;
+    while (i < line.size() && line[i] == ' ')
+        ++i;
+    const std::size_t digits = i;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9')
+        ++i;
+    return i > digits && i < line.size() && line[i] == '\t' ? i + 1 : 0;
+}
+
 bool blank(std::string_view line)
 {
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
@@ -43,6 +55,8 @@ bool blank(std::string_view line)
 
 std::string_view PasteWrapper::strip(std::string_view line) const
 {
+    if (numbered)
+        line.remove_prefix(lineNumberLength(line));
     line = withoutQuotes(line, quoteDepth);
     if (!indent.empty() && line.starts_with(indent))
         line.remove_prefix(indent.size());
@@ -60,6 +74,8 @@ PasteWrapper detectPasteWrapper(std::string_view head)
     std::size_t spaces = std::numeric_limits<std::size_t>::max();
     std::size_t tabs = std::numeric_limits<std::size_t>::max();
     std::size_t lines = 0;
+    std::size_t numberedLines = 0;
+    std::size_t firstNumberLength = 0;
     for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
         const std::size_t nl = std::min(head.find('\n', start), head.size());
         const std::string_view line = head.substr(start, nl - start);
@@ -67,14 +83,36 @@ PasteWrapper detectPasteWrapper(std::string_view head)
         if (blank(line))
             continue;
         ++lines;
-        depth = std::min(depth, quoteDepthOf(line));
+        numberedLines += lineNumberLength(line) > 0;
+        if (lines == 1)
+            firstNumberLength = lineNumberLength(line);
     }
     if (lines == 0)
         return {};
+    // Two numbered lines at least, or one in cat -n's own width ("%6d\t"): a single "3\tx"
+    // may be a table's row.
+    const bool numbered = numberedLines == lines && (lines >= 2 || firstNumberLength == 7);
     lines = 0;
     for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
         const std::size_t nl = std::min(head.find('\n', start), head.size());
-        const std::string_view line = withoutQuotes(head.substr(start, nl - start), depth);
+        std::string_view line = head.substr(start, nl - start);
+        start = nl + 1;
+        if (numbered)
+            line.remove_prefix(lineNumberLength(line));
+        if (blank(line))
+            continue;
+        ++lines;
+        depth = std::min(depth, quoteDepthOf(line));
+    }
+    if (lines == 0)
+        return { numbered, 0, {} };
+    lines = 0;
+    for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        std::string_view line = head.substr(start, nl - start);
+        if (numbered)
+            line.remove_prefix(lineNumberLength(line));
+        line = withoutQuotes(line, depth);
         start = nl + 1;
         if (blank(line))
             continue;
@@ -83,6 +121,7 @@ PasteWrapper detectPasteWrapper(std::string_view head)
         tabs = std::min(tabs, line.find_first_not_of('\t'));
     }
     PasteWrapper w;
+    w.numbered = numbered;
     w.quoteDepth = depth;
     if (spaces >= 4)
         w.indent = kSpaces.substr(0, std::min(spaces, kSpaces.size()));

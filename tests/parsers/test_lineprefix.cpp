@@ -195,3 +195,26 @@ TEST_CASE("a log collector's RFC 3339 time in front of the line is stripped and 
     CHECK(own.collectorTime.empty());
     CHECK(body == "2024-05-01T10:00:00.123 INFO started");
 }
+
+TEST_CASE("a bracketed date and time in front of the line is stripped and kept", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("[2024-05-01 10:00:00] [rank11]:[E ProcessGroupNCCL.cpp:1] m", p);
+    CHECK(p.collectorTime == "2024-05-01 10:00:00");
+    CHECK(p.globalRank == 11);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:1] m");
+
+    LinePrefix nccl;
+    body = stripPrefixes("[2025-03-01T12:00:05.123+0200] node1:12:34 [0] NCCL WARN x", nccl);
+    CHECK(nccl.collectorTime == "2025-03-01T12:00:05.123+0200");
+    CHECK(body == "node1:12:34 [0] NCCL WARN x");
+
+    // A PyTorch envelope and a dmesg time are not dates: left to their parsers.
+    LinePrefix torch;
+    body = stripPrefixes("[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:629] m", torch);
+    CHECK(torch.collectorTime.empty());
+    CHECK(body == "[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:629] m");
+    LinePrefix dmesg;
+    body = stripPrefixes("[ 1399.140323] NVRM: Xid", dmesg);
+    CHECK(dmesg.collectorTime.empty());
+}

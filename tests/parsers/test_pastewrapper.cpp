@@ -28,6 +28,15 @@ TEST_CASE("a quote or code-block indentation on every line is the paste's wrappe
 
     auto tab = detectPasteWrapper("\tx\n\t\ty\n");
     CHECK(tab.indent == "\t");
+
+    // cat -n numbers every line, blank ones too; the text after the tab may be indented.
+    auto numbered = detectPasteWrapper("     1\t[rank3]: a\n     2\t\n     3\t  File \"x.py\"\n");
+    CHECK(numbered.numbered);
+    CHECK(numbered.indent.empty());
+    CHECK(numbered.strip("     3\t  File \"x.py\"") == "  File \"x.py\"");
+    CHECK_FALSE(detectPasteWrapper("3\tx\n").numbered);
+    CHECK(detectPasteWrapper("     1\t[1] NCCL INFO x\n").numbered);
+    CHECK_FALSE(detectPasteWrapper("3\tx\ny\n").numbered);
 }
 
 TEST_CASE("indentation a log means is not a wrapper", "[parsers][paste]")
