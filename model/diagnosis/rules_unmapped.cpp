@@ -102,7 +102,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu, portInUse, memlock, ncclMismatch,
-        ncclLibrary;
+        ncclLibrary, ofiRegistration;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -147,6 +147,11 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // ibv_reg_mr failing with ENOMEM: the pinned-memory limit (ulimit -l), not the GPU's.
             if (contains(text, "ibv_reg_mr") && contains(text, "Cannot allocate memory"))
                 memlock.push_back(i);
+            // The libfabric plugin (aws-ofi-nccl: EFA, Slingshot/CXI) could not register a
+            // buffer with its provider: the plugin, libfabric and NCCL versions or the
+            // provider's settings disagree; every transfer through the NIC fails the same way.
+            else if (contains(text, "NET/OFI Unable to register memory") || contains(text, "NET/OFI Couldn't register memory"))
+                ofiRegistration.push_back(i);
             // NCCL 2.4's own cross-rank check: the message states the class; its "around rank
             // N" is where the check noticed, not who diverged.
             else if (contains(text, "Mismatched collective detected"))
@@ -252,6 +257,19 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 " memlock ulimit, Slurm's PropagateResourceLimits).",
                 "InfiniBand memory registration failed (ENOMEM): the locked-memory limit (ulimit -l) is too low." },
             memlock);
+    if (!ofiRegistration.empty())
+        conclude(ctx, out,
+            { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7,
+                "The libfabric network plugin could not register memory with the NIC",
+                "NCCL's libfabric plugin could not register a buffer with its provider (" + firstText(b, ofiRegistration)
+                    + "). That is the software stack, not a link or a rank: the EFA installer's libfabric older than the"
+                      " NCCL in use (Invalid argument), GPU memory registration not enabled for the provider (Bad"
+                      " address, Permission denied, Function not implemented). Every rank that sends through the NIC"
+                      " fails the same way. Match the plugin, libfabric and NCCL versions and check the provider's"
+                      " FI_* settings.",
+                "The libfabric network plugin (NET/OFI) could not register memory with the NIC: a version or"
+                " provider-setting mismatch in the network stack." },
+            ofiRegistration);
     if (!nvls.empty())
         conclude(ctx, out,
             { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7,

@@ -303,6 +303,18 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                              "ProcessGroupNCCL created ncclComm_ 0x55d0 on CUDA device: 0\n"
                              "step 100 loss 1.234\nTraining finished\n" } },
             "no_hang_found", "none", {} },
+        // The libfabric plugin refusing a memory registration: the network stack's setup,
+        // whatever the provider (EFA's libfabric older than NCCL; Slingshot without GPU
+        // registration rights).
+        { "ofi-registration-efa",
+            { { "paste.log", "register_mr_buffers:544 NCCL WARN NET/OFI Unable to register memory (type = 2) for device 0. "
+                             "RC: -22, Error: Invalid argument\n" } },
+            "hang_diagnosed", "configuration", {} },
+        { "ofi-registration-cxi",
+            { { "paste.log", "nid001264:1291155:1293014 [1] register_mr_buffers:647 NCCL WARN NET/OFI Unable to register "
+                             "memory (type = 1) for device 0. RC: -13, Error: Permission denied\n"
+                             "nid001264:1291155:1293014 [1] NCCL INFO transport/net.cc:829 -> 2\n" } },
+            "hang_diagnosed", "configuration", {} },
         // torchrun's failure table as a rendered page leaves it: no indentation, no
         // underscores, fields run together. The only failure is a SIGKILL of rank 2.
         { "failure-table-rendered-sigkill",
