@@ -11,7 +11,8 @@ struct XidRange {
     Severity severity;
 };
 
-// From NVIDIA's published Xid catalogue (docs/log-formats.md, Xids). Row remapping that failed
+// From NVIDIA's published Xid catalogue (the XID errors table of its GPU documentation,
+// version by version of the driver). Row remapping that failed
 // (64) is a hardware fault whose own message is only a warning.
 constexpr XidRange kXids[] = {
     { 13, 13, XidCategory::Application, Severity::Warning }, // graphics engine exception (bad address in a kernel)

@@ -1,7 +1,7 @@
 #pragma once
 // The simulated job: who runs where (hosts, IPs, pids, GPUs, NICs, NCCL communicators and
-// rings), which software dialect prints the logs (PyTorch and NCCL version rows of
-// docs/log-formats.md), and the training program (the collectives every rank enqueues, step by
+// rings), which software dialect prints the logs (the PyTorch and NCCL version structs
+// below), and the training program (the collectives every rank enqueues, step by
 // step, with their sequence numbers). Everything is derived from the seed; the scenario
 // decides later what goes wrong.
 
@@ -22,7 +22,8 @@ std::string_view torchOpName(Op op); // "ALLREDUCE", "_ALLGATHER_BASE", ...
 std::string_view ncclOpName(Op op); // "AllReduce", "AllGather", ...
 std::string_view c10dFunction(Op op); // "all_reduce", "_all_gather_base", ...
 
-// PyTorch ProcessGroupNCCL dialect (docs/log-formats.md, section 1). The ProcessGroupNCCL.cpp
+// PyTorch ProcessGroupNCCL dialect: how each release words its watchdog, status and abort
+// lines. The ProcessGroupNCCL.cpp
 // line numbers in the envelope follow real pastes of each release.
 struct TorchDialect {
     std::string name; // "2.4"
@@ -69,7 +70,7 @@ struct TorchDialect {
     int pythonMinor = 10;
 };
 
-// NCCL dialect: the lines each NCCL version prints (docs/log-formats.md, section 3).
+// NCCL dialect: the lines each NCCL version prints (its src/ debug and WARN calls).
 struct NcclDialect {
     std::string name; // "2.21"
     std::string version; // "2.21.5"
@@ -80,7 +81,7 @@ struct NcclDialect {
     int initStyle = 1; // 0: COMPLETE only (≤2.17), 1: START/COMPLETE (2.18–2.21),
                        // 2: "ncclCommInitRank " prefix (2.23+), 3: "[Rank r] " + 2
     // How NCCL words an IB completion error, which changed with its version
-    // (docs/log-formats.md 3.7): 0 ≤2.17, 1 2.18–2.19, 2 2.20–2.21, 3 2.22–2.28, 4 2.29+.
+    // (net_ib's completion WARN): 0 ≤2.17, 1 2.18–2.19, 2 2.20–2.21, 3 2.22–2.28, 4 2.29+.
     int ibErrorStyle = 2;
     bool connByNvmlDev = true; // "0[0] -> 1[1]" (≥2.19) vs "0[18000] -> 1[2a000]"
     bool mnnvl = true; // "… localRank L MNNVL 0" (≥2.20)

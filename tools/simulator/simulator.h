@@ -5,7 +5,7 @@
 // A scenario injects one fault (a stalled rank, a crashed rank, an Xid on one GPU, a broken
 // IB link between two ranks, ...) into a coherent job: hosts, pids, GPUs, NCCL
 // communicators, rings and a training loop of collectives. Every rank's files are then
-// written in the dialect of the chosen PyTorch and NCCL versions (docs/log-formats.md), laid out
+// written in the dialect of the chosen PyTorch and NCCL versions (jobmodel.h), laid out
 // as a real job leaves them (per-rank files, torchrun --log-dir, one srun file, per-node
 // tee'd consoles), plus dmesg, py-spy dumps, torchrun failure tables and PyTorch Flight
 // Recorder dumps (flight_recorder/nccl_trace_rank_<R>, from the same ground truth) on request.
@@ -71,9 +71,9 @@ struct ScenarioOptions {
     bool tee = false; // torchrun --tee 3: worker lines also in the agent console
     Noise noise = Noise::Normal;
     ArchiveKind archive = ArchiveKind::None;
-    // Flight Recorder dumps (docs/log-formats.md, section 2): every rank that is alive and
-    // has a watchdog when the dump is triggered writes nccl_trace_rank_<R> (torch's
-    // protocol-2 pickle, or the control plane's JSON). Needs PyTorch >= 2.2.
+    // Flight Recorder dumps (what parsers/flightrecorderparser reads back): every rank that
+    // is alive and has a watchdog when the dump is triggered writes nccl_trace_rank_<R>
+    // (torch's protocol-2 pickle, or the control plane's JSON). Needs PyTorch >= 2.2.
     bool flightRecorder = false;
     FrFormat frFormat = FrFormat::Pickle;
     std::string frVersion; // "2.3" | "2.4" | "2.5" | "2.7" | "2.10"; "": what --torch writes
