@@ -2,6 +2,7 @@
 
 #include "parsers/pathidentity.h"
 #include "parsers/textscan.h"
+#include "parsers/timesniff.h"
 
 #include <algorithm>
 #include <array>
@@ -306,32 +307,34 @@ bool stripGrepFileName(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// The length of "2024-05-01T10:00:00.123" (date, time, fraction; timesniff's ISO reader) and
+// of a zone after it ("Z", "+02:00", "+0200"), 0 when `s` does not start with a date and time.
+std::size_t dateTimeLength(std::string_view s, bool& zoned)
+{
+    std::size_t i = 0;
+    if (!parseIsoTime(s, &i).valid() || s[10] == '_')
+        return 0;
+    zoned = true;
+    if (i < s.size() && s[i] == 'Z')
+        return i + 1;
+    auto digits = [&s](std::size_t at) { return at + 1 < s.size() && isDigit(s[at]) && isDigit(s[at + 1]); };
+    if (i < s.size() && (s[i] == '+' || s[i] == '-') && digits(i + 1)) {
+        const std::size_t minutes = i + 3 < s.size() && s[i + 3] == ':' ? i + 4 : i + 3;
+        return digits(minutes) ? minutes + 2 : i + 3;
+    }
+    zoned = false;
+    return i;
+}
+
 // "2024-05-01T10:00:00.123456789Z " or "…+02:00\t": an RFC 3339 time with its 'T' and its
 // zone, the form container runtimes and log exporters stamp lines with; the programs that
 // write training logs print local times without a zone. CRI log files add the stream and a
 // partial/full tag ("stderr F ").
 bool stripCollectorTimestamp(std::string_view& s, LinePrefix& p)
 {
-    auto digits = [&s](std::size_t at, std::size_t n) {
-        for (std::size_t i = at; i < at + n; ++i)
-            if (i >= s.size() || !isDigit(s[i]))
-                return false;
-        return true;
-    };
-    if (s.size() < 21 || !digits(0, 4) || s[4] != '-' || !digits(5, 2) || s[7] != '-' || !digits(8, 2)
-        || s[10] != 'T' || !digits(11, 2) || s[13] != ':' || !digits(14, 2) || s[16] != ':' || !digits(17, 2))
-        return false;
-    std::size_t i = 19;
-    if (i < s.size() && (s[i] == '.' || s[i] == ','))
-        for (++i; i < s.size() && isDigit(s[i]);)
-            ++i;
-    if (i < s.size() && s[i] == 'Z')
-        ++i;
-    else if (i + 6 <= s.size() && (s[i] == '+' || s[i] == '-') && digits(i + 1, 2) && s[i + 3] == ':' && digits(i + 4, 2))
-        i += 6;
-    else
-        return false;
-    if (i >= s.size() || (s[i] != ' ' && s[i] != '\t'))
+    bool zoned = false;
+    std::size_t i = dateTimeLength(s, zoned);
+    if (i == 0 || !zoned || s[10] != 'T' || i >= s.size() || (s[i] != ' ' && s[i] != '\t'))
         return false;
     p.collectorTime = s.substr(0, i);
     ++i;
@@ -350,33 +353,14 @@ bool stripCollectorTimestamp(std::string_view& s, LinePrefix& p)
 // NCCL_DEBUG_TIMESTAMP_FORMAT put it. The time is the line's; the rest is parsed as usual.
 bool stripBracketedTime(std::string_view& s, LinePrefix& p)
 {
-    auto digits = [&s](std::size_t at, std::size_t n) {
-        for (std::size_t i = at; i < at + n; ++i)
-            if (i >= s.size() || !isDigit(s[i]))
-                return false;
-        return true;
-    };
-    if (s.size() < 23 || s[0] != '[' || !digits(1, 4) || s[5] != '-' || !digits(6, 2) || s[8] != '-'
-        || !digits(9, 2) || (s[11] != ' ' && s[11] != 'T') || !digits(12, 2) || s[14] != ':' || !digits(15, 2)
-        || s[17] != ':' || !digits(18, 2))
+    if (!s.starts_with('['))
         return false;
-    std::size_t i = 20;
-    if (i < s.size() && (s[i] == '.' || s[i] == ','))
-        for (++i; i < s.size() && isDigit(s[i]);)
-            ++i;
-    if (i < s.size() && s[i] == 'Z')
-        ++i;
-    else if (i < s.size() && (s[i] == '+' || s[i] == '-') && digits(i + 1, 2)) {
-        i += 3;
-        if (i < s.size() && s[i] == ':')
-            ++i;
-        if (digits(i, 2))
-            i += 2;
-    }
-    if (i + 1 >= s.size() || s[i] != ']' || s[i + 1] != ' ')
+    bool zoned = false;
+    const std::size_t n = dateTimeLength(s.substr(1), zoned);
+    if (n == 0 || n + 2 >= s.size() || s[n + 1] != ']' || s[n + 2] != ' ')
         return false;
-    p.collectorTime = s.substr(1, i - 1);
-    s.remove_prefix(i + 2);
+    p.collectorTime = s.substr(1, n);
+    s.remove_prefix(n + 3);
     return true;
 }
 

@@ -12,26 +12,27 @@ constexpr std::size_t kHeadLines = 64;
 constexpr std::string_view kSpaces = "                                ";
 constexpr std::string_view kTabs = "\t\t\t\t\t\t\t\t";
 
-std::string_view withoutQuotes(std::string_view line, std::size_t depth)
+// Takes up to `depth` quote marks ("> " or ">") off `line`; returns how many it took.
+std::size_t takeQuotes(std::string_view& line, std::size_t depth)
 {
-    for (std::size_t d = 0; d < depth && line.starts_with('>'); ++d) {
+    std::size_t taken = 0;
+    for (; taken < depth && line.starts_with('>'); ++taken) {
         line.remove_prefix(1);
         if (line.starts_with(' '))
             line.remove_prefix(1);
     }
+    return taken;
+}
+
+std::string_view withoutQuotes(std::string_view line, std::size_t depth)
+{
+    takeQuotes(line, depth);
     return line;
 }
 
 std::size_t quoteDepthOf(std::string_view line)
 {
-    std::size_t depth = 0;
-    while (line.starts_with('>') && depth < 8) {
-        ++depth;
-        line.remove_prefix(1);
-        if (line.starts_with(' '))
-            line.remove_prefix(1);
-    }
-    return depth;
+    return takeQuotes(line, 8);
 }
 
 // "    12\t": the line number `cat -n` and `nl` put before a line; its length, 0 if none.
