@@ -110,7 +110,6 @@ constexpr std::string_view kDeepSpeed = "deepspeed";
 // may also send SIGKILL straight away: "Sending process 78 closing signal SIGKILL").
 constexpr std::string_view kSigtermIgnored = "sigterm_ignored";
 constexpr std::string_view kMpi = "mpi";
-constexpr std::string_view kRootCauseTitle = "Root Cause (first observed failure):";
 // Lines inside a failure record that are not its fields (a rendered table's loose headers and
 // values) before the table is taken to have ended.
 constexpr unsigned kMaxStrayTableLines = 4;
@@ -306,7 +305,6 @@ std::string_view lastLine(std::string_view s)
     return trim(nl == std::string_view::npos ? s : s.substr(nl + 1));
 }
 
-
 // The fields of one failure record (errors/__init__.py `_format_failure`), with the spellings
 // a paste copied from a rendered web page gives them: Markdown eats underscores and leading
 // blanks, so "error_file" arrives as "error file" and "local_rank" as "local rank".
@@ -358,6 +356,23 @@ std::size_t nextGluedField(std::string_view t)
                 break;
             }
     return best;
+}
+
+// The event that stands for a failure record in the timeline and the rules.
+void addFailureRecordEvent(const model::LauncherFailure& record, std::uint32_t identity, model::TimePoint time,
+    model::StrId text, model::ParsedSource& out)
+{
+    model::Event& e = out.events.emplace_back();
+    e.kind = EventKind::LauncherFailureRecord;
+    e.severity = Severity::Error;
+    e.evidence = record.evidence;
+    e.identity = identity;
+    e.time = time;
+    e.code = record.exitCode;
+    e.peerRank = record.globalRank;
+    e.pid = record.pid;
+    e.peer = record.host;
+    e.text = text;
 }
 
 bool isNoOtherFailures(std::string_view t)
@@ -433,7 +448,7 @@ bool LauncherParser::parseSignalReceived(
     const LineContext& ctx, std::string_view text, model::ParsedSource& out)
 {
     const std::size_t by = find(text, " received by PID ");
-    std::size_t open = text.substr(0, by).rfind(" (SIG");
+    const std::size_t open = text.substr(0, by).rfind(" (SIG");
     if (open == std::string_view::npos)
         return false;
     const std::size_t word = text.substr(0, open).rfind(' ');
@@ -453,15 +468,7 @@ bool LauncherParser::parseSignalReceived(
     // The message without the "traceback :" field name it usually carries.
     const auto [field, value] = fieldOf(trim(text));
     record.traceback = out.intern(field == FailureField::Traceback ? value : trim(text));
-    model::Event& e = out.events.emplace_back();
-    e.kind = EventKind::LauncherFailureRecord;
-    e.severity = Severity::Error;
-    e.evidence = record.evidence;
-    e.identity = ctx.identity;
-    e.time = ctx.bestTime();
-    e.code = record.exitCode;
-    e.pid = record.pid;
-    e.text = record.traceback;
+    addFailureRecordEvent(record, ctx.identity, ctx.bestTime(), record.traceback, out);
     return true;
 }
 
@@ -683,17 +690,8 @@ void LauncherParser::closeFailure(Stream& stream, model::ParsedSource& out)
     model::LauncherFailure& record = out.launcherFailures.emplace_back(f.record);
     record.traceback = out.intern(traceback);
 
-    model::Event& e = out.events.emplace_back();
-    e.kind = EventKind::LauncherFailureRecord;
-    e.severity = Severity::Error;
-    e.evidence = record.evidence;
-    e.identity = f.identity;
-    e.time = record.time.valid() ? record.time : f.lineTime;
-    e.code = record.exitCode;
-    e.peerRank = record.globalRank;
-    e.pid = record.pid;
-    e.peer = record.host;
-    e.text = out.intern(lastLine(traceback));
+    addFailureRecordEvent(record, f.identity, record.time.valid() ? record.time : f.lineTime,
+        out.intern(lastLine(traceback)), out);
     f = {};
 }
 
