@@ -73,12 +73,10 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
             return;
         }
     }
-    // Masking at ingress (issue 5): a line holding a secret is replaced by its masked form
-    // before prefixes are stripped and parsers run, so no raw token reaches an event, an
-    // interned string, an import-issue sample or an export. The prefilter rejects ordinary
-    // lines without copying; evidence offsets still point at the raw bytes on disk.
     // A UTF-8 byte-order mark (Windows editors, PowerShell redirections) glued to the first
-    // line and terminal colour codes would hide a line's prefix and message from the parsers.
+    // line, a paste's wrapper (quote marks, a code block's indent, cat -n numbers; at the
+    // start of a line only) and terminal colour codes would hide a line's prefix and message
+    // from the parsers.
     LineSegment segment = rawSegment;
     if (segment.offset == 0 && segment.text.starts_with("\xEF\xBB\xBF"))
         segment.text.remove_prefix(3);
@@ -86,6 +84,10 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         segment.text = m_wrapper.strip(segment.text);
     if (stripTerminalEscapes(segment.text, m_plainLine))
         segment.text = m_plainLine;
+    // Masking at ingress (issue 5): a line holding a secret is replaced by its masked form
+    // before prefixes are stripped and parsers run, so no raw token reaches an event, an
+    // interned string, an import-issue sample or an export. The prefilter rejects ordinary
+    // lines without copying; evidence offsets still point at the raw bytes on disk.
     if (m_masker.mask(segment.text, m_maskedLine)) {
         segment.text = m_maskedLine;
         m_out.issues.add("secret_masked", m_out.sampleAt(segment.lineNo, segment.text));
