@@ -1,5 +1,7 @@
 #include "views/chartsupport.h"
 
+#include "views/chartlegend.h"
+
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
@@ -118,6 +120,8 @@ void replaceChart(QChartView* view, QChart* chart)
     QChart* old = view->chart();
     view->setChart(chart);
     delete old;
+    if (auto* legend = view->findChild<ChartLegend*>(QString(), Qt::FindDirectChildrenOnly))
+        legend->follow(chart);
 }
 
 } // namespace rankscope::views::charts

@@ -36,7 +36,8 @@ int labelsThatFit(int pixels, const QFontMetrics& metrics, const QString& widest
 
 void styleChart(QChart* chart, const QPalette& palette);
 void styleAxis(QAbstractAxis* axis, const QPalette& palette);
-// QChartView::setChart releases the previous chart without deleting it.
+// QChartView::setChart releases the previous chart without deleting it. The view's
+// ChartLegend, when it has one, follows the new chart.
 void replaceChart(QChartView* view, QChart* chart);
 
 } // namespace rankscope::views::charts

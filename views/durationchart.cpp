@@ -1,6 +1,7 @@
 #include "views/durationchart.h"
 
 #include "model/frwaits.h"
+#include "views/chartlegend.h"
 #include "views/chartsupport.h"
 #include "views/selectionstate.h"
 #include "views/theme.h"
@@ -25,6 +26,7 @@ DurationChart::DurationChart(SelectionState* selection, QWidget* parent)
 {
     setRenderHint(QPainter::Antialiasing, true);
     setMinimumHeight(fontMetrics().height() * 10);
+    new ChartLegend(this); // follows each chart rebuild() makes (charts::replaceChart)
     connect(m_selection, &SelectionState::documentChanged, this, &DurationChart::rebuild);
     connect(m_selection, &SelectionState::processGroupChanged, this, &DurationChart::rebuild);
     rebuild();
@@ -205,11 +207,14 @@ void DurationChart::rebuild()
         hi = std::max(hi, v);
         m_hasData = true;
     }
+    // A network pair's ends are named for the failed link, as everywhere (the model's words).
+    const QString initiators = theme::initiatorsLabel(
+        doc->diagnosis ? doc->diagnosis->rootCause : model::RootCauseClass::None);
     if (m_mode == Mode::WaitDuration)
-        m_initiating->setName(initiatingWaited ? tr("initiating (the cause, shown at 0 s)")
-                                               : tr("initiating (did not wait)"));
+        m_initiating->setName(initiatingWaited ? tr("%1 (the cause, shown at 0 s)").arg(initiators)
+                                               : tr("%1 (did not wait)").arg(initiators));
     else
-        m_initiating->setName(tr("initiating"));
+        m_initiating->setName(initiators);
     if (!m_hasData) {
         delete m_waiting;
         delete stuck;

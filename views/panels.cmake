@@ -1,5 +1,6 @@
 # Root-cause panel, log viewer, ranks table, charts (appended to RANKSCOPE_VIEWS_SOURCES).
 list(APPEND RANKSCOPE_VIEWS_SOURCES
+    chartlegend.cpp
     chartsupport.cpp
     durationchart.cpp
     importissuesmodel.cpp

@@ -1,5 +1,6 @@
 #include "views/progresschart.h"
 
+#include "views/chartlegend.h"
 #include "views/chartsupport.h"
 #include "views/selectionstate.h"
 #include "views/theme.h"
@@ -66,6 +67,7 @@ ProgressChart::ProgressChart(SelectionState* selection, QWidget* parent)
 {
     setRenderHint(QPainter::Antialiasing, false);
     setMinimumHeight(fontMetrics().height() * 10);
+    new ChartLegend(this); // follows each chart rebuild() makes (charts::replaceChart)
     connect(m_selection, &SelectionState::documentChanged, this, &ProgressChart::rebuild);
     connect(m_selection, &SelectionState::processGroupChanged, this, &ProgressChart::rebuild);
     rebuild();
@@ -230,7 +232,11 @@ void ProgressChart::rebuild()
         m_bucketOfRank[static_cast<std::size_t>(rank)] = static_cast<int>(m_buckets.size()) - 1;
     }
 
-    m_initiating = new QBarSet(tr("initiating rank"));
+    // A network pair's two ends are ends of the failed link, not initiators (the model's
+    // words, as every view says them).
+    const QString initiators = theme::initiatorsLabel(
+        doc->diagnosis ? doc->diagnosis->rootCause : model::RootCauseClass::None);
+    m_initiating = new QBarSet(initiators);
     m_others = new QBarSet(tr("completed"));
     m_inFlight = new QBarSet(tr("in flight"));
     m_initiating->setColor(colors.initiating);
@@ -246,7 +252,7 @@ void ProgressChart::rebuild()
         m_inFlight->setBorderColor(inFlight);
     }
     m_noData = new QBarSet(tr("no data"));
-    m_initiatingNoData = new QBarSet(tr("initiating rank, no data"));
+    m_initiatingNoData = new QBarSet(tr("%1, no data").arg(initiators));
     const QColor muted = pal.color(QPalette::PlaceholderText);
     m_noData->setBrush(QBrush(muted, Qt::BDiagPattern));
     m_noData->setBorderColor(theme::tint(muted, pal));

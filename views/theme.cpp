@@ -117,4 +117,9 @@ QString initiatorLabel(model::RootCauseClass cls, model::RankState state)
     return fromWords(model::initiatorWords(cls, state));
 }
 
+QString initiatorsLabel(model::RootCauseClass cls)
+{
+    return fromWords(model::initiatorsWords(cls));
+}
+
 } // namespace rankscope::views::theme

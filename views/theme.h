@@ -48,5 +48,8 @@ QString rootCauseLabel(model::RootCauseClass cls);
 QString rankStateLabel(model::RankState state);
 // What the verdict calls an initiating rank in `state` ("one end of the failed link").
 QString initiatorLabel(model::RootCauseClass cls, model::RankState state);
+// What a legend calls the rank(s) the verdict names ("initiating rank", "ends of the failed
+// link").
+QString initiatorsLabel(model::RootCauseClass cls);
 
 } // namespace rankscope::views::theme

@@ -148,13 +148,25 @@ std::string_view rankStateMeaning(RankState state)
     return rowOf(state).meaning;
 }
 
+namespace {
+// The two ends of a failed link are named for the link: whatever else a rank was doing
+// (a py-spy dump may show it loading data), that is not why the verdict names it.
+constexpr std::string_view kLinkEndWords = "one end of the failed link";
+constexpr std::string_view kLinkEndsWords = "ends of the failed link";
+} // namespace
+
 std::string_view initiatorWords(RootCauseClass cls, RankState state)
 {
-    // The two ends of a failed link are named for the link: whatever else a rank was doing
-    // (a py-spy dump may show it loading data), that is not why the verdict names it.
     if (cls == RootCauseClass::NetworkPair)
-        return "one end of the failed link";
+        return kLinkEndWords;
     return rankStateWords(state);
+}
+
+std::string_view initiatorsWords(RootCauseClass cls)
+{
+    if (cls == RootCauseClass::NetworkPair)
+        return kLinkEndsWords;
+    return "initiating rank";
 }
 
 namespace {

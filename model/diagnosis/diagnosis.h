@@ -60,6 +60,9 @@ std::string_view rankStateMeaning(RankState state);       // one clause: "entere
 // What the verdict calls an initiating rank in `state` (the ends of a failed link are link
 // ends, not stragglers).
 std::string_view initiatorWords(RootCauseClass cls, RankState state);
+// What a legend or a label calls the rank(s) the verdict names, whatever their state:
+// "initiating rank", or "ends of the failed link" for a network pair.
+std::string_view initiatorsWords(RootCauseClass cls);
 
 struct EvidenceLine {
     EvidenceRef ref;

@@ -23,6 +23,11 @@ TEST_CASE("plain words never show a machine id and the ids stay as the JSON has 
     CHECK(initiatorWords(RootCauseClass::NetworkPair, RankState::Straggling).find("straggl")
         == std::string_view::npos);
     CHECK(initiatorWords(RootCauseClass::StragglerStall, RankState::Straggling) == "straggling");
+    // A legend for both ends says "initiating" of neither.
+    CHECK(initiatorsWords(RootCauseClass::NetworkPair).find("initiat") == std::string_view::npos);
+    CHECK(
+        initiatorsWords(RootCauseClass::NetworkPair).find("failed link") != std::string_view::npos);
+    CHECK(initiatorsWords(RootCauseClass::StragglerStall) == "initiating rank");
     CHECK(importIssueWords("unattributed_events") == "Warning lines with no rank");
     CHECK(importIssueWords("some_new_kind") == "Some new kind");
 

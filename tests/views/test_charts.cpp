@@ -4,6 +4,8 @@
 #include "documentfixture.h"
 
 #include "app/gui/chartspanel.h"
+#include "app/gui/mainwindow.h"
+#include "views/chartlegend.h"
 #include "views/durationchart.h"
 #include "views/progresschart.h"
 #include "views/selectionstate.h"
@@ -20,6 +22,7 @@
 #include <QLegendMarker>
 #include <QScatterSeries>
 #include <QSet>
+#include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
@@ -200,8 +203,17 @@ TEST_CASE("with Flight Recorder dumps only, waits are estimated from entry times
     for (QAbstractSeries* s : chart.chart()->series())
         plotted += static_cast<QScatterSeries*>(s)->count();
     CHECK(plotted == 8);
-    for (QLegendMarker* marker : chart.chart()->legend()->markers())
-        CHECK(marker->isVisible() == (static_cast<QScatterSeries*>(marker->series())->count() > 0));
+    // A legend entry for each series with points, none for an empty one.
+    auto* legend = chart.findChild<views::ChartLegend*>();
+    REQUIRE(legend);
+    QStringList drawn;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (static_cast<QScatterSeries*>(s)->count() > 0)
+            drawn << s->name();
+    QStringList entries;
+    for (const auto& e : legend->entries())
+        entries << e.text;
+    CHECK(entries == drawn);
     CHECK(chart.chart()->title().contains(QStringLiteral("Flight Recorder")));
     // Eight ranks on a wide chart: one tick per rank, never half ranks labelled twice.
     const auto axes = chart.chart()->axes(Qt::Horizontal);
@@ -375,4 +387,102 @@ TEST_CASE("time waited plots an initiating rank that timed out too at zero, not 
     CHECK(chart.valueOfRank(8) == 0);
     CHECK(chart.initiatingSeries()->name().contains(QStringLiteral("did not wait")));
     chart.grab().save(shotPath(QStringLiteral("durationchart-ib-pair.png")));
+}
+
+namespace {
+
+// Every legend entry of `view` drawn whole: its text wraps inside its box (never elided),
+// the box lies inside the legend and the legend inside the chart's visible part, and the
+// text's box has text pixels in it.
+void checkLegendReadable(QChartView* view, const QString& shot)
+{
+    auto* legend = view->findChild<views::ChartLegend*>();
+    REQUIRE(legend);
+    // Qt Charts' own legend (one row, elided labels) is not shown.
+    CHECK_FALSE(view->chart()->legend()->isVisible());
+    REQUIRE_FALSE(legend->entries().isEmpty());
+    CHECK(legend->isVisible());
+    CHECK(legend->visibleRegion().boundingRect() == legend->rect());
+    const QImage image = legend->grab().toImage();
+    image.save(shotPath(shot));
+    const QFontMetrics fm(legend->font());
+    for (int i = 0; i < legend->entries().size(); ++i) {
+        const QString text = legend->entries()[i].text;
+        const QRect box = legend->textRect(i);
+        INFO("entry '" << text.toStdString() << "' in " << box.width() << " x " << box.height()
+                       << " of a legend " << legend->width() << " px wide");
+        CHECK(legend->rect().contains(box));
+        const QRect needed
+            = fm.boundingRect(QRect(0, 0, box.width(), 10000), Qt::TextWordWrap, text);
+        CHECK(needed.width() <= box.width());
+        CHECK(needed.height() <= box.height());
+        CHECK(distinctColours(image.copy(box), 1) > 1);
+    }
+    // The plot ends above the legend: the chart's bottom margin holds it.
+    CHECK(view->chart()->plotArea().bottom() < legend->geometry().top());
+}
+
+} // namespace
+
+TEST_CASE("chart legends are readable whole at 1360 x 850 and at 1024 x 700", "[charts][narrow]")
+{
+    isolateSettings();
+    app::MainWindow window;
+    window.resize(1360, 850);
+    window.show();
+    QSignalSpy shown(&window, &app::MainWindow::documentShown);
+    window.openPaths({ QStringLiteral(RANKSCOPE_SAMPLES_DIR "/hung-allreduce") });
+    REQUIRE(waitFor([&] { return shown.count() > 0; }));
+    auto* charts = window.findChild<app::ChartsPanel*>();
+    REQUIRE(charts);
+    for (const QSize size : { QSize(1360, 850), QSize(1024, 700) }) {
+        window.resize(size);
+        waitFor([] { return false; }, 300);
+        INFO(size.width() << " x " << size.height());
+        REQUIRE(charts->progressChart()->isVisible());
+        checkLegendReadable(
+            charts->progressChart(), QStringLiteral("progress-legend-%1.png").arg(size.width()));
+        // The progress chart names its sets; one of them is the cause.
+        QStringList texts;
+        for (const auto& e : charts->progressChart()->findChild<views::ChartLegend*>()->entries())
+            texts << e.text;
+        CHECK(texts.contains(QStringLiteral("initiating rank")));
+        CHECK(texts.contains(QStringLiteral("completed")));
+        checkLegendReadable(
+            charts->durationChart(), QStringLiteral("duration-legend-%1.png").arg(size.width()));
+        window.grab().save(
+            shotPath(QStringLiteral("charts-%1x%2.png").arg(size.width()).arg(size.height())));
+    }
+}
+
+TEST_CASE("for a failed link the chart legends name the link's ends, not an initiator",
+    "[charts][wording]")
+{
+    views::SelectionState selection;
+    views::ProgressChart progress(&selection);
+    views::DurationChart duration(&selection);
+    progress.resize(360, 420);
+    duration.resize(360, 420);
+    progress.show();
+    duration.show();
+    selection.setDocument(
+        testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/ib-pair-status12" }));
+    REQUIRE(selection.document()->diagnosis->rootCause == model::RootCauseClass::NetworkPair);
+    const QString words = views::theme::initiatorsLabel(model::RootCauseClass::NetworkPair);
+    for (QChartView* view :
+        { static_cast<QChartView*>(&progress), static_cast<QChartView*>(&duration) }) {
+        auto* legend = view->findChild<views::ChartLegend*>();
+        REQUIRE(legend);
+        bool named = false;
+        for (const auto& e : legend->entries()) {
+            INFO(e.text.toStdString());
+            CHECK_FALSE(e.text.contains(QStringLiteral("initiat")));
+            named = named || e.text.contains(words);
+        }
+        CHECK(named);
+        checkLegendReadable(view,
+            QStringLiteral("legend-network-pair-%1.png")
+                .arg(QString::fromLatin1(view->metaObject()->className())
+                         .section(QLatin1Char(':'), -1)));
+    }
 }
