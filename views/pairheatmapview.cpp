@@ -3,6 +3,7 @@
 #include "model/bundle.h"
 #include "model/countwords.h"
 #include "model/ranklist.h"
+#include "views/screentooltip.h"
 #include "views/theme.h"
 #include "views/timelinecoords.h"
 
@@ -15,7 +16,6 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -73,6 +73,7 @@ PairHeatmapView::PairHeatmapView(SelectionState* selection, QWidget* parent)
     row->setContentsMargins(kMargin, 4, kMargin, 4);
     auto* metricLabel = new QLabel(tr("Metric:"), m_header);
     m_metricBox = new QComboBox(m_header);
+    m_metricBox->setObjectName(QStringLiteral("heatmapMetric"));
     for (int i = 0; i < static_cast<int>(model::PairMetric::Count); ++i)
         m_metricBox->addItem(metricTitle(static_cast<model::PairMetric>(i)), i);
     m_metricBox->setCurrentIndex(
@@ -1152,11 +1153,7 @@ bool PairHeatmapView::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+        showToolTip(help->globalPos(), toolTipAt(help->pos()), this);
         return true;
     }
     return QWidget::event(event);

@@ -20,6 +20,7 @@ list(APPEND RANKSCOPE_VIEWS_SOURCES
     rankfilterproxy.cpp
     ranktablemodel.cpp
     rootcausepanel.cpp
+    screentooltip.cpp
     textsearch.cpp
     theme.cpp
 )

@@ -12,6 +12,7 @@ list(APPEND RANKSCOPE_VIEW_TEST_SOURCES
     test_appearance.cpp
     test_ranktable.cpp
     test_rootcause.cpp
+    test_screentooltip.cpp
 )
 
 # End-to-end: the real `rankscope` binary under xvfb-run (skipped when xvfb-run is missing).

@@ -1,0 +1,93 @@
+// Tooltips kept on the screen: placed inside the available geometry of the screen under the
+// cursor (flipped left or above near an edge) and wrapped when wider than the screen.
+#include "documentfixture.h"
+#include "views/pairheatmapview.h"
+#include "views/screentooltip.h"
+#include "views/selectionstate.h"
+#include "viewtestsupport.h"
+
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QGuiApplication>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QScreen>
+#include <QToolTip>
+
+using namespace rankscope;
+using namespace rankscope::testing;
+
+TEST_CASE("a popup is placed beside the cursor and inside the available area", "[tooltip]")
+{
+    const QRect screen(0, 30, 1024, 700); // a panel above, as on a small laptop screen
+    // Room below and right: just off the cursor.
+    CHECK(views::placePopup({ 200, 100 }, { 100, 100 }, screen, 16) == QRect(102, 116, 200, 100));
+    // At the right edge: flipped to the cursor's left.
+    const QRect right = views::placePopup({ 200, 100 }, { 1000, 100 }, screen, 16);
+    CHECK(right.right() < 1000);
+    CHECK(screen.contains(right));
+    // At the bottom: above the cursor.
+    const QRect bottom = views::placePopup({ 200, 100 }, { 100, 720 }, screen, 16);
+    CHECK(bottom.bottom() < 720);
+    CHECK(screen.contains(bottom));
+    // Near the top, with the panel: never over it.
+    CHECK(views::placePopup({ 200, 690 }, { 100, 40 }, screen, 16).top() >= 30);
+    // Larger than the screen: cut to it, at its corner.
+    CHECK(views::placePopup({ 2000, 900 }, { 500, 300 }, screen, 16) == screen);
+    // A second screen to the right: kept on it.
+    const QRect second(1024, 0, 800, 600);
+    CHECK(second.contains(views::placePopup({ 300, 200 }, { 1030, 590 }, second, 16)));
+}
+
+namespace {
+
+QLabel* shownToolTip()
+{
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (w->isVisible() && w->objectName() == QLatin1String("qtooltip_label"))
+            return qobject_cast<QLabel*>(w);
+    return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("the heatmap's tooltip stays on a small screen, even in large text at its corner",
+    "[tooltip][heatmap]")
+{
+    QScreen* screen = QGuiApplication::primaryScreen();
+    REQUIRE(screen);
+    const QRect available = screen->availableGeometry();
+    views::SelectionState selection;
+    views::PairHeatmapView view(&selection);
+    selection.setDocument(loadDocument({ std::string(RANKSCOPE_TEST_DATA) + "/views/straggler8" }));
+    view.resize(500, 400);
+    // The window in the screen's bottom-right corner.
+    view.move(available.right() - 500, available.bottom() - 400);
+    view.show();
+    QApplication::processEvents();
+    const QFont before = QToolTip::font();
+    for (const qreal scale : { 1.0, 4.0 }) {
+        QFont font = before;
+        font.setPointSizeF(before.pointSizeF() * scale);
+        QToolTip::setFont(font); // 4×: a tooltip wider than an 800 px screen
+        const QRectF cell = view.cellRect(7, 6); // bottom-right of the matrix
+        REQUIRE(cell.isValid());
+        const QPoint local = cell.center().toPoint();
+        REQUIRE_FALSE(view.toolTipAt(local).isEmpty());
+        QHelpEvent help(QEvent::ToolTip, local, view.mapToGlobal(local));
+        QApplication::sendEvent(&view, &help);
+        QLabel* tip = shownToolTip();
+        REQUIRE(tip);
+        INFO("scale " << scale << ": tooltip at " << tip->geometry().x() << ","
+                      << tip->geometry().y() << " " << tip->width() << " x " << tip->height()
+                      << " on " << available.width() << " x " << available.height());
+        CHECK(available.contains(tip->geometry()));
+        // Wrapped, not cut: the label is tall enough for its text at its width.
+        if (tip->wordWrap())
+            CHECK(tip->height() >= std::min(available.height(), tip->heightForWidth(tip->width())));
+        QToolTip::hideText();
+        QApplication::processEvents();
+    }
+    QToolTip::setFont(before);
+}
