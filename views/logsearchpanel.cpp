@@ -1,6 +1,7 @@
 #include "views/logsearchpanel.h"
 
 #include "views/logsearchmodel.h"
+#include "views/placeholderwidth.h"
 
 #include <QCheckBox>
 #include <QFontDatabase>
@@ -27,6 +28,7 @@ LogSearchPanel::LogSearchPanel(QWidget* parent)
     m_pattern->setObjectName(QStringLiteral("logSearchPattern"));
     m_pattern->setPlaceholderText(tr("Search every rank's log (case-insensitive text)"));
     m_pattern->setClearButtonEnabled(true);
+    keepPlaceholderVisible(m_pattern);
     m_regex->setObjectName(QStringLiteral("logSearchRegex"));
     m_regex->setToolTip(tr("Perl-compatible regular expression, case-sensitive; (?i) ignores "
                            "case. ^ and $ match at each line."));

@@ -3,6 +3,7 @@
 #include "model/evidencelocation.h"
 #include "views/lineindex.h"
 #include "views/logtextview.h"
+#include "views/placeholderwidth.h"
 #include "views/selectionstate.h"
 
 #include <QAction>
@@ -83,8 +84,13 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     m_wrapButton->setAutoRaise(true);
     top->addWidget(m_wrapButton);
 
-    m_findEdit->setPlaceholderText(tr("Find in this file (case-insensitive)"));
+    // Short enough to show whole beside its buttons in a 1024 px window (keepPlaceholderVisible
+    // below); the tooltip says the rest.
+    m_findEdit->setPlaceholderText(tr("Find in this file"));
+    m_findEdit->setToolTip(
+        tr("Find in this file, ignoring case (Enter: next, Shift+Enter: previous)"));
     m_findEdit->setClearButtonEnabled(true);
+    keepPlaceholderVisible(m_findEdit);
     auto* previous = makeButton(
         m_findBar, style()->standardIcon(QStyle::SP_ArrowUp), tr("Previous match (Shift+F3)"));
     auto* next
@@ -162,6 +168,8 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     connect(m_wrapButton, &QToolButton::toggled, m_text, &LogTextView::setWrapLines);
     connect(m_text, &LogTextView::wrapLinesChanged, m_wrapButton, &QToolButton::setChecked);
     connect(m_severity, &QComboBox::currentIndexChanged, this, &LogViewer::applySeverityFilter);
+    connect(m_severity, &QComboBox::activated, this,
+        [this] { Q_EMIT severityFilterChosen(severityFilter()); });
     connect(m_text, &LogTextView::lineFilterCleared, this, [this] {
         const QSignalBlocker block(m_severity);
         m_severity->setCurrentIndex(0);
@@ -439,6 +447,14 @@ void LogViewer::setSeverityFilter(std::optional<model::Severity> atLeast)
     const int index = atLeast ? m_severity->findData(static_cast<int>(*atLeast)) : 0;
     if (index >= 0)
         m_severity->setCurrentIndex(index);
+}
+
+std::optional<model::Severity> LogViewer::severityFilter() const
+{
+    const int threshold = m_severity->currentData().toInt();
+    if (threshold < 0)
+        return std::nullopt;
+    return static_cast<model::Severity>(threshold);
 }
 
 void LogViewer::applySeverityFilter()

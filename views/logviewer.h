@@ -48,12 +48,15 @@ public:
     void copyLinkToLine(quint64 line);
     // Shows only lines holding an event at least this severe; nullopt shows every line.
     void setSeverityFilter(std::optional<model::Severity> atLeast);
+    std::optional<model::Severity> severityFilter() const;
 
     void setLineExplainer(LineExplainer explainer);
 
 Q_SIGNALS:
     void sourceOpened(rankscope::model::SourceId source);
     void explainLineRequested(const QString& line);
+    // The user picked a severity in the filter box (not a jump that showed every line again).
+    void severityFilterChosen(std::optional<rankscope::model::Severity> atLeast);
 
 private:
     void onDocumentChanged();

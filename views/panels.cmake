@@ -16,6 +16,7 @@ list(APPEND RANKSCOPE_VIEWS_SOURCES
     logtextview.cpp
     logtextviewinput.cpp
     logviewer.cpp
+    placeholderwidth.cpp
     progresschart.cpp
     rankfilterproxy.cpp
     ranktablemodel.cpp

@@ -24,6 +24,7 @@ ChartsPanel::ChartsPanel(views::SelectionState* selection, QWidget* parent)
     , m_duration(new views::DurationChart(selection, m_splitter))
 {
     m_processGroup->setToolTip(tr("Process group shown by the charts"));
+    m_mode->setObjectName(QStringLiteral("waitChartMode"));
     m_mode->addItem(
         tr("Time each rank waited"), static_cast<int>(views::DurationChart::Mode::WaitDuration));
     m_mode->addItem(
@@ -50,8 +51,9 @@ ChartsPanel::ChartsPanel(views::SelectionState* selection, QWidget* parent)
         m_selection->setProcessGroup(m_processGroup->itemData(index).toString());
     });
     connect(m_mode, &QComboBox::activated, this, [this](int index) {
-        m_duration->setMode(
-            static_cast<views::DurationChart::Mode>(m_mode->itemData(index).toInt()));
+        const auto mode = static_cast<views::DurationChart::Mode>(m_mode->itemData(index).toInt());
+        m_duration->setMode(mode);
+        Q_EMIT durationModeChosen(mode);
     });
     connect(m_selection, &views::SelectionState::documentChanged, this,
         &ChartsPanel::fillProcessGroups);
@@ -62,6 +64,15 @@ ChartsPanel::ChartsPanel(views::SelectionState* selection, QWidget* parent)
                 m_processGroup->setCurrentIndex(index);
         });
     fillProcessGroups();
+}
+
+void ChartsPanel::setDurationMode(views::DurationChart::Mode mode)
+{
+    const int index = m_mode->findData(static_cast<int>(mode));
+    if (index < 0)
+        return;
+    m_mode->setCurrentIndex(index);
+    m_duration->setMode(mode);
 }
 
 void ChartsPanel::fillProcessGroups()

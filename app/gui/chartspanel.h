@@ -2,13 +2,14 @@
 // The "Charts" dock: the per-rank progress chart and the wait-time chart, with the process
 // group they show (shared with every view through SelectionState) and the wait chart's mode.
 
+#include "views/durationchart.h"
+
 #include <QWidget>
 
 class QComboBox;
 class QSplitter;
 
 namespace rankscope::views {
-class DurationChart;
 class ProgressChart;
 class SelectionState;
 } // namespace rankscope::views
@@ -22,6 +23,12 @@ public:
 
     views::ProgressChart* progressChart() const { return m_progress; }
     views::DurationChart* durationChart() const { return m_duration; }
+    // What the wait chart shows, with its picker following.
+    void setDurationMode(views::DurationChart::Mode mode);
+
+Q_SIGNALS:
+    // The user picked what the wait chart shows.
+    void durationModeChosen(rankscope::views::DurationChart::Mode mode);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -2,6 +2,7 @@
 
 #include "app/core/explainline.h"
 #include "model/diagnosis/diagnosis.h"
+#include "views/placeholderwidth.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -137,6 +138,7 @@ ErrorHub::ErrorHub(const parsers::ErrorCatalogue* catalogue, QWidget* parent)
     m_search->setObjectName(QStringLiteral("errorHubSearch"));
     m_search->setPlaceholderText(tr("Paste a log line, or type words…"));
     m_search->setClearButtonEnabled(true);
+    views::keepPlaceholderVisible(m_search);
     m_summary->setWordWrap(true);
     m_list->setObjectName(QStringLiteral("errorHubList"));
     m_list->setHeaderHidden(true);

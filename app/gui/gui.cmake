@@ -14,6 +14,7 @@ list(APPEND RANKSCOPE_GUI_SOURCES
     questionspanel.cpp
     rankspanel.cpp
     recentbundles.cpp
+    viewpreferences.cpp
     welcomepage.cpp
 )
 include(${CMAKE_CURRENT_SOURCE_DIR}/export.cmake) # File → Export Report…, --export

@@ -1,18 +1,19 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/about/version.h"
+#include "app/core/explainline.h"
 #include "app/gui/appearance.h"
 #include "app/gui/chartspanel.h"
 #include "app/gui/documentloader.h"
-#include "app/core/explainline.h"
 #include "app/gui/errorhub.h"
 #include "app/gui/exportdialog.h"
-#include "app/gui/pastedlogs.h"
-#include "app/gui/questionspanel.h"
 #include "app/gui/logsearchdialog.h"
 #include "app/gui/panelnavigator.h"
+#include "app/gui/pastedlogs.h"
+#include "app/gui/questionspanel.h"
 #include "app/gui/rankspanel.h"
 #include "app/gui/recentbundles.h"
+#include "app/gui/viewpreferences.h"
 #include "app/gui/welcomepage.h"
 #include "model/countwords.h"
 #include "model/ranklist.h"
@@ -129,6 +130,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_appearance = new Appearance(this);
     createDocks();
+    // The view choices of the last run, before the actions that follow them are synced.
+    m_viewPreferences
+        = new ViewPreferences({ m_selection, m_timeline, m_heatmap, m_logViewer, m_charts }, this);
     createActions();
     createStatusBar();
 
@@ -387,8 +391,11 @@ void MainWindow::createActions()
         (mode == views::RankTimelineView::AxisMode::Time ? byTime : bySeq)->setChecked(true);
     };
     syncMode(m_timeline->axisMode());
+    byTime->setObjectName(QStringLiteral("timeAxisAction"));
+    bySeq->setObjectName(QStringLiteral("sequenceAxisAction"));
     connect(byTime, &QAction::triggered, m_timeline, &views::RankTimelineView::showTimeAxis);
     connect(bySeq, &QAction::triggered, m_timeline, &views::RankTimelineView::showSequenceAxis);
+    m_viewPreferences->followAxisActions(byTime, bySeq);
     connect(m_timeline, &views::RankTimelineView::axisModeChanged, this, syncMode);
 
     auto* timelineBar = addToolBar(tr("Timeline"));
@@ -403,6 +410,7 @@ void MainWindow::createActions()
     auto* logSearch = new LogSearchDialog(m_selection, m_logViewer, this);
     QAction* searchLogs = m_viewMenu->addAction(
         tr("Search All &Logs…"), logSearch, &LogSearchDialog::showAndFocus);
+    searchLogs->setObjectName(QStringLiteral("searchAllLogsAction"));
     searchLogs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
     m_viewMenu->addMenu(m_appearance->createMenu(this));

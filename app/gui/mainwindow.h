@@ -27,6 +27,7 @@ namespace rankscope::views {
 class ImportIssuesModel;
 class RankTimelineView;
 class LogViewer;
+class PairHeatmapView;
 class RootCausePanel;
 class SelectionState;
 } // namespace rankscope::views
@@ -35,6 +36,7 @@ namespace rankscope::app {
 
 class ChartsPanel;
 class Appearance;
+class ViewPreferences;
 class ErrorHub;
 class QuestionsPanel;
 class DocumentLoader;
@@ -138,7 +140,8 @@ private:
     ErrorHub* m_errorHub = nullptr;
     QuestionsPanel* m_questions = nullptr;
     Appearance* m_appearance = nullptr;
-    QWidget* m_heatmap = nullptr;
+    ViewPreferences* m_viewPreferences = nullptr;
+    views::PairHeatmapView* m_heatmap = nullptr;
     views::ImportIssuesModel* m_issues = nullptr;
     QTableView* m_issuesTable = nullptr;
     QList<QDockWidget*> m_docks;

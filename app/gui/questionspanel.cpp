@@ -1,8 +1,10 @@
 #include "app/gui/questionspanel.h"
 
 #include "app/core/followup.h"
+#include "views/placeholderwidth.h"
 #include "views/selectionstate.h"
 
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
@@ -24,8 +26,13 @@ QuestionsPanel::QuestionsPanel(views::SelectionState* selection, QWidget* parent
 {
     setObjectName(QStringLiteral("questionsPanel"));
     m_box->setObjectName(QStringLiteral("questionBox"));
-    m_box->setPlaceholderText(tr("Ask: %1").arg(QString::fromUtf8(kQuestionForms.data(), static_cast<qsizetype>(kQuestionForms.size()))));
+    // The hint names the commonest forms so the field can show it whole in a narrow dock;
+    // the tooltip lists them all.
+    m_box->setPlaceholderText(tr("Ask: rank 5 · pair 3,4 · #117"));
+    m_box->setToolTip(tr("Ask: %1").arg(
+        QString::fromUtf8(kQuestionForms.data(), static_cast<qsizetype>(kQuestionForms.size()))));
     m_box->setClearButtonEnabled(true);
+    views::keepPlaceholderVisible(m_box);
     m_whyRank->setObjectName(QStringLiteral("whyRankButton"));
     m_whyRank->setToolTip(tr("The selected rank's part in the verdict, its state, progress and evidence"));
     m_whyPair->setObjectName(QStringLiteral("whyPairButton"));
@@ -36,12 +43,13 @@ QuestionsPanel::QuestionsPanel(views::SelectionState* selection, QWidget* parent
     m_answer->setOpenLinks(false);
     m_answer->setPlaceholderText(tr("Select a rank, a heatmap cell or a collective and ask, or type a question."));
 
-    // Buttons in a wrapping pair of rows: the dock is narrow.
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_whyRank);
-    buttons->addWidget(m_whyPair);
-    buttons->addWidget(m_whoReached);
-    buttons->addStretch(1);
+    // Buttons in two rows: three side by side held the right dock area too wide for a
+    // 1024 px window whenever this dock was raised.
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(m_whyRank, 0, 0);
+    buttons->addWidget(m_whyPair, 0, 1);
+    buttons->addWidget(m_whoReached, 1, 0);
+    buttons->setColumnStretch(2, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_box);

@@ -2,6 +2,7 @@
 
 #include "model/countwords.h"
 #include "model/ranklist.h"
+#include "views/placeholderwidth.h"
 #include "views/rankfilterproxy.h"
 #include "views/ranktablemodel.h"
 #include "views/selectionstate.h"
@@ -44,8 +45,12 @@ RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
     , m_table(new QTableView(this))
 {
     m_proxy->setSourceModel(m_model);
-    m_filter->setPlaceholderText(tr("Filter: ranks (0-3,7) or text (host, state, error)"));
+    // A hint short enough to show whole (keepPlaceholderVisible) beside the states box in a
+    // 1024 px window, where the dock is ~190 px wide; the tooltip says what it takes.
+    m_filter->setPlaceholderText(tr("Filter"));
+    m_filter->setToolTip(tr("Filter: ranks (0-3,7) or text (host, state, error)"));
     m_filter->setClearButtonEnabled(true);
+    views::keepPlaceholderVisible(m_filter);
     m_state->setToolTip(tr("Show only ranks in one state"));
     // Sized for a few characters, not its longest state: the dock must fit a 1024 px window
     // beside the log (the open list is as wide as it needs).

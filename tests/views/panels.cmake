@@ -7,6 +7,7 @@ list(APPEND RANKSCOPE_VIEW_TEST_SOURCES
     test_mainwindow.cpp
     test_navigation.cpp
     test_paste.cpp
+    test_preferences.cpp
     test_errorhub.cpp
     test_questions.cpp
     test_appearance.cpp
