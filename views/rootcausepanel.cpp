@@ -5,6 +5,7 @@
 #include "views/selectionstate.h"
 #include "views/theme.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QEvent>
@@ -419,6 +420,12 @@ RootCausePanel::RootCausePanel(SelectionState* selection, QWidget* parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFrameShape(QFrame::NoFrame);
     connect(m_selection, &SelectionState::documentChanged, this, &RootCausePanel::rebuild);
+    // Whatever moves the focus into the panel (Tab, Alt+C to a Copy button, a click) shows
+    // the focused control: QScrollArea itself scrolls only for Tab.
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        if (now && widget() && widget()->isAncestorOf(now))
+            ensureWidgetVisible(now);
+    });
     rebuild();
 }
 
@@ -1035,16 +1042,18 @@ QWidget* RootCausePanel::buildFinding(QWidget* parent, std::size_t index)
             text->setTextInteractionFlags(Qt::TextSelectableByMouse);
             auto* copy = new QToolButton(row);
             copy->setObjectName(QStringLiteral("copyButton"));
-            copy->setText(tr("Copy"));
-            copy->setToolTip(tr("Copy this command to the clipboard"));
+            // Alt+C reaches the Copy buttons from the keyboard (the first, then the next
+            // on each press), Space copies.
+            copy->setText(tr("&Copy"));
+            copy->setToolTip(tr("Copy this command to the clipboard (Alt+C, Space)"));
             const QString commandText = QString::fromStdString(command);
             connect(copy, &QToolButton::clicked, copy, [copy, commandText] {
                 QGuiApplication::clipboard()->setText(commandText);
-                copy->setText(tr("Copied ✓"));
+                copy->setText(tr("&Copied ✓")); // Alt+C still reaches it
                 QPointer<QToolButton> guard(copy);
                 QTimer::singleShot(1500, copy, [guard] {
                     if (guard)
-                        guard->setText(tr("Copy"));
+                        guard->setText(tr("&Copy"));
                 });
             });
             rowLayout->addWidget(text, 1);
