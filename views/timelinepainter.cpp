@@ -1322,8 +1322,8 @@ namespace {
 
 // Classes of what a pixel of the overview shows, the more telling one winning a pixel. The
 // strip is a miniature of the rows: bars in their lane colours (the waits in the span colour,
-// as the rows draw them, so a hang reads as a long light band), the marks three pixels wide
-// in their own colours so a single timeout is not lost among 4096 rows.
+// as the rows draw them, so a hang reads as a long light band), the marks in their own
+// colours, three pixels wide while they are few so a single timeout is not lost.
 enum OverviewClass : std::uint8_t {
     kOvEmpty,
     kOvActivity, // completed collectives, Flight Recorder bars
@@ -1373,6 +1373,13 @@ QImage TimelinePainter::overviewImage(
             }
     };
     const model::TimelineData* t = scene.document ? scene.document->timeline.get() : nullptr;
+    // Marks are three pixels wide so a lone timeout is seen; where there are more marks than
+    // pixel columns they would cover the strip, and one pixel each shows their density.
+    std::size_t markers = 0;
+    if (t && frame.axis == TimelineAxis::Time)
+        for (std::int32_t rank = 0; rank < t->rankCount(); ++rank)
+            markers += t->markers(rank).size();
+    const int markHalfWidth = markers <= static_cast<std::size_t>(w) ? 1 : 0;
     for (std::int64_t k = 0; k < n; ++k) {
         const std::int32_t rank = order[static_cast<std::size_t>(k)];
         const int y0 = static_cast<int>(k * h / n);
@@ -1396,7 +1403,7 @@ QImage TimelinePainter::overviewImage(
                     sp.inferredTime ? kOvInferred : kOvWait, MarkerKind::Info);
             for (const auto& mk : t->markers(rank)) {
                 const int c = column(rel(mk.timeNs));
-                mark(y0, y1, c - 1, c + 1,
+                mark(y0, y1, c - markHalfWidth, c + markHalfWidth,
                     static_cast<std::uint8_t>(kOvMarker + markerPriority(mk.kind)), mk.kind);
             }
         } else if (scene.seqAxis && static_cast<std::size_t>(rank) < scene.progress.size()) {
