@@ -51,8 +51,38 @@ std::uint32_t LogScanner::prefixIdentity(const LinePrefix& prefix)
     return m_lastPrefixIdentity;
 }
 
+// In a doubled paste, the second of two equal lines in a row (and every piece of it): the same
+// line again. Pairs are taken in order, so a line the log really printed twice, doubled into
+// four, is read twice.
+bool LogScanner::repeatsLineBefore(const LineSegment& segment)
+{
+    if (m_repeatedLineNo != 0 && segment.lineNo == m_repeatedLineNo)
+        return true;
+    if (segment.lineNo == m_lineBeforeNo)
+        return false; // a later piece of a line kept
+    std::string_view text = segment.text;
+    if (segment.offset == 0 && text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    const bool repeat = !m_skippedLineBefore && m_lineBeforeNo != 0 && segment.lineNo == m_lineBeforeNo + 1
+        && text == m_lineBefore;
+    m_skippedLineBefore = repeat;
+    if (repeat) {
+        if (m_repeatedLineNo == 0)
+            m_out.issues.add("doubled_lines",
+                m_out.source.path + ": every line appears twice in a row (output captured twice, or pasted twice);"
+                                    " each repeated line is read once");
+        m_repeatedLineNo = segment.lineNo;
+        return true;
+    }
+    m_lineBefore.assign(text);
+    m_lineBeforeNo = segment.lineNo;
+    return false;
+}
+
 void LogScanner::onSegment(const LineSegment& rawSegment)
 {
+    if (m_wrapper.doubled && repeatsLineBefore(rawSegment))
+        return;
     // Most lines of a big bundle repeat the last COLL line of the same writer (the same
     // launcher prefix and NCCL header) but for its opCount, buffers and count, whether the
     // file holds one process or interleaves several line by line. Such a line (a whole line
@@ -66,6 +96,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         if (lane && !sniffLeadingTime(rawSegment.text.substr(lane->prefixSize)).time.valid()
             && m_nccl.recordRepeatedColl(*lane, rawSegment.text,
                 { m_out.source.id, rawSegment.lineNo, rawSegment.offset }, m_out)) {
+            m_lineBeforeCurrent = m_currentLine;
             m_currentLine = rawSegment.lineNo;
             m_currentLineIdentity = lane->prefixIdentity;
             m_lastErrorPending = false; // what the full path concludes from a COLL line
@@ -98,6 +129,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     ctx.offset = segment.offset;
     ctx.line = segment.text;
     ctx.lineStart = segment.lineNo != m_currentLine;
+    ctx.lineBefore = ctx.lineStart ? m_currentLine : m_lineBeforeCurrent;
     // Most lines of a big bundle repeat the NCCL header of the line before: nothing to strip.
     const bool ncclHeaderFirst = m_nccl.startsWithCachedHeader(segment.text);
     std::string_view body
@@ -110,6 +142,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     } else {
         ctx.identity = noPrefix ? 0 : prefixIdentity(ctx.prefix);
         if (segment.lineNo != m_currentLine) {
+            m_lineBeforeCurrent = m_currentLine;
             m_currentLine = segment.lineNo;
             m_currentLineIdentity = ctx.identity;
         }

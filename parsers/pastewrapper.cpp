@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace rankscope::parsers {
 
@@ -52,6 +53,35 @@ bool blank(std::string_view line)
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
+// Every line followed by a copy of itself (`head` holds whole lines only); the head may start
+// at the second copy of a pair.
+bool everyLineTwice(std::string_view head)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start <= head.size() && lines.size() < 2 * kHeadLines;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        std::string_view line = head.substr(start, nl - start);
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        lines.push_back(line);
+        start = nl + 1;
+    }
+    if (lines.size() < 8)
+        return false;
+    for (std::size_t first : { 0, 1 }) {
+        std::vector<std::string_view> distinct;
+        bool paired = true;
+        for (std::size_t i = first; paired && i + 1 < lines.size(); i += 2) {
+            paired = lines[i] == lines[i + 1];
+            if (!blank(lines[i]) && std::find(distinct.begin(), distinct.end(), lines[i]) == distinct.end())
+                distinct.push_back(lines[i]);
+        }
+        if (paired && distinct.size() >= 3)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 std::string_view PasteWrapper::strip(std::string_view line) const
@@ -64,13 +94,11 @@ std::string_view PasteWrapper::strip(std::string_view line) const
     return line;
 }
 
-PasteWrapper detectPasteWrapper(std::string_view head)
+namespace {
+
+// The wrapper's strippable part, on whole lines.
+PasteWrapper detectLineWrapper(std::string_view head)
 {
-    if (head.starts_with("\xEF\xBB\xBF"))
-        head.remove_prefix(3);
-    // Whole lines only: the last one may be cut by the end of the head.
-    if (const std::size_t lastBreak = head.rfind('\n'); lastBreak != std::string_view::npos)
-        head = head.substr(0, lastBreak);
     std::size_t depth = std::numeric_limits<std::size_t>::max();
     std::size_t spaces = std::numeric_limits<std::size_t>::max();
     std::size_t tabs = std::numeric_limits<std::size_t>::max();
@@ -128,6 +156,20 @@ PasteWrapper detectPasteWrapper(std::string_view head)
         w.indent = kSpaces.substr(0, std::min(spaces, kSpaces.size()));
     else if (tabs >= 1)
         w.indent = kTabs.substr(0, std::min(tabs, kTabs.size()));
+    return w;
+}
+
+} // namespace
+
+PasteWrapper detectPasteWrapper(std::string_view head)
+{
+    if (head.starts_with("\xEF\xBB\xBF"))
+        head.remove_prefix(3);
+    // Whole lines only: the last one may be cut by the end of the head.
+    if (const std::size_t lastBreak = head.rfind('\n'); lastBreak != std::string_view::npos)
+        head = head.substr(0, lastBreak);
+    PasteWrapper w = detectLineWrapper(head);
+    w.doubled = everyLineTwice(head);
     return w;
 }
 

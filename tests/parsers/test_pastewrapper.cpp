@@ -74,3 +74,57 @@ TEST_CASE("a quoted paste is read like the plain log", "[parsers][paste]")
         CHECK(p->identities[p->events[0].identity].globalRank == 3);
     }
 }
+
+TEST_CASE("a paste with every line twice in a row is doubled", "[parsers][paste]")
+{
+    const std::string lines[] = { "[rank0]: a", "[rank1]: b", "", "[rank2]: c", "[rank3]: d" };
+    std::string twice;
+    for (const auto& l : lines)
+        twice += l + "\n" + l + "\n";
+    CHECK(detectPasteWrapper(twice).doubled);
+    // The head may begin at a pair's second copy, and CRLF endings are the same line.
+    CHECK(detectPasteWrapper(twice.substr(twice.find('\n') + 1)).doubled);
+    CHECK(detectPasteWrapper("a\r\na\r\nb\r\nb\r\nc\r\nc\r\nd\r\nd\r\n").doubled);
+
+    // Too short to tell a doubled paste from two processes printing the same line.
+    CHECK_FALSE(detectPasteWrapper("a\na\nb\nb\nc\nc\n").doubled);
+    // One message repeated is a log that repeats it, not a doubled paste.
+    CHECK_FALSE(detectPasteWrapper("retry\nretry\nretry\nretry\nretry\nretry\nx\nx\n").doubled);
+    // One unpaired line anywhere in the head and it is not doubled.
+    CHECK_FALSE(detectPasteWrapper("a\na\nb\nb\nc\nd\nd\ne\ne\nf\nf\n").doubled);
+}
+
+TEST_CASE("a doubled paste is read once, with its line numbers and an import issue", "[parsers][paste]")
+{
+    // A watchdog timeout hard-wrapped before its WorkNCCL(...) and the whole paste doubled: the
+    // wrapped halves are two lines apart in the file but consecutive among the lines read.
+    const std::string head = "[rank1]:[E ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: \n";
+    const std::string tail = "WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) ran for 600020 "
+                             "milliseconds before timing out.\n";
+    const std::string other = "[rank2]:[E ProcessGroupNCCL.cpp:607] [Rank 2] Watchdog caught collective operation timeout: "
+                              "WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) ran for "
+                              "600031 milliseconds before timing out.\n";
+    const std::string note = "[Mon Apr 10 07:13:18 2023] NVRM: Xid (PCI:0000:3b:00): 79, pid=4321, GPU has fallen off the bus.\n";
+    const std::string text = head + head + tail + tail + other + other + note + note + note + note;
+    rankscope::parsers::LoadLimits limits;
+    rankscope::model::Source meta;
+    meta.id = 1;
+    meta.path = "paste.log";
+    rankscope::parsers::SourceBuilder builder(meta, limits);
+    builder.feed(text);
+    const auto parsed = builder.finish();
+    std::vector<std::pair<std::int32_t, std::uint64_t>> timeouts; // (rank, line)
+    std::vector<std::uint64_t> xids;
+    for (const auto& e : parsed.events) {
+        if (e.kind == rankscope::model::EventKind::TorchWatchdogTimeout) {
+            CHECK(e.seq == 9);
+            timeouts.emplace_back(parsed.identities[e.identity].globalRank, e.evidence.line);
+        }
+        if (e.kind == rankscope::model::EventKind::GpuXid)
+            xids.push_back(e.evidence.line);
+    }
+    CHECK(timeouts == std::vector<std::pair<std::int32_t, std::uint64_t>> { { 1, 1 }, { 2, 5 } });
+    // The Xid line was printed twice by the kernel log (four copies): read twice, at 7 and 9.
+    CHECK(xids == std::vector<std::uint64_t> { 7, 9 });
+    CHECK(parsed.issues.count("doubled_lines") == 1);
+}
