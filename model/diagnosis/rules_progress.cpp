@@ -542,6 +542,11 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     if (!pg || pg->timedOut.empty() || !b.world.worldSize)
         return;
+    // Silence names a rank when every rank that spoke waits in the stuck collective for
+    // someone. A rank that got past it (timed out later on the same group) shows the
+    // collective completed for some: the logs no longer say that all wait for the silent one.
+    if (!pg->completed.empty())
+        return;
     // Only a bundle that shows the rank should have logged makes its silence evidence: its
     // own file is present, or most of the world is here. A pasted excerpt that stops is not.
     const bool mostOfWorld = b.world.ranksSeen.size() * 2 > static_cast<std::size_t>(*b.world.worldSize);

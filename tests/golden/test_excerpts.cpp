@@ -177,6 +177,34 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800402 "
                 "milliseconds before timing out.\n" } },
             "inconclusive", "straggler_stall", {} },
+        // An all-gather's output is its input times the group: four ranks, three of them seen
+        // waiting in the same collective. The fourth, silent, is the one they wait for.
+        { "silent-rank-all-others-wait",
+            { { "paste.log",
+                "[rank0]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank1]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank2]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n" } },
+            "hang_diagnosed", "unknown", { 3 } },
+        // The same paste where rank 0 got past the broadcast the others wait in: the collective
+        // completed for someone, so silence no longer says who holds the others.
+        { "silent-rank-one-rank-ahead",
+            { { "paste.log",
+                "[rank1]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=BROADCAST, NumelIn=5164000, NumelOut=5164000, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank2]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=BROADCAST, NumelIn=5164000, NumelOut=5164000, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank0]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=12, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n" } },
+            "inconclusive", "unknown", {} },
         // The same wait seen through the c10d store: rank 1 asks for rank 0's unique id.
         { "busy-main-process-store-wait",
             { { "paste.log",
