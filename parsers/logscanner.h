@@ -45,6 +45,9 @@ public:
 private:
     void onSegment(const LineSegment& segment);
     bool repeatsLineBefore(const LineSegment& segment);
+    bool joinsHardWrap(const LineSegment& segment);
+    void flushHardWrap();
+    void parseSegment(const LineSegment& segment);
     std::uint32_t prefixIdentity(const LinePrefix& prefix);
 
     model::ParsedSource& m_out;
@@ -60,6 +63,12 @@ private:
     std::uint64_t m_lineBeforeNo = 0;
     std::uint64_t m_repeatedLineNo = 0;
     bool m_skippedLineBefore = false;
+    // A hard-wrapped paste (m_wrapper.wrapWidth): the pieces of the line being joined, where
+    // its first piece starts, and the joined line handed on.
+    std::string m_wrapPieces;
+    LineSegment m_wrapStart;
+    std::string m_wrapDecoration; // the first piece's prefixes (decorationShape)
+    std::string m_wrappedLine;
     NcclParser m_nccl;
     PytorchParser m_pytorch;
     PythonErrorParser m_python;

@@ -1,7 +1,10 @@
 #include "parsers/pastewrapper.h"
 
+#include "parsers/lineprefix.h"
+
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace rankscope::parsers {
@@ -80,6 +83,65 @@ bool everyLineTwice(std::string_view head)
             return true;
     }
     return false;
+}
+
+// The width a terminal cut long lines at (see wrapWidth), 0 when the head is not hard-wrapped.
+std::size_t hardWrapWidth(std::string_view head)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start <= head.size() && lines.size() < kHeadLines;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        std::string_view line = head.substr(start, nl - start);
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        if (!blank(line))
+            lines.push_back(line);
+        start = nl + 1;
+    }
+    std::vector<std::size_t> widths;
+    for (std::string_view l : lines)
+        if (l.size() >= 60)
+            widths.push_back(l.size());
+    if (widths.size() < 3)
+        return 0;
+    std::sort(widths.begin(), widths.end());
+    std::size_t width = 0;
+    std::size_t most = 0;
+    for (std::size_t i = 0; i < widths.size();) {
+        std::size_t j = i;
+        while (j < widths.size() && widths[j] == widths[i])
+            ++j;
+        if (j - i > most) {
+            most = j - i;
+            width = widths[i];
+        }
+        i = j;
+    }
+    if (most < 3 || most * 2 < lines.size())
+        return 0;
+    // A piece cut mid-line is followed by the rest of that line, which begins unlike it and
+    // names no writer; lines of one format begin alike but for their numbers, after what a
+    // collector put before every line (its time, a host label, a grep file name).
+    const auto alike = [](std::string_view a, std::string_view b) {
+        LinePrefix pa;
+        LinePrefix pb;
+        const std::string_view bodyA = stripPrefixes(a, pa);
+        const std::string_view bodyB = stripPrefixes(b, pb);
+        if (pb.globalRank >= 0 || pb.localRank >= 0 || pb.srunTask >= 0 || pb.mpiRank >= 0 || pb.pid >= 0)
+            return true; // a record of its own
+        const std::string x = digitsAsZero(bodyA.substr(0, 8));
+        const std::string y = digitsAsZero(bodyB.substr(0, 8));
+        return x.starts_with(y) || y.starts_with(x); // a line cut short still begins alike
+    };
+    // Pieces of the full width that end in padding are a line's last piece, not a cut.
+    std::size_t pieces = 0;
+    std::size_t cut = 0;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+        if (lines[i].size() == width && !lines[i].ends_with("  ")) {
+            ++pieces;
+            cut += alike(lines[i], lines[i + 1]) ? 0 : 1;
+        }
+    return cut >= 2 && cut * 2 >= pieces ? width : 0;
 }
 
 } // namespace
@@ -161,6 +223,15 @@ PasteWrapper detectLineWrapper(std::string_view head)
 
 } // namespace
 
+std::string digitsAsZero(std::string_view text)
+{
+    std::string shape(text);
+    for (char& c : shape)
+        if (c >= '0' && c <= '9')
+            c = '0';
+    return shape;
+}
+
 PasteWrapper detectPasteWrapper(std::string_view head)
 {
     if (head.starts_with("\xEF\xBB\xBF"))
@@ -170,6 +241,7 @@ PasteWrapper detectPasteWrapper(std::string_view head)
         head = head.substr(0, lastBreak);
     PasteWrapper w = detectLineWrapper(head);
     w.doubled = everyLineTwice(head);
+    w.wrapWidth = hardWrapWidth(head);
     return w;
 }
 
