@@ -24,6 +24,7 @@ constexpr IssueWords kIssueWords[] = {
     { "bad_ras_report", "Unreadable NCCL RAS report" },
     { "binary_skipped", "Binary file, skipped" },
     { "dangling_link", "Link to a missing file" },
+    { "doubled_lines", "Every line twice, read once" },
     { "empty_folder", "Empty folder" },
     { "file_too_large", "File too large, not read" },
     { "hostile_archive_entry", "Unsafe archive member, skipped" },
