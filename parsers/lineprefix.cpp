@@ -402,6 +402,38 @@ bool stripBracketedTime(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "fa88a9df [rank=3] || " (Determined AI, after its bracketed time): the container's short id
+// (blank on the master's own lines), the worker's rank when a worker wrote the line, and the
+// "|| " that ends the tag. Taken only up to that "|| ".
+bool stripDeterminedTag(std::string_view& s, LinePrefix& p)
+{
+    std::size_t i = 0;
+    while (i < s.size() && i < 24 && s[i] == ' ')
+        ++i;
+    std::size_t hex = i;
+    while (hex < s.size() && hex - i < 16 && (isDigit(s[hex]) || (s[hex] >= 'a' && s[hex] <= 'f')))
+        ++hex;
+    if (hex > i && hex < s.size() && s[hex] == ' ')
+        i = hex + 1;
+    std::int32_t rank = -1;
+    constexpr std::string_view kRank = "[rank=";
+    if (s.substr(i).starts_with(kRank)) {
+        std::size_t j = i + kRank.size();
+        const auto value = readUnsigned(s, j);
+        if (!value || j == i + kRank.size() || j + 1 >= s.size() || s[j] != ']' || s[j + 1] != ' '
+            || *value > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+            return false;
+        rank = static_cast<std::int32_t>(*value);
+        i = j + 2;
+    }
+    if (!s.substr(i).starts_with("|| "))
+        return false;
+    if (rank >= 0)
+        p.globalRank = rank;
+    s.remove_prefix(i + 3);
+    return true;
+}
+
 } // namespace
 
 std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
@@ -410,7 +442,9 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
     for (int round = 0; round < 8 && !line.empty(); ++round) {
         const char c = line.front();
         bool stripped = false;
-        if (c == '[') {
+        if (round > 0 && !prefix.collectorTime.empty() && stripDeterminedTag(line, prefix)) {
+            stripped = true;
+        } else if (c == '[') {
             stripped = (round == 0 && stripBracketedTime(line, prefix)) || stripTorchRank(line, prefix) || stripLauncherTag(line, prefix)
                 || stripKubectlPrefix(line, prefix)
                 || stripRankBeforeNcclHeader(line, prefix)

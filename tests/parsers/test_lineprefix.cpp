@@ -76,6 +76,25 @@ TEST_CASE("kubectl logs --prefix names the pod as the host", "[parsers][prefix]"
     }
 }
 
+TEST_CASE("Determined AI's tag after its time gives the worker's rank", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("[2024-02-27T21:35:28.726901Z] fa88a9df [rank=2] ||   File \"train.py\", line 126", p);
+    CHECK(p.globalRank == 2);
+    CHECK(p.collectorTime == "2024-02-27T21:35:28.726901Z");
+    CHECK(body == "  File \"train.py\", line 126");
+    LinePrefix master;
+    CHECK(stripPrefixes("[2024-02-27T21:05:03.626766Z]          || INFO: Scheduling Trial 139", master)
+        == "INFO: Scheduling Trial 139");
+    CHECK(master.globalRank < 0);
+    // Without the time in front, or without the "|| ", the words are the line's own.
+    LinePrefix q;
+    CHECK(stripPrefixes("fa88a9df [rank=2] || x", q) == "fa88a9df [rank=2] || x");
+    LinePrefix r;
+    CHECK(stripPrefixes("[2024-02-27T21:35:28.726901Z] deadbeef [rank=2] x", r) == "deadbeef [rank=2] x");
+    CHECK(r.globalRank < 0);
+}
+
 TEST_CASE("pdsh host prefix is a host, not an exception", "[parsers][prefix]")
 {
     LinePrefix p;
