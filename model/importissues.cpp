@@ -28,6 +28,7 @@ constexpr IssueWords kIssueWords[] = {
     { "empty_folder", "Empty folder" },
     { "file_too_large", "File too large, not read" },
     { "hostile_archive_entry", "Unsafe archive member, skipped" },
+    { "json_lines_read", "JSON log export read as lines" },
     { "json_too_large", "JSON file too large, not read" },
     { "link_outside_bundle", "Link out of the bundle, skipped" },
     { "malformed_xid_line", "Xid line not understood" },
