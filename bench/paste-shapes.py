@@ -53,6 +53,9 @@ SHAPES = {
     "indent": lines_map(lambda l: b"    " + l),
     "grep": lines_map(lambda l: b"logs/train.out:" + l),
     "numbered": lambda b: b"\n".join(b"%6d\t" % (i + 1) + l for i, l in enumerate(b.split(b"\n"))),
+    "kubectl": lines_map(lambda l: b"[pod/trainer-worker-0/pytorch] " + l),
+    "pdsh": lines_map(lambda l: b"gpu-node-7: " + l),
+    "doubled": lambda b: b"\n".join(l + b"\n" + l for l in b.split(b"\n")),
     "lstrip": lambda b: b"\n".join(l.lstrip() for l in b.split(b"\n")),
 }
 

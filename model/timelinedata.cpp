@@ -174,6 +174,7 @@ TimelineData TimelineData::build(const Bundle& b, const Diagnosis& d)
         s.op = p.timeoutOp;
         s.pg = p.pg;
         s.event = p.timeoutEvent;
+        s.inferredTime = e.time.inferred;
         s.stuck = d.stuckCollective && d.stuckCollective->seq == p.timeoutSeq
             && d.stuckCollective->processGroup == (p.pg == kNoStr ? std::string("0") : std::string(b.text(p.pg)));
         t.m_spans[p.rank].push_back(s);

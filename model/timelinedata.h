@@ -42,6 +42,9 @@ struct TimelineSpan {
     StrId pg = kNoStr;
     std::uint32_t event = 0; // the timeout event that closes the span
     bool stuck = false;      // the diagnosis's stuck collective
+    // The timeout line had no time of its own (TimePoint::inferred): both ends are placed
+    // by a time copied from an earlier line, so the bar may sit far from the real wait.
+    bool inferredTime = false;
 };
 
 // One collective as a rank's Flight Recorder recorded it: real start and end times, where

@@ -1,5 +1,7 @@
 #include "parsers/contentsniff.h"
 
+#include "parsers/jsonloglines.h"
+
 #include "parsers/textscan.h"
 
 #include <algorithm>
@@ -130,7 +132,7 @@ ContentKind sniffContent(std::string_view head)
         return ContentKind::OwnOutput;
     if (!trimmed.empty() && (trimmed.front() == '{' || trimmed.front() == '['))
         if (trimmed.front() == '{' && trimmed.size() > 1 && skipSpace(trimmed.substr(1)).starts_with("\""))
-            return ContentKind::Json;
+            return looksLikeJsonLogLines(trimmed) ? ContentKind::JsonLines : ContentKind::Json;
 
     // Text test: at most a few percent control bytes and almost no NULs. High bytes are fine
     // (UTF-8, Latin-1 hostnames, tqdm bars), and so is a stray NUL: PyTorch 2.4 prints the

@@ -20,6 +20,7 @@ enum class ContentKind {
     Zip,
     Pickle,             // pickle, protocols 0-5: Flight Recorder dump
     Json,               // a JSON document (error.json, FR JSON, RAS JSON)
+    JsonLines,          // a log exported one JSON record per line (jsonloglines.h)
     OwnOutput,          // a report Rankscope wrote
     Binary,             // anything else with NULs or mostly non-text bytes
 };

@@ -15,6 +15,7 @@ namespace rankscope::parsers {
 struct LineContext {
     model::SourceId source = model::kNoSource;
     std::uint64_t lineNo = 0;
+    std::uint64_t lineBefore = 0; // the line read before this one: lineNo - 1 unless a doubled paste's copy was skipped
     std::uint64_t offset = 0;
     LinePrefix prefix;
     std::uint32_t identity = 0;   // prefix-only identity index in ParsedSource::identities

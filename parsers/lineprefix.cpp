@@ -36,7 +36,8 @@ std::size_t streamTagLength(std::string_view rest)
 }
 
 // "[1,3]<stdout>:" (Open MPI --tag-output: job, then rank) or "[3]<stderr>:" (horovodrun's
-// Gloo launcher: the rank alone): the rank is the last number before the stream tag.
+// Gloo launcher: the rank alone): the rank is the last number before the stream tag. SageMaker's
+// MPI launcher names both and adds the host: "[1,mpirank:3,algo-2]<stdout>:".
 bool stripLauncherTag(std::string_view& s, LinePrefix& p)
 {
     if (s.size() < 11 || s[0] != '[')
@@ -45,18 +46,55 @@ bool stripLauncherTag(std::string_view& s, LinePrefix& p)
     auto rank = readUnsigned(s, i);
     if (!rank || i == 1 || i > 12)
         return false;
+    std::string_view host;
     if (i < s.size() && s[i] == ',') {
         ++i;
+        constexpr std::string_view kMpiRank = "mpirank:";
+        const bool named = s.substr(i).starts_with(kMpiRank);
+        if (named)
+            i += kMpiRank.size();
         const std::size_t rankStart = i;
         rank = readUnsigned(s, i);
         if (!rank || i == rankStart)
             return false;
+        if (named && i < s.size() && s[i] == ',') {
+            const std::size_t hostStart = ++i;
+            while (i < s.size() && i - hostStart < 64 && (isAlnum(s[i]) || s[i] == '-' || s[i] == '.' || s[i] == '_'))
+                ++i;
+            host = s.substr(hostStart, i - hostStart);
+            if (host.empty() || i >= s.size() || s[i] != ']')
+                return false;
+        } else if (named) {
+            return false;
+        }
     }
     const std::size_t len = streamTagLength(s.substr(i));
     if (len == 0 || *rank > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
         return false;
     p.mpiRank = static_cast<std::int32_t>(*rank);
+    if (!host.empty())
+        p.host = host;
     s.remove_prefix(i + len);
+    return true;
+}
+
+// "[pod/trainer-worker-0/pytorch] " (kubectl logs --prefix: the pod, then the container). A
+// pod is one machine's share of the job, as a node is: its name is kept as the host.
+bool stripKubectlPrefix(std::string_view& s, LinePrefix& p)
+{
+    constexpr std::string_view kPod = "[pod/";
+    if (!s.starts_with(kPod))
+        return false;
+    const std::size_t close = s.substr(0, 320).find("] ");
+    if (close == std::string_view::npos)
+        return false;
+    const std::string_view inside = s.substr(kPod.size(), close - kPod.size());
+    const std::size_t slash = inside.find('/');
+    if (slash == 0 || slash == std::string_view::npos || slash + 1 == inside.size()
+        || inside.find_first_of(" []") != std::string_view::npos)
+        return false;
+    p.host = inside.substr(0, slash);
+    s.remove_prefix(close + 2);
     return true;
 }
 
@@ -364,6 +402,38 @@ bool stripBracketedTime(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "fa88a9df [rank=3] || " (Determined AI, after its bracketed time): the container's short id
+// (blank on the master's own lines), the worker's rank when a worker wrote the line, and the
+// "|| " that ends the tag. Taken only up to that "|| ".
+bool stripDeterminedTag(std::string_view& s, LinePrefix& p)
+{
+    std::size_t i = 0;
+    while (i < s.size() && i < 24 && s[i] == ' ')
+        ++i;
+    std::size_t hex = i;
+    while (hex < s.size() && hex - i < 16 && (isDigit(s[hex]) || (s[hex] >= 'a' && s[hex] <= 'f')))
+        ++hex;
+    if (hex > i && hex < s.size() && s[hex] == ' ')
+        i = hex + 1;
+    std::int32_t rank = -1;
+    constexpr std::string_view kRank = "[rank=";
+    if (s.substr(i).starts_with(kRank)) {
+        std::size_t j = i + kRank.size();
+        const auto value = readUnsigned(s, j);
+        if (!value || j == i + kRank.size() || j + 1 >= s.size() || s[j] != ']' || s[j + 1] != ' '
+            || *value > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+            return false;
+        rank = static_cast<std::int32_t>(*value);
+        i = j + 2;
+    }
+    if (!s.substr(i).starts_with("|| "))
+        return false;
+    if (rank >= 0)
+        p.globalRank = rank;
+    s.remove_prefix(i + 3);
+    return true;
+}
+
 } // namespace
 
 std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
@@ -372,8 +442,11 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
     for (int round = 0; round < 8 && !line.empty(); ++round) {
         const char c = line.front();
         bool stripped = false;
-        if (c == '[') {
+        if (round > 0 && !prefix.collectorTime.empty() && stripDeterminedTag(line, prefix)) {
+            stripped = true;
+        } else if (c == '[') {
             stripped = (round == 0 && stripBracketedTime(line, prefix)) || stripTorchRank(line, prefix) || stripLauncherTag(line, prefix)
+                || stripKubectlPrefix(line, prefix)
                 || stripRankBeforeNcclHeader(line, prefix)
                 || stripTorchrunTee(line, prefix) || stripLineNumber(line);
         } else if (c == '(') {

@@ -4,6 +4,9 @@
 //   "[80746] "                  viewer line number          (ignored)
 //   "Fri Aug 11 12:31:45 2023"  Open MPI --timestamp-output (ignored)
 //   "[1,3]<stdout>:"            Open MPI --tag-output       → mpiRank 3
+//   "[1,mpirank:3,algo-2]<stdout>:"  SageMaker's MPI launcher → mpiRank 3, host algo-2
+//   "[pod/worker-0/pytorch] "   kubectl logs --prefix       → host worker-0
+//   "[2024-02-27T21:35:28.7Z] fa88a9df [rank=1] || "  Determined AI, after its time → globalRank 1
 //   "[3]<stderr>:"              horovodrun (Gloo)           → mpiRank 3
 //   "[15]host:83:2526 [0] NCCL…" a rank glued to NCCL's header → mpiRank 15
 //   "03: "                      srun --label                → srunTask 3

@@ -51,7 +51,108 @@ std::uint32_t LogScanner::prefixIdentity(const LinePrefix& prefix)
     return m_lastPrefixIdentity;
 }
 
+// In a doubled paste, the second of two equal lines in a row (and every piece of it): the same
+// line again. Pairs are taken in order, so a line the log really printed twice, doubled into
+// four, is read twice.
+bool LogScanner::repeatsLineBefore(const LineSegment& segment)
+{
+    if (m_repeatedLineNo != 0 && segment.lineNo == m_repeatedLineNo)
+        return true;
+    if (segment.lineNo == m_lineBeforeNo)
+        return false; // a later piece of a line kept
+    std::string_view text = segment.text;
+    if (segment.offset == 0 && text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    const bool repeat = !m_skippedLineBefore && m_lineBeforeNo != 0 && segment.lineNo == m_lineBeforeNo + 1
+        && text == m_lineBefore;
+    m_skippedLineBefore = repeat;
+    if (repeat) {
+        if (m_repeatedLineNo == 0)
+            m_out.issues.add("doubled_lines",
+                m_out.source.path + ": every line appears twice in a row (output captured twice, or pasted twice);"
+                                    " each repeated line is read once");
+        m_repeatedLineNo = segment.lineNo;
+        return true;
+    }
+    m_lineBefore.assign(text);
+    m_lineBeforeNo = segment.lineNo;
+    return false;
+}
+
+namespace {
+
+// No terminal line is longer: past it, pieces are parsed as they are (a hostile file of
+// lines that all have the wrap width must not grow one line without bound).
+constexpr std::size_t kMaxWrappedLine = 64 * 1024;
+
+// The prefixes a tool put before every physical line (a collector's time, a pdsh label, a grep
+// file name), in the shape two such lines share.
+std::string decorationShape(std::string_view line)
+{
+    LinePrefix prefix;
+    const std::string_view body = stripPrefixes(line, prefix);
+    return digitsAsZero(line.substr(0, line.size() - body.size()));
+}
+
+} // namespace
+
+// In a hard-wrapped paste, a piece of exactly the wrap width is kept until the line it was cut
+// from ends; the joined line is parsed in its place, at its first piece's line. A piece that
+// ends in two blanks (colour codes aside) is the padded end of a line, not a cut. What was put
+// before every physical line after the wrap — a quote mark, cat -n's number, a collector's
+// prefix the first piece has too — is taken off the pieces that continue a line.
+bool LogScanner::joinsHardWrap(const LineSegment& segment)
+{
+    std::string_view text = segment.text;
+    if (text.ends_with('\r'))
+        text.remove_suffix(1);
+    std::size_t width = text.size();
+    if (segment.offset == 0 && text.starts_with("\xEF\xBB\xBF"))
+        width -= 3;
+    std::string_view visible = text;
+    if (text.find('\x1b') != std::string_view::npos && stripTerminalEscapes(text, m_plainLine))
+        visible = m_plainLine;
+    const bool cut = width == m_wrapper.wrapWidth && !visible.ends_with("  ");
+    if (m_wrapPieces.empty() && !cut)
+        return false;
+    if (m_wrapPieces.empty()) {
+        m_wrapStart = segment;
+        m_wrapDecoration = decorationShape(m_wrapper.strip(visible));
+    } else {
+        text = m_wrapper.strip(text);
+        LinePrefix prefix;
+        const std::string_view body = stripPrefixes(text, prefix);
+        if (m_wrapDecoration.starts_with(digitsAsZero(text.substr(0, text.size() - body.size()))))
+            text = body;
+    }
+    m_wrapPieces.append(text);
+    if (!cut || m_wrapPieces.size() >= kMaxWrappedLine)
+        flushHardWrap();
+    return true;
+}
+
+void LogScanner::flushHardWrap()
+{
+    if (m_wrapPieces.empty())
+        return;
+    m_wrappedLine.swap(m_wrapPieces);
+    m_wrapPieces.clear();
+    LineSegment joined = m_wrapStart;
+    joined.text = m_wrappedLine;
+    joined.batched = false;
+    parseSegment(joined);
+}
+
 void LogScanner::onSegment(const LineSegment& rawSegment)
+{
+    if (m_wrapper.doubled && repeatsLineBefore(rawSegment))
+        return;
+    if (m_wrapper.wrapWidth > 0 && joinsHardWrap(rawSegment))
+        return;
+    parseSegment(rawSegment);
+}
+
+void LogScanner::parseSegment(const LineSegment& rawSegment)
 {
     // Most lines of a big bundle repeat the last COLL line of the same writer (the same
     // launcher prefix and NCCL header) but for its opCount, buffers and count, whether the
@@ -66,6 +167,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         if (lane && !sniffLeadingTime(rawSegment.text.substr(lane->prefixSize)).time.valid()
             && m_nccl.recordRepeatedColl(*lane, rawSegment.text,
                 { m_out.source.id, rawSegment.lineNo, rawSegment.offset }, m_out)) {
+            m_lineBeforeCurrent = m_currentLine;
             m_currentLine = rawSegment.lineNo;
             m_currentLineIdentity = lane->prefixIdentity;
             m_lastErrorPending = false; // what the full path concludes from a COLL line
@@ -98,6 +200,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     ctx.offset = segment.offset;
     ctx.line = segment.text;
     ctx.lineStart = segment.lineNo != m_currentLine;
+    ctx.lineBefore = ctx.lineStart ? m_currentLine : m_lineBeforeCurrent;
     // Most lines of a big bundle repeat the NCCL header of the line before: nothing to strip.
     const bool ncclHeaderFirst = m_nccl.startsWithCachedHeader(segment.text);
     std::string_view body
@@ -110,6 +213,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
     } else {
         ctx.identity = noPrefix ? 0 : prefixIdentity(ctx.prefix);
         if (segment.lineNo != m_currentLine) {
+            m_lineBeforeCurrent = m_currentLine;
             m_currentLine = segment.lineNo;
             m_currentLineIdentity = ctx.identity;
         }
@@ -183,6 +287,7 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
 void LogScanner::finish()
 {
     m_splitter.finish([this](const LineSegment& s) { onSegment(s); });
+    flushHardWrap(); // the paste may end on a cut piece
     m_nccl.finish(m_out);
     m_pytorch.finish(m_out);
     m_python.finish(m_out);

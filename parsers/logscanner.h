@@ -44,6 +44,10 @@ public:
 
 private:
     void onSegment(const LineSegment& segment);
+    bool repeatsLineBefore(const LineSegment& segment);
+    bool joinsHardWrap(const LineSegment& segment);
+    void flushHardWrap();
+    void parseSegment(const LineSegment& segment);
     std::uint32_t prefixIdentity(const LinePrefix& prefix);
 
     model::ParsedSource& m_out;
@@ -54,6 +58,17 @@ private:
     std::string m_maskedLine;
     std::string m_plainLine; // the line without terminal escapes, when it had any
     PasteWrapper m_wrapper;
+    // A doubled paste (m_wrapper.doubled): the last line kept, and the line being skipped.
+    std::string m_lineBefore;
+    std::uint64_t m_lineBeforeNo = 0;
+    std::uint64_t m_repeatedLineNo = 0;
+    bool m_skippedLineBefore = false;
+    // A hard-wrapped paste (m_wrapper.wrapWidth): the pieces of the line being joined, where
+    // its first piece starts, and the joined line handed on.
+    std::string m_wrapPieces;
+    LineSegment m_wrapStart;
+    std::string m_wrapDecoration; // the first piece's prefixes (decorationShape)
+    std::string m_wrappedLine;
     NcclParser m_nccl;
     PytorchParser m_pytorch;
     PythonErrorParser m_python;
@@ -83,6 +98,7 @@ private:
     std::uint32_t m_lastErrorIdentity = 0;
     // Identity of the current physical line's first segment (see onSegment).
     std::uint64_t m_currentLine = 0;
+    std::uint64_t m_lineBeforeCurrent = 0; // the line read before m_currentLine
     std::uint32_t m_currentLineIdentity = 0;
 };
 

@@ -1,7 +1,11 @@
 #include "parsers/pastewrapper.h"
 
+#include "parsers/lineprefix.h"
+
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace rankscope::parsers {
 
@@ -52,6 +56,94 @@ bool blank(std::string_view line)
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
+// Every line followed by a copy of itself (`head` holds whole lines only); the head may start
+// at the second copy of a pair.
+bool everyLineTwice(std::string_view head)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start <= head.size() && lines.size() < 2 * kHeadLines;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        std::string_view line = head.substr(start, nl - start);
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        lines.push_back(line);
+        start = nl + 1;
+    }
+    if (lines.size() < 8)
+        return false;
+    for (std::size_t first : { 0, 1 }) {
+        std::vector<std::string_view> distinct;
+        bool paired = true;
+        for (std::size_t i = first; paired && i + 1 < lines.size(); i += 2) {
+            paired = lines[i] == lines[i + 1];
+            if (!blank(lines[i]) && std::find(distinct.begin(), distinct.end(), lines[i]) == distinct.end())
+                distinct.push_back(lines[i]);
+        }
+        if (paired && distinct.size() >= 3)
+            return true;
+    }
+    return false;
+}
+
+// The width a terminal cut long lines at (see wrapWidth), 0 when the head is not hard-wrapped.
+std::size_t hardWrapWidth(std::string_view head)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start <= head.size() && lines.size() < kHeadLines;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        std::string_view line = head.substr(start, nl - start);
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        if (!blank(line))
+            lines.push_back(line);
+        start = nl + 1;
+    }
+    std::vector<std::size_t> widths;
+    for (std::string_view l : lines)
+        if (l.size() >= 60)
+            widths.push_back(l.size());
+    if (widths.size() < 3)
+        return 0;
+    std::sort(widths.begin(), widths.end());
+    std::size_t width = 0;
+    std::size_t most = 0;
+    for (std::size_t i = 0; i < widths.size();) {
+        std::size_t j = i;
+        while (j < widths.size() && widths[j] == widths[i])
+            ++j;
+        if (j - i > most) {
+            most = j - i;
+            width = widths[i];
+        }
+        i = j;
+    }
+    if (most < 3 || most * 2 < lines.size())
+        return 0;
+    // A piece cut mid-line is followed by the rest of that line, which begins unlike it and
+    // names no writer; lines of one format begin alike but for their numbers, after what a
+    // collector put before every line (its time, a host label, a grep file name).
+    const auto alike = [](std::string_view a, std::string_view b) {
+        LinePrefix pa;
+        LinePrefix pb;
+        const std::string_view bodyA = stripPrefixes(a, pa);
+        const std::string_view bodyB = stripPrefixes(b, pb);
+        if (pb.globalRank >= 0 || pb.localRank >= 0 || pb.srunTask >= 0 || pb.mpiRank >= 0 || pb.pid >= 0)
+            return true; // a record of its own
+        const std::string x = digitsAsZero(bodyA.substr(0, 8));
+        const std::string y = digitsAsZero(bodyB.substr(0, 8));
+        return x.starts_with(y) || y.starts_with(x); // a line cut short still begins alike
+    };
+    // Pieces of the full width that end in padding are a line's last piece, not a cut.
+    std::size_t pieces = 0;
+    std::size_t cut = 0;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+        if (lines[i].size() == width && !lines[i].ends_with("  ")) {
+            ++pieces;
+            cut += alike(lines[i], lines[i + 1]) ? 0 : 1;
+        }
+    return cut >= 2 && cut * 2 >= pieces ? width : 0;
+}
+
 } // namespace
 
 std::string_view PasteWrapper::strip(std::string_view line) const
@@ -64,13 +156,11 @@ std::string_view PasteWrapper::strip(std::string_view line) const
     return line;
 }
 
-PasteWrapper detectPasteWrapper(std::string_view head)
+namespace {
+
+// The wrapper's strippable part, on whole lines.
+PasteWrapper detectLineWrapper(std::string_view head)
 {
-    if (head.starts_with("\xEF\xBB\xBF"))
-        head.remove_prefix(3);
-    // Whole lines only: the last one may be cut by the end of the head.
-    if (const std::size_t lastBreak = head.rfind('\n'); lastBreak != std::string_view::npos)
-        head = head.substr(0, lastBreak);
     std::size_t depth = std::numeric_limits<std::size_t>::max();
     std::size_t spaces = std::numeric_limits<std::size_t>::max();
     std::size_t tabs = std::numeric_limits<std::size_t>::max();
@@ -128,6 +218,30 @@ PasteWrapper detectPasteWrapper(std::string_view head)
         w.indent = kSpaces.substr(0, std::min(spaces, kSpaces.size()));
     else if (tabs >= 1)
         w.indent = kTabs.substr(0, std::min(tabs, kTabs.size()));
+    return w;
+}
+
+} // namespace
+
+std::string digitsAsZero(std::string_view text)
+{
+    std::string shape(text);
+    for (char& c : shape)
+        if (c >= '0' && c <= '9')
+            c = '0';
+    return shape;
+}
+
+PasteWrapper detectPasteWrapper(std::string_view head)
+{
+    if (head.starts_with("\xEF\xBB\xBF"))
+        head.remove_prefix(3);
+    // Whole lines only: the last one may be cut by the end of the head.
+    if (const std::size_t lastBreak = head.rfind('\n'); lastBreak != std::string_view::npos)
+        head = head.substr(0, lastBreak);
+    PasteWrapper w = detectLineWrapper(head);
+    w.doubled = everyLineTwice(head);
+    w.wrapWidth = hardWrapWidth(head);
     return w;
 }
 

@@ -5,8 +5,18 @@
 // taken off each line that carries it before the line is parsed, so "> [rank3]:[E …]" reads
 // like "[rank3]:[E …]". Indentation under four blanks is left alone: tracebacks, failure
 // tables and stack dumps indent by two and mean it.
+//
+// A terminal's copy can also be hard-wrapped: every long line cut at the window's width W and
+// the pieces pasted as lines of exactly W bytes (the last piece padded with blanks to W). The
+// scanner joins a piece of exactly W with the line after it, unless it ends in padding.
+//
+// A paste can also hold every line twice in a row: a terminal's output captured by tee and
+// by the terminal, or copied twice. Read as it is, each rank seems to announce itself twice
+// (two processes claiming one rank) and every count doubles; the scanner reads such a
+// source's repeated lines once.
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace rankscope::parsers {
@@ -15,14 +25,25 @@ struct PasteWrapper {
     bool numbered = false; // "   12\t" before every line
     std::size_t quoteDepth = 0; // leading '>' markers on every line
     std::string_view indent; // whitespace every line starts with (after the quotes); points into a constant
+    bool doubled = false; // every line of the head is followed by a copy of itself
+    std::size_t wrapWidth = 0; // the width long lines were cut at; 0: not hard-wrapped
 
-    bool empty() const { return !numbered && quoteDepth == 0 && indent.empty(); }
+
+    bool empty() const { return !numbered && quoteDepth == 0 && indent.empty(); } // nothing to strip
     // The line without the wrapper; a line that lacks part of it loses only what it has.
     std::string_view strip(std::string_view line) const;
 };
 
+// `text` with every digit turned into '0': the shape two lines of one format share
+// ("LOG1.0.txt:" and "LOG1.1.txt:", "[rank2]:" and "[rank5]:").
+std::string digitsAsZero(std::string_view text);
+
 // The wrapper shared by every non-blank line among the first 64 of `head` (a source's first
-// bytes); none when a line lacks it or the head holds no line.
+// bytes); none when a line lacks it or the head holds no line. `doubled` needs eight lines at
+// least, in equal pairs, and three different lines among them (a run of one repeated message
+// is not a doubled paste). `wrapWidth` needs half the head's lines at one width of 60 or more,
+// and two of them at least followed by a line that does not begin like the cut one: lines of
+// one format (NCCL's, a logger's) often share a width, but each begins like the one before.
 PasteWrapper detectPasteWrapper(std::string_view head);
 
 } // namespace rankscope::parsers

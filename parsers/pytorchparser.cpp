@@ -1315,7 +1315,7 @@ bool PytorchParser::continueWrappedTimeout(const LineContext& ctx, std::string_v
 {
     const std::size_t event = m_wrappedTimeout;
     m_wrappedTimeout = kNone;
-    if (event >= out.events.size() || ctx.lineNo != m_wrappedTimeoutLine + 1)
+    if (event >= out.events.size() || ctx.lineBefore != m_wrappedTimeoutLine)
         return false;
     const std::string_view line = trim(body);
     if (!line.starts_with("WorkNCCL("))

@@ -40,6 +40,13 @@ void SourceBuilder::start(ContentKind kind)
                 + (*m_kind == ContentKind::Utf16Text ? "" : " without a byte order mark")
                 + " read as UTF-8");
         break;
+    case ContentKind::JsonLines:
+        m_out.source.kind = model::SourceKind::Log;
+        m_scanner = std::make_unique<LogScanner>(m_out);
+        m_jsonLines = std::make_unique<JsonLogLines>();
+        m_out.issues.add("json_lines_read",
+            m_out.source.path + ": a log exported as JSON records; each record's line is read");
+        break;
     case ContentKind::Json:
         m_out.source.kind = model::SourceKind::Unknown;
         break;
@@ -79,7 +86,7 @@ void SourceBuilder::feed(std::string_view chunk)
         return;
     if (!m_kind)
         start(sniffContent(chunk.substr(0, 8192)));
-    if (m_bytes == 0 && m_scanner && !m_utf16)
+    if (m_bytes == 0 && m_scanner && !m_utf16 && !m_jsonLines)
         m_scanner->setPasteWrapper(detectPasteWrapper(chunk.substr(0, 8192)));
     if (m_hash)
         m_hash->update(chunk);
@@ -90,6 +97,11 @@ void SourceBuilder::feed(std::string_view chunk)
             utf8.reserve(chunk.size());
             m_utf16->decode(chunk, utf8);
             m_scanner->feed(utf8);
+        } else if (m_jsonLines) {
+            std::string lines;
+            lines.reserve(chunk.size());
+            m_jsonLines->decode(chunk, lines);
+            m_scanner->feed(lines);
         } else {
             m_scanner->feed(chunk);
         }
@@ -172,6 +184,11 @@ model::ParsedSource SourceBuilder::finish()
 {
     if (!m_kind)
         start(ContentKind::Empty);
+    if (m_jsonLines) {
+        std::string last;
+        m_jsonLines->finish(last);
+        m_scanner->feed(last);
+    }
     if (m_scanner)
         m_scanner->finish();
     else if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle)

@@ -7,6 +7,7 @@
 #include "parsers/contentsniff.h"
 #include "parsers/flightrecorderparser.h"
 #include "parsers/inputplan.h"
+#include "parsers/jsonloglines.h"
 #include "parsers/logscanner.h"
 #include "parsers/sha256.h"
 #include "parsers/utf16decoder.h"
@@ -58,6 +59,7 @@ private:
     std::optional<ContentKind> m_kind;
     std::unique_ptr<LogScanner> m_scanner;
     std::unique_ptr<Utf16Decoder> m_utf16;
+    std::unique_ptr<JsonLogLines> m_jsonLines;
     std::string m_ownWhole;
     std::string* m_whole = &m_ownWhole; // JSON-like content that is parsed in one go
     FlightRecorderScratch* m_pickleScratch = nullptr;

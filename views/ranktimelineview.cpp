@@ -44,14 +44,7 @@ QString rankList(const QVector<int>& ranks)
 
 QString durationText(std::int64_t ns)
 {
-    const std::int64_t s = ns / model::kNsPerSecond;
-    if (s >= 3600)
-        return QStringLiteral("%1h %2m").arg(s / 3600).arg((s % 3600) / 60);
-    if (s >= 60)
-        return QStringLiteral("%1m %2s").arg(s / 60).arg(s % 60);
-    if (s >= 1)
-        return QStringLiteral("%1 s").arg(static_cast<double>(ns) / 1e9, 0, 'f', 1);
-    return QStringLiteral("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 1);
+    return QString::fromStdString(formatDuration(ns));
 }
 
 } // namespace
@@ -99,13 +92,10 @@ RankTimelineView::RankTimelineView(SelectionState* selection, QWidget* parent)
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
         if (m_syncingScrollBar)
             return;
-        const bool time = m_mode == AxisMode::Time;
-        const double lo = time ? m_scene.timeLo : m_scene.seqLo;
-        const double hi = time ? m_scene.timeHi : m_scene.seqHi;
-        const double margin = (hi - lo) * 0.05;
-        const double full = hi - lo + 2 * margin;
-        const double span = time ? m_timeEnd - m_timeStart : m_seqEnd - m_seqStart;
-        const double start = lo - margin + full * value / kScrollSteps;
+        const auto [lo, hi] = fullRange(m_mode);
+        const double span
+            = m_mode == AxisMode::Time ? m_timeEnd - m_timeStart : m_seqEnd - m_seqStart;
+        const double start = lo + (hi - lo) * value / kScrollSteps;
         setAxisRange(start, start + span);
     });
 
@@ -248,6 +238,7 @@ void RankTimelineView::rebuildRows()
     const QVector<int>& filter = m_selection->rankFilter();
     m_rows = RowLayout::build(m_scene.ranksByGroup, m_collapsed,
         std::vector<std::int32_t>(filter.begin(), filter.end()), m_scene.rankCount(), m_rowParams);
+    ++m_rowsVersion;
     m_hoveredRow = -1;
     updateScrollBars();
     viewport()->update();
@@ -326,6 +317,41 @@ AxisMap RankTimelineView::axisMap() const
     return m;
 }
 
+AxisMap RankTimelineView::overviewMap() const
+{
+    AxisMap m = axisMap();
+    const auto [lo, hi] = fullRange(m_mode);
+    m.start = lo;
+    m.end = hi > lo ? hi : lo + 1;
+    return m;
+}
+
+QRect RankTimelineView::overviewRect() const
+{
+    return TimelinePainter::overviewStrip(frame());
+}
+
+QRect RankTimelineView::overviewWindowRect() const
+{
+    return TimelinePainter::overviewWindow(frame());
+}
+
+bool RankTimelineView::inOverview(const QPoint& pos) const
+{
+    // The whole band around the strip takes the click, not just the image's pixels.
+    return m_scene.document && pos.x() >= m_gutterWidth && pos.y() >= TimelinePainter::kTitleHeight
+        && pos.y() < TimelinePainter::kTitleHeight + TimelinePainter::kOverviewHeight
+        && (m_mode == AxisMode::Time ? m_scene.hasTime : m_scene.seqAxis != nullptr);
+}
+
+void RankTimelineView::moveOverviewWindow(double x)
+{
+    // The value under the mouse keeps its place inside the window while dragging.
+    const AxisMap m = axisMap();
+    const double start = overviewMap().toValue(x) - m_overviewGrab;
+    setAxisRange(start, start + m.span());
+}
+
 double RankTimelineView::timeToX(qint64 ns) const
 {
     AxisMap m = axisMap();
@@ -355,14 +381,21 @@ void RankTimelineView::applyMap(const AxisMap& map)
     applyMap(map, m_mode);
 }
 
-void RankTimelineView::applyMap(const AxisMap& map, AxisMode mode)
+std::pair<double, double> RankTimelineView::fullRange(AxisMode mode) const
 {
     const bool time = mode == AxisMode::Time;
     const double lo = time ? m_scene.timeLo : m_scene.seqLo;
     const double hi = time ? m_scene.timeHi : m_scene.seqHi;
     // Some room beyond the data so the first and last marker are not cut in half.
     const double margin = (hi - lo) * 0.05 + (time ? 0.0 : 1.0);
-    const AxisMap c = map.clamped(lo - margin, hi + margin, time ? kMinTimeSpanNs : kMinSeqSpan);
+    return { lo - margin, hi + margin };
+}
+
+void RankTimelineView::applyMap(const AxisMap& map, AxisMode mode)
+{
+    const bool time = mode == AxisMode::Time;
+    const auto [lo, hi] = fullRange(mode);
+    const AxisMap c = map.clamped(lo, hi, time ? kMinTimeSpanNs : kMinSeqSpan);
     if (time) {
         m_timeStart = c.start;
         m_timeEnd = c.end;
@@ -401,10 +434,8 @@ void RankTimelineView::updateScrollBars()
     verticalScrollBar()->setSingleStep(m_rowParams.rankRowHeight);
 
     const bool time = m_mode == AxisMode::Time;
-    const double lo = time ? m_scene.timeLo : m_scene.seqLo;
-    const double hi = time ? m_scene.timeHi : m_scene.seqHi;
-    const double margin = (hi - lo) * 0.05 + (time ? 0.0 : 1.0);
-    const double full = std::max(1e-9, hi - lo + 2 * margin);
+    const auto [lo, hi] = fullRange(m_mode);
+    const double full = std::max(1e-9, hi - lo);
     const double start = time ? m_timeStart : m_seqStart;
     const double span = time ? m_timeEnd - m_timeStart : m_seqEnd - m_seqStart;
     const int page
@@ -413,7 +444,7 @@ void RankTimelineView::updateScrollBars()
     h->setRange(0, kScrollSteps - page);
     h->setPageStep(page);
     h->setSingleStep(std::max(1, page / 10));
-    h->setValue(static_cast<int>(std::lround((start - (lo - margin)) / full * kScrollSteps)));
+    h->setValue(static_cast<int>(std::lround((start - lo) / full * kScrollSteps)));
     m_syncingScrollBar = false;
 }
 
@@ -423,11 +454,10 @@ RankTimelineView::AxisMode RankTimelineView::defaultAxisMode() const
         return AxisMode::Sequence;
     if (m_chosenMode)
         return *m_chosenMode;
-    // Wall-clock times from a minority of ranks (a launcher log, one rank with timestamps)
-    // leave most lanes empty on the time axis, while the sequence axis shows every rank
-    // that logged its progress.
-    const bool timeShowsMost = 2 * m_scene.ranksWithTime >= m_scene.rankCount();
-    return timeShowsMost || !m_scene.seqAxis ? AxisMode::Time : AxisMode::Sequence;
+    // The rule and its reasons: views/timelineaxisrule.h.
+    return defaultTimelineAxis(m_scene.axisFacts()) == TimelineAxisChoice::Time
+        ? AxisMode::Time
+        : AxisMode::Sequence;
 }
 
 void RankTimelineView::setAxisMode(AxisMode mode)
@@ -470,16 +500,44 @@ void RankTimelineView::updateActions()
     m_seqAction->setChecked(m_mode == AxisMode::Sequence);
 }
 
-void RankTimelineView::zoomIn()
+double RankTimelineView::zoomAnchorX() const
 {
     const AxisMap m = axisMap();
-    applyMap(m.zoomedAbout(m.left + m.width / 2, kZoomStep));
+    auto inPlot = [&m](double x) { return x >= m.left && x <= m.left + m.width; };
+    // The mouse, when it rests on the plot (keys pressed while pointing at something): where
+    // the last move over this viewport left it, forgotten when it leaves.
+    const QPoint cursor = m_mousePos;
+    if (cursor.y() >= headerHeight()
+        && cursor.y() < viewport()->height() - TimelinePainter::kLegendHeight && inPlot(cursor.x()))
+        return cursor.x();
+    // Else the current position: the selected collective's cell, or the selected event.
+    if (m_mode == AxisMode::Sequence && m_selection->selectedSeq() >= 0) {
+        const double x = seqToX(static_cast<double>(m_selection->selectedSeq()) + 0.5);
+        if (inPlot(x))
+            return x;
+    }
+    const DocumentPtr& doc = m_scene.document;
+    const int event = m_selection->selectedEvent();
+    if (m_mode == AxisMode::Time && m_scene.hasTime && event >= 0 && doc && doc->bundle
+        && static_cast<std::size_t>(event) < doc->bundle->events.size()) {
+        const model::TimePoint& t = doc->bundle->events[static_cast<std::size_t>(event)].time;
+        if (model::onWallClockAxis(t)) {
+            const double x = timeToX(t.ns);
+            if (inPlot(x))
+                return x;
+        }
+    }
+    return m.left + m.width / 2;
+}
+
+void RankTimelineView::zoomIn()
+{
+    applyMap(axisMap().zoomedAbout(zoomAnchorX(), kZoomStep));
 }
 
 void RankTimelineView::zoomOut()
 {
-    const AxisMap m = axisMap();
-    applyMap(m.zoomedAbout(m.left + m.width / 2, 1.0 / kZoomStep));
+    applyMap(axisMap().zoomedAbout(zoomAnchorX(), 1.0 / kZoomStep));
 }
 
 void RankTimelineView::fitAll()
@@ -771,6 +829,23 @@ RankTimelineView::Hit RankTimelineView::hitTest(const QPoint& pos) const
     return hit;
 }
 
+QString RankTimelineView::inferredTimeNote(const model::Event& e, bool bar) const
+{
+    // Where TimePoint::inferred comes from: the parsers stamp a line without a time of its
+    // own with the latest time of its stream (parsers/linecontext.h), and a Flight Recorder
+    // dump event with its newest record's time (parsers/flightrecorderparser.cpp).
+    QString from;
+    if (e.kind == model::EventKind::FlightRecorderDump)
+        from = tr("the time of the dump's newest record, not the time the dump was written");
+    else
+        from = tr("copied from the last line with a timestamp before line %1 in the same log; "
+                  "this line has none of its own and may have been written any time later")
+                   .arg(e.evidence.line);
+    return QStringLiteral("<i>")
+        + (bar ? tr("Time inferred (hatched bar): ") : tr("Time inferred: ")) + from.toHtmlEscaped()
+        + QStringLiteral(".</i>");
+}
+
 QString RankTimelineView::collectiveToolTip(const Hit& hit) const
 {
     const DocumentPtr& doc = m_scene.document;
@@ -811,6 +886,10 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
     if (!doc || !doc->bundle)
         return {};
     const model::Bundle& b = *doc->bundle;
+    if (inOverview(pos))
+        return tr("<b>Overview</b> of the whole axis; the outlined window is what the rows "
+                  "show.<br><i>Click to centre the view there, drag to move it; Ctrl+wheel or "
+                  "+ / − zoom, Ctrl+0 fits all.</i>");
     const Hit hit = hitTest(pos);
     if (hit.row < 0)
         return {};
@@ -835,7 +914,7 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
         html = QStringLiteral("<b>") + esc(kind) + QStringLiteral("</b> · rank %1").arg(hit.rank)
             + QStringLiteral(" · ") + esc(QString::fromStdString(model::formatTime(e.time)));
         if (e.time.inferred)
-            html += tr(" (time inferred)");
+            html += QStringLiteral(" <b>(time inferred)</b>");
         if (hit.seq >= 0 && m_mode == AxisMode::Time)
             html += QStringLiteral("<br>waited in ") + esc(fromView(model::torchName(e.op)))
                 + QStringLiteral(" #%1").arg(hit.seq)
@@ -852,6 +931,8 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
         if (const model::Source* src = b.source(e.evidence.source))
             html += QStringLiteral("<br><i>") + esc(QString::fromStdString(src->path))
                 + QStringLiteral(":%1</i>").arg(e.evidence.line);
+        if (e.time.inferred)
+            html += QStringLiteral("<br>") + inferredTimeNote(e, hit.seq >= 0);
         return frHtml.isEmpty() ? html : frHtml + QStringLiteral("<hr>") + html;
     }
     if (!frHtml.isEmpty())
@@ -894,6 +975,7 @@ TimelineFrame RankTimelineView::frame() const
     TimelineFrame f;
     f.axis = m_mode == AxisMode::Time ? TimelineAxis::Time : TimelineAxis::Sequence;
     f.map = axisMap();
+    f.overview = overviewMap();
     f.size = viewport()->size();
     f.headerHeight = headerHeight();
     f.footerHeight = TimelinePainter::kLegendHeight;
@@ -901,6 +983,7 @@ TimelineFrame RankTimelineView::frame() const
     f.rankRowHeight = m_rowParams.rankRowHeight;
     f.scrollY = verticalScrollBar()->value();
     f.rows = m_scene.document ? &m_rows : nullptr;
+    f.rowsVersion = m_rowsVersion;
     f.collapsed = &m_collapsed;
     f.selectedRank = m_selection->selectedRank();
     f.selectedSeq = m_selection->selectedSeq();
@@ -909,6 +992,17 @@ TimelineFrame RankTimelineView::frame() const
     const QVector<int>& filter = m_selection->rankFilter();
     if (!filter.isEmpty())
         f.notice = tr("only ranks %1 (Esc shows all)").arg(rankList(filter));
+    if (m_scene.document) {
+        // How much of the whole axis the window shows, beside the overview strip.
+        const auto [lo, hi] = fullRange(m_mode);
+        if (m_mode == AxisMode::Time && m_scene.hasTime) {
+            f.overviewSpan = durationText(std::llround(f.map.span()));
+            f.overviewWhole = durationText(std::llround(hi - lo));
+        } else if (m_mode == AxisMode::Sequence && m_scene.seqAxis) {
+            f.overviewSpan = QStringLiteral("%1 coll.").arg(std::llround(f.map.span()));
+            f.overviewWhole = QString::number(std::llround(hi - lo));
+        }
+    }
     if (f.selectedSeq >= 0 && m_scene.seqAxis) {
         const StepInfo s = stepInfo();
         f.stepText = QStringLiteral("#%1: %2 completed · %3 waiting · %4 never entered")
@@ -968,6 +1062,22 @@ bool RankTimelineView::viewportEvent(QEvent* event)
 void RankTimelineView::mousePressEvent(QMouseEvent* event)
 {
     m_pressPos = m_lastPos = event->position().toPoint();
+    if (event->button() == Qt::LeftButton && inOverview(m_pressPos)) {
+        // Grabbing the window drags it; a click elsewhere on the strip centres it there.
+        m_drag = Drag::Overview;
+        const QRect window = overviewWindowRect();
+        const AxisMap m = axisMap();
+        const double value = overviewMap().toValue(m_pressPos.x());
+        if (m_pressPos.x() >= window.left() && m_pressPos.x() <= window.right() && value >= m.start
+            && value <= m.end)
+            m_overviewGrab = value - m.start;
+        else
+            m_overviewGrab = m.span() / 2;
+        moveOverviewWindow(m_pressPos.x());
+        viewport()->setCursor(Qt::ClosedHandCursor);
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::RightButton
         || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier))) {
         m_drag = Drag::Rubber;
@@ -981,12 +1091,15 @@ void RankTimelineView::mousePressEvent(QMouseEvent* event)
 void RankTimelineView::mouseMoveEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
+    m_mousePos = pos;
     if (m_drag == Drag::Pending
         && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
         m_drag = Drag::Pan;
         viewport()->setCursor(Qt::ClosedHandCursor);
     }
-    if (m_drag == Drag::Pan) {
+    if (m_drag == Drag::Overview) {
+        moveOverviewWindow(pos.x());
+    } else if (m_drag == Drag::Pan) {
         const QPoint d = pos - m_lastPos;
         if (d.x())
             applyMap(axisMap().panned(d.x()));
@@ -1006,8 +1119,9 @@ void RankTimelineView::mouseMoveEvent(QMouseEvent* event)
             m_hoveredRow = hit.row;
             viewport()->update();
         }
-        viewport()->setCursor(
-            hit.rank < 0 && hit.row >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+        viewport()->setCursor(inOverview(pos)  ? Qt::OpenHandCursor
+                : hit.rank < 0 && hit.row >= 0 ? Qt::PointingHandCursor
+                                               : Qt::ArrowCursor);
     }
     m_lastPos = pos;
 }
@@ -1048,6 +1162,7 @@ void RankTimelineView::mouseReleaseEvent(QMouseEvent* event)
 
 void RankTimelineView::leaveEvent(QEvent* event)
 {
+    m_mousePos = QPoint(-1, -1);
     if (m_hoveredRow >= 0) {
         m_hoveredRow = -1;
         viewport()->update();
@@ -1077,6 +1192,7 @@ void RankTimelineView::wheelEvent(QWheelEvent* event)
 void RankTimelineView::keyPressEvent(QKeyEvent* event)
 {
     const bool alt = event->modifiers() & Qt::AltModifier;
+    const bool ctrl = event->modifiers() & Qt::ControlModifier;
     switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
@@ -1085,7 +1201,19 @@ void RankTimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Minus:
         zoomOut();
         break;
+    case Qt::Key_0:
+        // Ctrl+0 as in browsers; Alt+0 belongs to the window (it focuses this panel).
+        if (alt) {
+            QAbstractScrollArea::keyPressEvent(event);
+            return;
+        }
+        fitAll();
+        break;
     case Qt::Key_F:
+        if (ctrl) { // the window's Find
+            QAbstractScrollArea::keyPressEvent(event);
+            return;
+        }
         fitAll();
         break;
     case Qt::Key_N:
@@ -1125,7 +1253,7 @@ void RankTimelineView::keyPressEvent(QKeyEvent* event)
         selectLastRank();
         break;
     case Qt::Key_G:
-        if (!(event->modifiers() & Qt::ControlModifier)) {
+        if (!ctrl) {
             QAbstractScrollArea::keyPressEvent(event);
             return;
         }

@@ -10,17 +10,26 @@
 //               enqueued-but-not-completed range in the waiting colour, the timed-out
 //               collective marked, a "last completed" frontier across ranks, the stuck
 //               collective's column outlined and dashed cells where a rank never entered.
-// Default is Time when at least half the ranks have something on the wall clock, else
-// Sequence (a few timed rows would squeeze the rest into empty lanes); once the user picks an
-// axis (menu, toolbar, T) that choice holds for the bundles opened after.
+// Above the rows an overview strip shows the whole axis range (every rank, squeezed into a
+// few pixel rows) with the visible window outlined.
+//
+// Markers and waits placed by an inferred time (a line without its own timestamp) are drawn
+// hollow / hatched, listed in the legend, and their tooltip says where the time came from.
+//
+// The default axis follows defaultTimelineAxis() (views/timelineaxisrule.h: sequence when
+// few ranks are timed or the wall-clock span is squeezed); once the user picks an axis
+// (menu, toolbar, T) that choice holds for the bundles opened after.
 //
 // The initiating rank(s) rows carry initiatingRowColor(), collateral rows are dimmed, the
 // selected rank is outlined. All selection and the time zoom live in SelectionState.
 //
 // Mouse and keys (also in toolBarActions()):
 //   Ctrl+wheel          zoom about the cursor     wheel / Shift+wheel   scroll rows / pan x
-//   + / -               zoom in / out             F                     fit all
+//   + / - (Ctrl too)    zoom in / out about the mouse on the plot, else the selected
+//                       collective or event when visible, else the middle
+//   Ctrl+0, 0, F        fit all                   Left / Right          pan by 1/8 width
 //   left drag           pan (x and rows)          Shift+drag, right drag  rubber-band zoom
+//   overview strip      click: centre the view there; drag: move the window
 //   click               select the event under the cursor (or the rank; a collective on the
 //                       sequence axis); click a host row to collapse or expand it
 //   N / Alt+Right       next collective           P / Alt+Left          previous collective
@@ -28,6 +37,8 @@
 //   Up / Down           select previous / next rank
 //   Home / End          select the first / last rank row
 //   Ctrl+G              go to a rank (asks for its number)
+// Zoom is bounded: at most the whole axis (plus 5 % margins) and at least 1 µs of wall clock
+// or 3 collectives.
 
 #include "views/selectionstate.h"
 #include "views/timelinecoords.h"
@@ -41,6 +52,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 class QAction;
 
@@ -86,7 +98,11 @@ public:
     double seqToX(double seq) const; // left edge of a collective's cell (sequence axis)
     const RowLayout& rowLayout() const { return m_rows; }
     const TimelineScene& scene() const { return m_scene; }
+    const TimelinePainter& painter() const { return m_painter; }
     AxisMap axisMap() const;
+    AxisMap overviewMap() const; // the whole axis range over the plot's pixels
+    QRect overviewRect() const; // the overview strip
+    QRect overviewWindowRect() const; // the visible window on it
     QString toolTipAt(const QPoint& viewportPos) const;
     bool isHostCollapsed(int group) const;
 
@@ -140,6 +156,11 @@ private:
     };
 
     QString collectiveToolTip(const Hit& hit) const; // "" without a Flight Recorder bar
+    QString inferredTimeNote(const model::Event& e, bool bar) const;
+    std::pair<double, double> fullRange(AxisMode mode) const; // zoom-out limit, with margins
+    double zoomAnchorX() const;
+    bool inOverview(const QPoint& pos) const;
+    void moveOverviewWindow(double x);
     void onDocumentChanged();
     void rebuildScene();
     void rebuildRows();
@@ -170,6 +191,7 @@ private:
     AxisMode m_mode = AxisMode::Time;
     std::optional<AxisMode> m_chosenMode; // set once the user picks an axis
     RowLayout m_rows;
+    std::uint64_t m_rowsVersion = 0; // keys the painted-plot cache
     RowLayout::Params m_rowParams;
     std::vector<bool> m_collapsed; // per host group
     int m_gutterWidth = 120;
@@ -179,10 +201,12 @@ private:
     double m_seqStart = 0, m_seqEnd = 1;
     bool m_syncingScrollBar = false;
     // Mouse.
-    enum class Drag { None, Pending, Pan, Rubber };
+    enum class Drag { None, Pending, Pan, Rubber, Overview };
     Drag m_drag = Drag::None;
+    double m_overviewGrab = 0; // overview drag: grabbed value minus the window's start
     QPoint m_pressPos;
     QPoint m_lastPos;
+    QPoint m_mousePos { -1, -1 }; // over the viewport, for zooming by keys; (-1, -1) outside
     QRect m_rubberBand;
     int m_hoveredRow = -1;
     int m_revealRank = -1; // scrolled to once the viewport has a size

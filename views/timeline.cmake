@@ -3,6 +3,7 @@ list(APPEND RANKSCOPE_VIEWS_SOURCES
     heatmapimage.cpp
     pairheatmapview.cpp
     ranktimelineview.cpp
+    timelineaxisrule.cpp
     timelinecoords.cpp
     timelinepainter.cpp
 )

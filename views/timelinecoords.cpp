@@ -217,6 +217,25 @@ std::string formatTimeTick(std::int64_t ns, std::int64_t stepNs, bool withDate)
     return text;
 }
 
+std::string formatDuration(std::int64_t ns)
+{
+    char buf[48];
+    const std::int64_t s = ns / kS;
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%lldh %lldm", static_cast<long long>(s / 3600),
+            static_cast<long long>((s % 3600) / 60));
+    else if (s >= 60)
+        std::snprintf(buf, sizeof buf, "%lldm %llds", static_cast<long long>(s / 60),
+            static_cast<long long>(s % 60));
+    else if (s >= 1)
+        std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(ns) / 1e9);
+    else if (ns >= kMs)
+        std::snprintf(buf, sizeof buf, "%.1f ms", static_cast<double>(ns) / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%lld \u00b5s", static_cast<long long>(ns / kUs));
+    return buf;
+}
+
 SeqProgress effectiveSeqProgress(
     std::int64_t lastCompleted, std::int64_t lastEnqueued, std::int64_t timeoutSeq)
 {

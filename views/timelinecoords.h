@@ -97,6 +97,9 @@ std::vector<std::int64_t> ticksBetween(
 // a day or more or withDate is set (the visible range spans days), "12-18" for whole days.
 std::string formatTimeTick(std::int64_t ns, std::int64_t stepNs, bool withDate);
 
+// A length of time for people: "2h 5m", "3m 20s", "4.2 s", "12.5 ms", "800 µs".
+std::string formatDuration(std::int64_t ns);
+
 // A rank's position on one process group's sequence axis, completed from what the logs
 // give: a watchdog timeout at S proves S was enqueued and, because one PG's work completes
 // in order on its stream, that S-1 completed when no status line said otherwise.

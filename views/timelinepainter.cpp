@@ -60,7 +60,6 @@ TimelineStyle TimelineStyle::fromPalette(const QPalette& pal)
     s.initiatingAccent = sem.initiating;
     s.initiatingRow = QColor(theme::tint(sem.initiating, pal).rgb()); // 8-bit, as painted
     s.selectedOutline = pal.color(QPalette::Highlight);
-    s.hoverRow = mix(s.background, pal.color(QPalette::Highlight), s.dark ? 0.12 : 0.07);
     s.span = s.dark ? QColor(0x4a, 0x62, 0x8a) : QColor(0xb4, 0xc7, 0xe6);
     s.stuckOutline = sem.initiating;
     s.completed = s.dark ? QColor(0x5d, 0x6b, 0x7d) : QColor(0xc3, 0xcc, 0xd8);
@@ -74,6 +73,14 @@ TimelineStyle TimelineStyle::fromPalette(const QPalette& pal)
     QColor band = pal.color(QPalette::Highlight);
     band.setAlpha(50);
     s.rubberBand = band;
+    QColor hover = pal.color(QPalette::Highlight);
+    hover.setAlpha(s.dark ? 31 : 18); // the old opaque hover tint, 12 % / 7 % of the highlight
+    s.hoverOverlay = hover;
+    s.inferredHatch = s.dark ? QColor(0xa8, 0xb8, 0xd4) : QColor(0x4a, 0x62, 0x8a);
+    s.overviewBackground = s.background;
+    QColor shade = s.headerBackground;
+    shade.setAlpha(150);
+    s.overviewShade = shade;
     return s;
 }
 
@@ -274,15 +281,33 @@ TimelineScene TimelineScene::build(
         s.originNs = t->minTimeNs();
         s.timeLo = 0;
         s.timeHi = std::max<std::int64_t>(t->maxTimeNs() - t->minTimeNs(), model::kNsPerSecond);
+        s.timeSpread = TimeSpread(s.timeLo, s.timeHi); // the span the axis draws
         for (std::int32_t r = 0; r < n; ++r) {
-            for (const auto& m : t->markers(r))
+            // The row's extent on the wall clock, for the default-axis rule.
+            std::int64_t first = std::numeric_limits<std::int64_t>::max();
+            std::int64_t last = std::numeric_limits<std::int64_t>::min();
+            auto extend = [&](std::int64_t a, std::int64_t b) {
+                first = std::min(first, a);
+                last = std::max(last, b);
+            };
+            for (const auto& m : t->markers(r)) {
                 s.markerKinds |= 1u << static_cast<unsigned>(m.kind);
-            if (!t->spans(r).empty())
+                s.hasInferred = s.hasInferred || m.inferredTime;
+                extend(m.timeNs, m.timeNs);
+            }
+            for (const auto& sp : t->spans(r)) {
                 s.hasSpans = true;
-            for (const auto& c : t->collectives(r))
+                s.hasInferred = s.hasInferred || sp.inferredTime;
+                extend(sp.startNs, sp.endNs);
+            }
+            for (const auto& c : t->collectives(r)) {
                 s.timeOpColors |= 1u << opColorIndex(c.op);
-            if (!t->markers(r).empty() || !t->spans(r).empty() || !t->collectives(r).empty())
+                extend(c.startNs, c.endNs);
+            }
+            if (first <= last) {
                 ++s.ranksWithTime;
+                s.timeSpread.addRow(first - s.originNs, last - s.originNs);
+            }
         }
     }
 
@@ -351,6 +376,17 @@ TimelineScene TimelineScene::build(
         s.seqHi = std::max(hi + 1, s.seqLo + 1);
     }
     return s;
+}
+
+TimelineAxisFacts TimelineScene::axisFacts() const
+{
+    TimelineAxisFacts f;
+    f.hasTime = hasTime;
+    f.hasSequence = seqAxis != nullptr;
+    f.rankCount = rankCount();
+    f.ranksWithTime = ranksWithTime;
+    f.spread = timeSpread;
+    return f;
 }
 
 StepState TimelineScene::state(std::int32_t rank, std::int64_t seq) const
@@ -438,6 +474,7 @@ const LaneGeometry& TimelinePainter::hostLane(
                     last.op = box.op;
                 }
                 last.x1 = std::max(last.x1, box.x1);
+                last.inferred = last.inferred && box.inferred; // one measured wait is a fact
             } else {
                 host.boxes.push_back(box);
             }
@@ -451,6 +488,7 @@ const LaneGeometry& TimelinePainter::hostLane(
                 last.merged = static_cast<std::uint16_t>(std::min(0xffff, last.merged + g.merged));
                 if (markerPriority(g.kind) > markerPriority(last.kind))
                     last.kind = g.kind;
+                last.inferred = last.inferred && g.inferred;
             } else {
                 host.glyphs.push_back(g);
             }
@@ -504,8 +542,8 @@ void TimelinePainter::buildTimeLane(const TimelineScene& scene, const TimelineFr
         float x1 = static_cast<float>(std::clamp(m.toX(s1), lo, hi));
         if (x1 - x0 < 1.0f)
             x1 = x0 + 1.0f;
-        out.boxes.push_back(
-            { x0, x1, s.stuck ? LaneBox::Style::StuckSpan : LaneBox::Style::Span, 0 });
+        out.boxes.push_back({ x0, x1, s.stuck ? LaneBox::Style::StuckSpan : LaneBox::Style::Span, 0,
+            s.inferredTime });
     }
     // Flight Recorder collectives over the watchdog spans (FR knows the op and the real
     // times, the span only the wait), coloured by op. Only the visible ones are looked at
@@ -570,12 +608,15 @@ void TimelinePainter::addMarkers(const TimelineScene& scene, const TimelineFrame
             last.merged = static_cast<std::uint16_t>(std::min(0xffff, last.merged + 1));
             if (markerPriority(mk.kind) > markerPriority(last.kind))
                 last.kind = mk.kind;
+            last.inferred = last.inferred && mk.inferredTime;
             if (++scannedInBucket >= kScanPerBucket) {
                 const auto next = static_cast<std::int64_t>(std::ceil((bucket + 1) * bucketUnits));
                 const std::size_t j = t.firstMarkerAtOrAfter(rank, scene.originNs + next);
                 if (j > i + 1) {
                     last.merged = static_cast<std::uint16_t>(
                         std::min<std::size_t>(0xffff, last.merged + (j - i - 1)));
+                    // The skipped ones are not looked at: the glyph claims no inference.
+                    last.inferred = false;
                     i = j;
                     continue;
                 }
@@ -584,12 +625,14 @@ void TimelinePainter::addMarkers(const TimelineScene& scene, const TimelineFrame
             LaneGlyph glyph;
             glyph.x = static_cast<float>(m.toX(rel));
             glyph.kind = mk.kind;
+            glyph.inferred = mk.inferredTime;
             // Two glyphs in neighbouring buckets closer than half a glyph read as one.
             if (!buckets.empty() && glyph.x - buckets.back().second.x < g / 2.0f) {
                 LaneGlyph& last = buckets.back().second;
                 last.merged = static_cast<std::uint16_t>(std::min(0xffff, last.merged + 1));
                 if (markerPriority(mk.kind) > markerPriority(last.kind))
                     last.kind = mk.kind;
+                last.inferred = last.inferred && mk.inferredTime;
                 buckets.back().first = bucket;
             } else {
                 buckets.emplace_back(bucket, glyph);
@@ -664,14 +707,15 @@ void TimelinePainter::buildSeqLane(const TimelineScene& scene, const TimelineFra
 // ---------------------------------------------------------------------------------------
 // Painting
 
-const QPixmap& TimelinePainter::glyph(MarkerKind kind, int size, qreal dpr)
+const QPixmap& TimelinePainter::glyph(MarkerKind kind, int size, qreal dpr, bool inferred)
 {
     if (size != m_glyphSize || dpr != m_glyphDpr) {
         m_glyphs = {};
         m_glyphSize = size;
         m_glyphDpr = dpr;
     }
-    QPixmap& pm = m_glyphs[static_cast<std::size_t>(kind) % m_glyphs.size()];
+    const std::size_t kinds = m_glyphs.size() / 2;
+    QPixmap& pm = m_glyphs[static_cast<std::size_t>(kind) % kinds + (inferred ? kinds : 0)];
     if (!pm.isNull())
         return pm;
     const int px = static_cast<int>(std::ceil(size * dpr));
@@ -681,8 +725,17 @@ const QPixmap& TimelinePainter::glyph(MarkerKind kind, int size, qreal dpr)
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing);
     const QColor c = markerColor(kind);
-    p.setPen(QPen(c.darker(150), 1.0));
-    p.setBrush(c);
+    // A marker placed by an inferred time is hollow with a dotted edge: the same shape and
+    // hue say what happened, the missing fill says the position is not measured.
+    const double stroke = std::max(2.0, size / 5.0);
+    QPen outline(c.darker(150), 1.0);
+    QBrush fill(c);
+    if (inferred) {
+        outline = QPen(c, 1.4, Qt::DotLine);
+        fill = Qt::NoBrush;
+    }
+    p.setPen(outline);
+    p.setBrush(fill);
     const double s = size;
     const double a = 1.0, b = s - 1.0, mid = s / 2.0;
     switch (kind) {
@@ -693,7 +746,8 @@ const QPixmap& TimelinePainter::glyph(MarkerKind kind, int size, qreal dpr)
         p.drawPolygon(QPolygonF({ QPointF(a, b - 1), QPointF(b, b - 1), QPointF(mid, a) }));
         break;
     case MarkerKind::Crash: { // ✕
-        p.setPen(QPen(c, std::max(2.0, s / 5.0), Qt::SolidLine, Qt::RoundCap));
+        p.setPen(QPen(c, inferred ? stroke * 0.6 : stroke, inferred ? Qt::DotLine : Qt::SolidLine,
+            Qt::RoundCap));
         p.drawLine(QPointF(a + 1, a + 1), QPointF(b - 1, b - 1));
         p.drawLine(QPointF(a + 1, b - 1), QPointF(b - 1, a + 1));
         break;
@@ -710,7 +764,7 @@ const QPixmap& TimelinePainter::glyph(MarkerKind kind, int size, qreal dpr)
         break;
     case MarkerKind::Error: // ring
         p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(c, std::max(2.0, s / 5.0)));
+        p.setPen(QPen(c, inferred ? stroke * 0.6 : stroke, inferred ? Qt::DotLine : Qt::SolidLine));
         p.drawEllipse(QRectF(a + 1, a + 1, b - a - 2, b - a - 2));
         break;
     case MarkerKind::Info:
@@ -725,8 +779,8 @@ void TimelinePainter::paint(QPainter& p, const TimelineScene& scene, const Timel
     const TimelineStyle& st = m_style;
     m_glyphPx = glyphSize(frame.rankRowHeight);
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.fillRect(QRect(QPoint(0, 0), frame.size), st.background);
     if (!frame.rows) {
+        p.fillRect(QRect(QPoint(0, 0), frame.size), st.background);
         paintHeader(p, scene, frame);
         paintLegend(p, scene, frame);
         return;
@@ -736,14 +790,43 @@ void TimelinePainter::paint(QPainter& p, const TimelineScene& scene, const Timel
     const auto rows = frame.rows->visibleRows(frame.scrollY, frame.scrollY + plotHeight);
     const QRect plot(0, plotTop, frame.size.width(), plotHeight);
 
-    p.save();
-    p.setClipRect(plot);
-    paintRows(p, scene, frame, rows);
-    p.restore();
-    p.save();
-    p.setClipRect(plot);
-    paintGutter(p, scene, frame, rows);
-    p.restore();
+    // The visible rows come from the painted-plot cache (see the top of the header); what
+    // follows the mouse is drawn over it.
+    const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+    checkKey(scene, frame);
+    const PlotKey key { m_key, frame.size, frame.headerHeight, frame.footerHeight,
+        frame.gutterWidth, frame.scrollY, frame.rowsVersion, frame.selectedSeq, dpr,
+        m_styleVersion };
+    if (!(key == m_plotKey) || m_plot.isNull()) {
+        m_plotKey = key;
+        ++m_plotBuilds;
+        const QSize device(static_cast<int>(std::ceil(plot.width() * dpr)),
+            static_cast<int>(std::ceil(std::max(1, plot.height()) * dpr)));
+        m_plot = QPixmap(device);
+        m_plot.setDevicePixelRatio(dpr);
+        m_plot.fill(st.background);
+        QPainter pp(&m_plot);
+        pp.setFont(p.font());
+        pp.setRenderHint(QPainter::Antialiasing, false);
+        pp.translate(0, -plotTop); // the drawing code works in viewport coordinates
+        paintPlot(pp, scene, frame, rows);
+    }
+    p.drawPixmap(plot.topLeft(), m_plot);
+
+    // Hover: a tint over the hovered rank row (gutter and lane); the initiating rows keep
+    // their own colour.
+    if (frame.hoveredRow >= rows.first && frame.hoveredRow < rows.second) {
+        const TimelineRow& row = frame.rows->row(frame.hoveredRow);
+        if (row.kind == TimelineRow::Kind::Rank
+            && scene.role[static_cast<std::size_t>(row.rank)] != RankRole::Initiating) {
+            p.save();
+            p.setClipRect(plot);
+            p.fillRect(QRect(0, plotTop + frame.rows->top(frame.hoveredRow) - frame.scrollY,
+                           frame.size.width(), frame.rows->height(frame.hoveredRow)),
+                st.hoverOverlay);
+            p.restore();
+        }
+    }
     // The selected rank's outline runs across gutter and lane.
     const int sel = frame.rows->rowOfRank(frame.selectedRank);
     if (sel >= rows.first && sel < rows.second) {
@@ -763,6 +846,22 @@ void TimelinePainter::paint(QPainter& p, const TimelineScene& scene, const Timel
         p.setPen(st.selectedOutline);
         p.drawRect(frame.rubberBand.adjusted(0, 0, -1, -1));
     }
+}
+
+void TimelinePainter::paintPlot(
+    QPainter& p, const TimelineScene& scene, const TimelineFrame& frame, std::pair<int, int> rows)
+{
+    const int plotTop = frame.headerHeight;
+    const int plotHeight = std::max(0, frame.size.height() - plotTop - frame.footerHeight);
+    const QRect plot(0, plotTop, frame.size.width(), plotHeight);
+    p.save();
+    p.setClipRect(plot);
+    paintRows(p, scene, frame, rows);
+    p.restore();
+    p.save();
+    p.setClipRect(plot);
+    paintGutter(p, scene, frame, rows);
+    p.restore();
 }
 
 void TimelinePainter::paintRows(
@@ -786,8 +885,6 @@ void TimelinePainter::paintRows(
             bg = st.hostRow;
         else if (scene.role[static_cast<std::size_t>(row.rank)] == RankRole::Initiating)
             bg = st.initiatingRow;
-        else if (i == frame.hoveredRow)
-            bg = st.hoverRow;
         else if (row.rank % 2)
             bg = st.alternateBackground;
         p.fillRect(r, bg);
@@ -877,6 +974,16 @@ void TimelinePainter::paintLane(QPainter& p, const LaneGeometry& lane, const QRe
         const int x0 = static_cast<int>(std::lround(b.x0));
         const int w = std::max(1, static_cast<int>(std::lround(b.x1)) - x0);
         const QRect br(x0, y, w, h);
+        if (b.inferred) {
+            // Placed by an inferred time: hatched over the lane, with a dashed edge in the
+            // stuck colour when it is the stuck wait, never a solid bar.
+            p.fillRect(br, QBrush(st.inferredHatch, Qt::BDiagPattern));
+            p.setPen(QPen(b.style == LaneBox::Style::StuckSpan ? st.stuckOutline : st.inferredHatch,
+                1, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(br.adjusted(0, 0, -1, -1));
+            continue;
+        }
         switch (b.style) {
         case LaneBox::Style::Span:
             p.fillRect(br, st.span);
@@ -913,7 +1020,7 @@ void TimelinePainter::paintLane(QPainter& p, const LaneGeometry& lane, const QRe
     const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
     const int gy = r.top() + (r.height() - g) / 2;
     for (const LaneGlyph& gl : lane.glyphs)
-        p.drawPixmap(QPointF(std::round(gl.x - g / 2.0), gy), glyph(gl.kind, g, dpr));
+        p.drawPixmap(QPointF(std::round(gl.x - g / 2.0), gy), glyph(gl.kind, g, dpr, gl.inferred));
 }
 
 void TimelinePainter::paintSeqColumns(
@@ -1048,8 +1155,6 @@ void TimelinePainter::paintGutter(
             p.setFont(bold);
             p.setPen(st.text);
         } else {
-            if (i == frame.hoveredRow)
-                p.fillRect(r, st.hoverRow);
             p.setPen(role == RankRole::Collateral ? st.mutedText : st.text);
         }
         p.drawText(QRect(22, r.top(), w - 26, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
@@ -1064,8 +1169,7 @@ void TimelinePainter::paintGutter(
 int TimelinePainter::paintLegendItem(
     QPainter& p, int x, int y, const QColor& color, const QString& label, int shape)
 {
-    // shape: 0 filled box, 1 filled outlined box, 2 line, 3 dashed box, 4 outline only,
-    // 8+ marker glyph (kind = shape - 8)
+    // shape: as TimelineLegendItem::shape
     const int h = kLegendHeight;
     const int sw = 12;
     const QRect sr(x, y + (h - sw) / 2, sw, sw);
@@ -1092,6 +1196,14 @@ int TimelinePainter::paintLegendItem(
         p.setBrush(Qt::NoBrush);
         p.drawRect(sr.adjusted(1, 1, -2, -2));
         break;
+    case 5: {
+        const QRect box = sr.adjusted(0, 2, 0, -2);
+        p.fillRect(box, QBrush(color, Qt::BDiagPattern));
+        p.setPen(QPen(color, 1, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box.adjusted(0, 0, -1, -1));
+        break;
+    }
 
     default: {
         const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
@@ -1153,8 +1265,10 @@ void TimelinePainter::paintHeader(
             fm.elidedText(extra, Qt::ElideRight, std::max(0, w - x - 8)));
     }
 
+    paintOverview(p, scene, frame);
+
     // Axis band: the gutter's corner says how many rows there are, the rest are ticks.
-    const int axisY = kTitleHeight;
+    const int axisY = kTitleHeight + kOverviewHeight;
     if (frame.rows && scene.document) {
         p.setPen(st.mutedText);
         const int room = frame.gutterWidth - 12;
@@ -1178,31 +1292,235 @@ void TimelinePainter::paintHeader(
     p.restore();
 }
 
-void TimelinePainter::paintLegend(
+// ---------------------------------------------------------------------------------------
+// Overview strip
+
+QRect TimelinePainter::overviewStrip(const TimelineFrame& frame)
+{
+    constexpr int kMargin = 4;
+    return QRect(frame.gutterWidth, kTitleHeight + kMargin,
+        std::max(1, frame.size.width() - frame.gutterWidth - 2), kOverviewHeight - 2 * kMargin);
+}
+
+QRect TimelinePainter::overviewWindow(const TimelineFrame& frame)
+{
+    const QRect strip = overviewStrip(frame);
+    constexpr int kMinWidth = 6; // a window zoomed to a few ns must still be found and grabbed
+    double x0 = frame.overview.toX(frame.map.start);
+    double x1 = frame.overview.toX(frame.map.end);
+    if (x1 - x0 < kMinWidth) {
+        const double mid = (x0 + x1) / 2;
+        x0 = mid - kMinWidth / 2.0;
+        x1 = mid + kMinWidth / 2.0;
+    }
+    const int left = std::clamp(static_cast<int>(std::floor(x0)), strip.left(), strip.right());
+    const int right = std::clamp(static_cast<int>(std::ceil(x1)), strip.left(), strip.right() + 1);
+    return QRect(left, strip.top(), std::max(2, right - left), strip.height());
+}
+
+namespace {
+
+// Classes of what a pixel of the overview shows, the more telling one winning a pixel. The
+// strip is a miniature of the rows: bars in their lane colours (the waits in the span colour,
+// as the rows draw them, so a hang reads as a long light band), the marks in their own
+// colours, three pixels wide while they are few so a single timeout is not lost.
+enum OverviewClass : std::uint8_t {
+    kOvEmpty,
+    kOvActivity, // completed collectives, Flight Recorder bars
+    kOvInferred, // a wait placed by an inferred time
+    kOvWait, // waiting inside a collective (time), enqueued not completed (sequence)
+    kOvTimedOut,
+    kOvNeverEntered, // sequence: the stuck collective of a rank that never entered it
+    kOvMarker, // + markerPriority(kind)
+};
+
+} // namespace
+
+QImage TimelinePainter::overviewImage(
+    const TimelineScene& scene, const TimelineFrame& frame, QSize size) const
+{
+    const int w = std::max(1, size.width());
+    const int h = std::max(1, size.height());
+    std::vector<std::uint8_t> cls(
+        static_cast<std::size_t>(w) * static_cast<std::size_t>(h), kOvEmpty);
+    std::vector<MarkerKind> kindAt(cls.size(), MarkerKind::Info);
+    // Ranks in display order (hosts as the rows show them, none collapsed or filtered) share
+    // the strip's height: a rank per pixel row or more, or many ranks per row at 4096.
+    std::vector<std::int32_t> order;
+    order.reserve(static_cast<std::size_t>(scene.rankCount()));
+    for (const auto& group : scene.ranksByGroup)
+        order.insert(order.end(), group.begin(), group.end());
+    const auto n = static_cast<std::int64_t>(order.size());
+    if (n == 0)
+        return {};
+    AxisMap m = frame.overview;
+    m.left = 0;
+    m.width = w;
+    auto column = [&](double value) {
+        return static_cast<int>(std::clamp(std::floor(m.toX(value)), -1.0, static_cast<double>(w)));
+    };
+    auto mark = [&](int y0, int y1, int c0, int c1, std::uint8_t c, MarkerKind kind) {
+        c0 = std::max(c0, 0);
+        c1 = std::min(c1, w - 1);
+        for (int y = y0; y < y1; ++y)
+            for (int x = c0; x <= c1; ++x) {
+                const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(w)
+                    + static_cast<std::size_t>(x);
+                if (c > cls[i]) {
+                    cls[i] = c;
+                    kindAt[i] = kind;
+                }
+            }
+    };
+    const model::TimelineData* t = scene.document ? scene.document->timeline.get() : nullptr;
+    // Marks are three pixels wide so a lone timeout is seen; where there are more marks than
+    // pixel columns they would cover the strip, and one pixel each shows their density.
+    std::size_t markers = 0;
+    if (t && frame.axis == TimelineAxis::Time)
+        for (std::int32_t rank = 0; rank < t->rankCount(); ++rank)
+            markers += t->markers(rank).size();
+    const int markHalfWidth = markers <= static_cast<std::size_t>(w) ? 1 : 0;
+    for (std::int64_t k = 0; k < n; ++k) {
+        const std::int32_t rank = order[static_cast<std::size_t>(k)];
+        const int y0 = static_cast<int>(k * h / n);
+        const int y1 = std::max(y0 + 1, static_cast<int>((k + 1) * h / n));
+        if (frame.axis == TimelineAxis::Time) {
+            if (!t || !scene.hasTime)
+                continue;
+            auto rel = [&](std::int64_t ns) { return static_cast<double>(ns - scene.originNs); };
+            // Bars that land on the pixel column the previous one filled cost nothing more.
+            int lastColumn = -2;
+            for (const auto& c : t->collectives(rank)) {
+                const int c0 = column(rel(c.startNs)), c1 = column(rel(c.endNs));
+                if (c1 <= lastColumn)
+                    continue;
+                mark(y0, y1, std::max(c0, lastColumn + 1), c1,
+                    c.stillRunning ? kOvWait : kOvActivity, MarkerKind::Info);
+                lastColumn = c1;
+            }
+            for (const auto& sp : t->spans(rank))
+                mark(y0, y1, column(rel(sp.startNs)), column(rel(sp.endNs)),
+                    sp.inferredTime ? kOvInferred : kOvWait, MarkerKind::Info);
+            for (const auto& mk : t->markers(rank)) {
+                const int c = column(rel(mk.timeNs));
+                mark(y0, y1, c - markHalfWidth, c + markHalfWidth,
+                    static_cast<std::uint8_t>(kOvMarker + markerPriority(mk.kind)), mk.kind);
+            }
+        } else if (scene.seqAxis && static_cast<std::size_t>(rank) < scene.progress.size()) {
+            const SeqProgress& pr = scene.progress[static_cast<std::size_t>(rank)];
+            if (!pr.known())
+                continue;
+            auto seqColumns = [&](std::int64_t from, std::int64_t to) {
+                return std::pair { column(static_cast<double>(from)),
+                    std::max(column(static_cast<double>(from)),
+                        column(static_cast<double>(to + 1)) - 1) };
+            };
+            if (pr.completed >= scene.seqLo) {
+                const auto [c0, c1] = seqColumns(scene.seqLo, pr.completed);
+                mark(y0, y1, c0, c1, kOvActivity, MarkerKind::Info);
+            }
+            if (pr.enqueued > pr.completed) {
+                const auto [c0, c1] = seqColumns(pr.completed + 1, pr.enqueued);
+                mark(y0, y1, c0, c1, kOvWait, MarkerKind::Info);
+            }
+            const std::int64_t timeout
+                = scene.seqAxis->rows[static_cast<std::size_t>(rank)].timeoutSeq;
+            if (timeout >= 0) {
+                const auto [c0, c1] = seqColumns(timeout, timeout);
+                mark(y0, y1, c0, c1, kOvTimedOut, MarkerKind::Info);
+            }
+        }
+        // The rank that never entered the stuck collective: its cell in the stuck colour,
+        // the one thing in the strip that points at the culprit.
+        if (frame.axis == TimelineAxis::Sequence && scene.stuckSeq >= 0
+            && scene.state(rank, scene.stuckSeq) == StepState::NeverEntered) {
+            const int c0 = column(static_cast<double>(scene.stuckSeq));
+            const int c1 = std::max(c0 + 2, column(static_cast<double>(scene.stuckSeq + 1)) - 1);
+            mark(y0, y1, c0, c1, kOvNeverEntered, MarkerKind::Info);
+        }
+    }
+    const TimelineStyle& st = m_style;
+    const QColor inferred = mix(st.overviewBackground, st.inferredHatch, 0.35);
+    const std::array<QRgb, kOvMarker> colours { st.overviewBackground.rgb(), st.completed.rgb(),
+        inferred.rgb(), (frame.axis == TimelineAxis::Time ? st.span : st.waiting).rgb(),
+        st.timedOut.rgb(), st.neverEntered.rgb() };
+    QImage image(w, h, QImage::Format_RGB32);
+    for (int y = 0; y < h; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+        for (int x = 0; x < w; ++x) {
+            const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(w)
+                + static_cast<std::size_t>(x);
+            line[x] = cls[i] >= kOvMarker ? markerColor(kindAt[i]).rgb() : colours[cls[i]];
+        }
+    }
+    return image;
+}
+
+void TimelinePainter::paintOverview(
     QPainter& p, const TimelineScene& scene, const TimelineFrame& frame)
 {
-    if (frame.footerHeight <= 0)
+    if (!scene.document || frame.overview.span() <= 0
+        || (frame.axis == TimelineAxis::Time ? !scene.hasTime : !scene.seqAxis))
         return;
     const TimelineStyle& st = m_style;
-    const int w = frame.size.width();
-    const int y = frame.size.height() - frame.footerHeight;
-    p.fillRect(QRect(0, y, w, frame.footerHeight), st.headerBackground);
+    const QRect strip = overviewStrip(frame);
+    const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+    const OverviewKey key { frame.axis, frame.overview.start, frame.overview.end, strip.size(),
+        scene.generation, dpr, m_styleVersion };
+    if (!(key == m_overviewKey) || m_overview.isNull()) {
+        m_overviewKey = key;
+        ++m_overviewBuilds;
+        // One image pixel per device pixel, scaled 1:1 (no smoothing) when drawn.
+        const QSize device(static_cast<int>(std::ceil(strip.width() * dpr)),
+            static_cast<int>(std::ceil(strip.height() * dpr)));
+        m_overview = QPixmap::fromImage(overviewImage(scene, frame, device));
+        m_overview.setDevicePixelRatio(dpr);
+    }
+    p.save();
+    p.drawPixmap(strip.topLeft(), m_overview);
+    // Outside the window dimmed, the window outlined: only these move when zooming.
+    const QRect window = overviewWindow(frame);
+    p.fillRect(QRect(strip.left(), strip.top(), window.left() - strip.left(), strip.height()),
+        st.overviewShade);
+    p.fillRect(
+        QRect(window.right() + 1, strip.top(), strip.right() - window.right(), strip.height()),
+        st.overviewShade);
     p.setPen(st.grid);
-    p.drawLine(0, y, w, y);
-    struct Item {
-        QColor color;
-        QString label;
-        int shape;
-    };
-    std::vector<Item> items;
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(strip.adjusted(-1, -1, 0, 0));
+    p.setPen(QPen(st.selectedOutline, 2));
+    p.drawRect(window.adjusted(0, 0, -1, -1));
+    p.restore();
+    if (!frame.overviewSpan.isEmpty()) {
+        // "8.0 s of 42m 3s" where it fits, else the visible span alone.
+        const QFontMetrics fm(p.font());
+        const int room = frame.gutterWidth - 12;
+        QString text = frame.overviewSpan + QStringLiteral(" of ") + frame.overviewWhole;
+        if (fm.horizontalAdvance(text) > room)
+            text = fm.elidedText(frame.overviewSpan, Qt::ElideRight, room);
+        p.setPen(st.mutedText);
+        p.drawText(
+            QRect(8, kTitleHeight, room, kOverviewHeight), Qt::AlignVCenter | Qt::AlignLeft, text);
+    }
+}
+
+std::vector<TimelineLegendItem> TimelinePainter::legendItems(
+    const TimelineScene& scene, const TimelineFrame& frame) const
+{
+    const TimelineStyle& st = m_style;
+    std::vector<TimelineLegendItem> items;
     if (frame.axis == TimelineAxis::Time) {
-        for (int i = 0; i < kOpColorCount; ++i)
-            if (scene.timeOpColors & (1u << i))
-                items.push_back({ opColor(i), opColorLabel(i), 0 });
+        // First after the bars it qualifies, so a narrow window still says it.
         if (scene.hasSpans) {
             items.push_back({ st.span, QStringLiteral("waiting in collective"), 0 });
             items.push_back({ st.stuckOutline, QStringLiteral("stuck collective"), 1 });
         }
+        if (scene.hasInferred)
+            items.push_back({ st.inferredHatch,
+                QStringLiteral("time inferred (hatched bar, hollow mark)"), 5 });
+        for (int i = 0; i < kOpColorCount; ++i)
+            if (scene.timeOpColors & (1u << i))
+                items.push_back({ opColor(i), opColorLabel(i), 0 });
         for (MarkerKind k : kMarkerKindsInLegendOrder)
             if (scene.markerKinds & (1u << static_cast<unsigned>(k)))
                 items.push_back({ markerColor(k), markerLabel(k), 8 + static_cast<int>(k) });
@@ -1218,9 +1536,23 @@ void TimelinePainter::paintLegend(
         if (scene.stuckSeq >= 0)
             items.push_back({ st.stuckOutline, QStringLiteral("stuck collective"), 4 });
     }
+    return items;
+}
+
+void TimelinePainter::paintLegend(
+    QPainter& p, const TimelineScene& scene, const TimelineFrame& frame)
+{
+    if (frame.footerHeight <= 0)
+        return;
+    const TimelineStyle& st = m_style;
+    const int w = frame.size.width();
+    const int y = frame.size.height() - frame.footerHeight;
+    p.fillRect(QRect(0, y, w, frame.footerHeight), st.headerBackground);
+    p.setPen(st.grid);
+    p.drawLine(0, y, w, y);
     const QFontMetrics fm(p.font());
     int x = 8;
-    for (const Item& it : items) {
+    for (const TimelineLegendItem& it : legendItems(scene, frame)) {
         const int width = 12 + 4 + fm.horizontalAdvance(it.label) + 14;
         if (x + width > w)
             break; // what does not fit is left out rather than overlapped

@@ -885,7 +885,10 @@ QList<QPair<QString, QString>> MainWindow::shortcutList() const
     // The timeline handles its keys while it has focus (views/ranktimelineview.h).
     rows.append({ tr("Timeline: next / previous collective"),
         QStringLiteral("N / P, Alt+Right / Alt+Left") });
-    rows.append({ tr("Timeline: zoom in / out, fit all"), QStringLiteral("+ / −, Ctrl+wheel, F") });
+    rows.append({ tr("Timeline: zoom in / out, fit all"),
+        QStringLiteral("+ / −, Ctrl+wheel, Ctrl+0 (or F)") });
+    rows.append({ tr("Timeline: pan"),
+        QStringLiteral("Left / Right, Shift+wheel, drag, drag the overview") });
     rows.append({ tr("Timeline: toggle time / sequence axis"), QStringLiteral("T") });
     rows.append({ tr("Timeline: previous / next rank"), QStringLiteral("Up / Down") });
     rows.append({ tr("Timeline: first / last rank"), QStringLiteral("Home / End") });

@@ -251,6 +251,86 @@ void BM_TimelinePanSequence(benchmark::State& state)
 }
 BENCHMARK(BM_TimelinePanSequence)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Zooming by keys about the selection (+ then -, alternating so the range stays inside the
+// bounds): a new visible range per frame, lanes rebuilt for the visible rows, the painted
+// plot rebuilt, the overview image reused.
+void BM_TimelineZoomKeys(benchmark::State& state)
+{
+    TimelineRig rig(state.range(0));
+    rig.view.verticalScrollBar()->setValue(rig.view.verticalScrollBar()->maximum() / 3);
+    for (int i = 0; i < 8; ++i) { // start mid-zoom: a few minutes of the hour
+        QKeyEvent in(QEvent::KeyPress, Qt::Key_Plus, Qt::NoModifier);
+        QApplication::sendEvent(&rig.view, &in);
+    }
+    bool zoomIn = true;
+    for (auto _ : state) {
+        QKeyEvent key(QEvent::KeyPress, zoomIn ? Qt::Key_Plus : Qt::Key_Minus, Qt::NoModifier);
+        QApplication::sendEvent(&rig.view, &key);
+        zoomIn = !zoomIn;
+        rig.frame();
+    }
+    saveShot(rig.target, state, "zoom-keys");
+    state.SetLabel(std::to_string(state.range(0)) + " markers");
+}
+BENCHMARK(BM_TimelineZoomKeys)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Dragging the overview window across the strip: each frame a pan by the overview's scale.
+void BM_TimelineOverviewDrag(benchmark::State& state)
+{
+    TimelineRig rig(state.range(0));
+    for (int i = 0; i < 10; ++i) {
+        QKeyEvent in(QEvent::KeyPress, Qt::Key_Plus, Qt::NoModifier);
+        QApplication::sendEvent(&rig.view, &in);
+    }
+    const QRect strip = rig.view.overviewRect();
+    const QPoint start = rig.view.overviewWindowRect().center();
+    QMouseEvent press(QEvent::MouseButtonPress, start, rig.view.viewport()->mapToGlobal(start),
+        Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(rig.view.viewport(), &press);
+    int x = start.x();
+    int step = 7;
+    for (auto _ : state) {
+        x += step;
+        if (x > strip.right() - 20 || x < strip.left() + 20)
+            step = -step;
+        const QPointF at(x, start.y());
+        QMouseEvent move(QEvent::MouseMove, at, rig.view.viewport()->mapToGlobal(at), Qt::NoButton,
+            Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(rig.view.viewport(), &move);
+        rig.frame();
+    }
+    QMouseEvent release(QEvent::MouseButtonRelease, QPointF(x, start.y()),
+        rig.view.viewport()->mapToGlobal(QPointF(x, start.y())), Qt::LeftButton, Qt::NoButton,
+        Qt::NoModifier);
+    QApplication::sendEvent(rig.view.viewport(), &release);
+    saveShot(rig.target, state, "overview-drag");
+    state.SetLabel(std::to_string(state.range(0)) + " markers");
+}
+BENCHMARK(BM_TimelineOverviewDrag)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The overview image of the whole hour for 4096 ranks, built on a resize (alternating widths
+// so every frame rebuilds it and the painted plot).
+void BM_TimelineOverviewBuild(benchmark::State& state)
+{
+    TimelineRig rig(state.range(0));
+    bool wide = false;
+    for (auto _ : state) {
+        rig.view.resize(wide ? 1600 : 1590, 1000);
+        wide = !wide;
+        rig.frame();
+    }
+    state.SetLabel(std::to_string(state.range(0)) + " markers");
+}
+BENCHMARK(BM_TimelineOverviewBuild)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 struct HeatmapRig {
     views::SelectionState selection;
     views::PairHeatmapView view { &selection };

@@ -205,7 +205,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleRasCountMismatch(ctx, out);
     ruleRasDeadProcess(ctx, out);
     ruleNeverEntered(ctx, out);
-    ruleFrozenJob(ctx, out);
+    ruleWatchdogBlocked(ctx, out);
     ruleSyncPointTimeout(ctx, out);
     ruleSilentRank(ctx, out);
     ruleAllEntered(ctx, out);

@@ -392,7 +392,7 @@ private:
         if (e.pid >= 0)
             if (std::int32_t r = rankByPid(e.pid, host); r >= 0)
                 return r;
-        if (e.kind == EventKind::LauncherWorkerFailed && m_b.localRanksAreGlobal && host.empty())
+        if (e.kind == EventKind::LauncherWorkerFailed && m_b.localRanksAreGlobal)
             return e.peerRank;
         if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherExit) {
             if (e.peerRank >= 0 && !host.empty() && m_b.text(e.detail) != "mpi" && m_b.text(e.detail) != "srun") {

@@ -105,13 +105,13 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "mismatch.enqueued_ahead", 58, "a rank that enqueued past the stuck SeqNum diverged, seen only in its counters" },
     { "ras.count_behind", 58, "NCCL RAS counts a rank behind on a collective: a straggler from counters, not from its own lines" },
     { "ras.unresponsive", 56, "a rank that did not answer NCCL RAS may be frozen or only overloaded: suggestive, not proof" },
-    { "straggler.frozen_job", 55, "the whole job froze with no collective in flight: a process-wide stall, above only the catch-alls" },
     { "crash.unmapped_worker_failure", 54, "a launcher saw a worker exit on its own with no timeout anywhere: a crash, with no line to say which rank" },
     { "mismatch.algorithm_deadlock", 52, "every rank inside the collective with an NCCL algorithm or protocol forced: a plausible deadlock, no rank to blame" },
     { "silent.stopped_logging", 50, "a rank that went silent while the others timed out is odd, but silence alone does not say why" },
     { "silent.missing_rank", 50, "a rank missing from the stuck collective's lines is odd only by absence, the weakest named cause" },
 
     // Inconclusive: something to say, nobody to name.
+    { "hang.watchdog_blocked", 9, "PyTorch says a rank's watchdog thread got stuck with no collective timed out: where to look, not why; any cause found outranks it" },
     { "straggler.sync_point_timeout", 8, "a timeout at a one-element call says a member had not reached it, but not which: a lead, stated as inconclusive, above the other inconclusive sayings" },
     { "ras.dead_unmapped", 7, "NCCL RAS reports a dead process no line ties to a rank: inconclusive, but more than nothing" },
     { "ras.count_ahead", 6, "RAS counts name the ranks ahead, not the ones holding the job: inconclusive" },

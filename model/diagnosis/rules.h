@@ -57,7 +57,7 @@ EvidenceLine evidenceOf(const Bundle& b, const EvidenceRef& ref, std::string tex
 
 // Rules, grouped by topic (one file each).
 void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out);      // rules_progress.cpp
-void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out);         // rules_progress.cpp
+void ruleWatchdogBlocked(const RuleContext& ctx, RuleOutput& out);   // rules_progress.cpp
 void ruleAllEntered(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
 void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out); // rules_busy.cpp
 void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out);      // rules_horovod.cpp

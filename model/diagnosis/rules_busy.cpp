@@ -26,12 +26,32 @@ struct BusyEvidence {
     bool byConvention = false; // an unprefixed line taken as the main process's
 };
 
-bool identityHasWriter(const Bundle& b, std::uint32_t identity)
+// Every host the bundle names, from the rank table and from line labels.
+std::set<StrId> hostsNamed(const Bundle& b)
+{
+    std::set<StrId> hosts(b.world.hosts.begin(), b.world.hosts.end());
+    for (const RawIdentity& id : b.identities)
+        if (id.host != kNoStr)
+            hosts.insert(id.host);
+    return hosts;
+}
+
+// A host label alone (pdsh's "node7: ", a collector's node name) names a machine, not a
+// process: a line under it can be rank 0's when rank 0 runs on that host, or when the bundle
+// names that one host and places rank 0 nowhere.
+bool hostMayHoldRankZero(const Bundle& b, const std::set<StrId>& hosts, StrId host)
+{
+    if (!b.ranks.empty() && b.ranks.front().host != kNoStr)
+        return b.ranks.front().host == host;
+    return hosts.size() == 1;
+}
+
+bool identityHasWriter(const Bundle& b, const std::set<StrId>& hosts, std::uint32_t identity)
 {
     if (identity >= b.identities.size())
         return false;
     const RawIdentity& id = b.identities[identity];
-    return id.statesRank() || id.pid >= 0 || id.host != kNoStr;
+    return id.statesRank() || id.pid >= 0 || (id.host != kNoStr && !hostMayHoldRankZero(b, hosts, id.host));
 }
 
 // What the busy line says the step is: a bar's description ("Running tokenizer on dataset")
@@ -86,6 +106,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
     // disabled elsewhere, loggers are rank-zero-only), so an unprefixed line among prefixed
     // or self-naming waiters is rank 0's.
     std::map<std::int32_t, BusyEvidence> busy;
+    const std::set<StrId> hosts = hostsNamed(b);
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
         if (e.kind != EventKind::TrainingProgress)
@@ -98,7 +119,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
         // A bar with neither a prefix nor a rank in its file name has no writer of its own,
         // whatever rank another message in the same stream stated: a pasted terminal mixes
         // the output of every local rank, and tqdm redraws with no prefix.
-        const bool ownWriter = identityHasWriter(b, e.identity)
+        const bool ownWriter = identityHasWriter(b, hosts, e.identity)
             || b.sources[e.evidence.source].pathIdentity.globalRank >= 0;
         std::int32_t r = e.peerRank >= 0 ? e.peerRank : ((ownWriter || !bar) ? e.rank : -1);
         if (r < 0) {

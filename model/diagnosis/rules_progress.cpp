@@ -371,44 +371,47 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     out.propose(RootCauseClass::StragglerStall, odd, confidence, "straggler.never_entered", summary);
 }
 
-void ruleFrozenJob(const RuleContext& ctx, RuleOutput& out)
+// ProcessGroupNCCL's watchdog thread wakes every 100 ms and counts a heartbeat whether or not
+// a collective is in flight; its heartbeat monitor kills the process when the count stops for
+// TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC ("watchdog got stuck for 480 seconds"). A main thread
+// waiting on a filesystem, a lock or a slow rank does not stop it: the watchdog itself sat in
+// a call that did not return — a CUDA or NCCL API call (an event query or destroy, a
+// communicator abort) on a GPU or driver that stopped answering, or the GIL held by a thread
+// inside such a call. With no collective timed out anywhere, that is all the logs say: which of
+// these, and why, needs the process's native stack and the node's kernel log.
+void ruleWatchdogBlocked(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
-    std::vector<std::int32_t> frozen;
-    std::vector<std::int32_t> heartbeat;
-    for (const auto& rf : ctx.facts.ranks) {
-        if (rf.heartbeatStuck != kNoIndex)
-            heartbeat.push_back(rf.rank);
-        // Frozen: counters at -1 with a heartbeat, or the heartbeat fired while no watchdog
-        // anywhere saw a collective time out (the watchdog itself had nothing in flight).
-        if (rf.frozen || (rf.heartbeatStuck != kNoIndex && !ctx.facts.anyTimeout))
-            frozen.push_back(rf.rank);
-    }
-    const std::size_t seen = b.world.ranksSeen.size();
-    if (seen == 0 || frozen.size() * 2 < seen || heartbeat.empty())
+    if (ctx.facts.anyTimeout)
         return;
-    Placeholders values = ctx.placeholdersFor(frozen.front());
-    values["ranks"] = formatRanks(frozen);
-    Finding& f = out.add(ctx, "straggler.frozen_job", RootCauseClass::StragglerStall, values);
-    f.ranks = frozen;
+    std::vector<std::int32_t> blocked;
+    for (const auto& rf : ctx.facts.ranks)
+        if (rf.heartbeatStuck != kNoIndex)
+            blocked.push_back(rf.rank);
+    if (blocked.empty())
+        return;
+    Placeholders values = ctx.placeholdersFor(blocked.front());
+    values["ranks"] = formatRanks(blocked);
+    Finding& f = out.add(ctx, "hang.watchdog_blocked", RootCauseClass::Unknown, values);
+    f.ranks = blocked;
     if (f.title.empty())
-        f.title = "The whole job froze with no collective in flight";
-    f.confidence = 0.7;
-    f.explanation = std::to_string(frozen.size()) + " of " + std::to_string(seen)
-        + " ranks stopped together: the heartbeat monitor fired on " + std::to_string(heartbeat.size())
-        + " rank(s) while no collective timed out (or every rank reports \"last enqueued NCCL work: -1\"). No"
-          " collective was in flight, so the processes themselves stopped (shared filesystem stall, GIL deadlock,"
-          " a blocking call) — this is not a communication fault and no single rank caused it.";
-    for (std::size_t i = 0; i < heartbeat.size() && i < 2; ++i)
-        f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[heartbeat[i]].heartbeatStuck));
-    for (const auto& p : b.progress)
-        if (p.hasStatus && p.lastEnqueued == -1 && p.statusEvent != RankProgress::kNoEvent) {
-            f.evidence.push_back(evidenceOf(b, p.statusEvent));
-            break;
-        }
-    out.propose(RootCauseClass::StragglerStall, {}, 0.7, "straggler.frozen_job",
-        "The whole job froze with no collective in flight (heartbeat monitor fired on every rank, no watchdog timeout);"
-        " a process-wide stall such as a filesystem hang, not a communication fault.");
+        f.title = "The NCCL watchdog thread itself got stuck";
+    f.confidence = 0.35;
+    const std::string who = blocked.size() == 1 ? ctx.rankLabel(blocked.front()) : "ranks " + formatRanks(blocked);
+    f.explanation = "The heartbeat monitor fired on " + who
+        + " and no collective timed out anywhere. The watchdog thread counts a heartbeat every 100 ms whether or not"
+          " a collective is in flight, so a main thread waiting on a filesystem, a lock or a slow peer does not"
+          " stop it: the watchdog was blocked inside a CUDA or NCCL call (an event query, an event destroy, a"
+          " communicator abort) on a GPU or driver that stopped answering, or waited for the GIL held by a thread"
+          " inside such a call. The logs do not say which; the native stack of the process and the node's kernel"
+          " log do.";
+    for (std::size_t i = 0; i < blocked.size() && i < 2; ++i)
+        f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[blocked[i]].heartbeatStuck));
+    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.35, "hang.watchdog_blocked",
+        "The NCCL watchdog thread got stuck on " + who
+            + " with no collective timed out: a CUDA or NCCL call (or the GIL) hung in "
+            + (blocked.size() == 1 ? "that process" : "those processes") + "; the logs do not say why.");
+    p.status = DiagnosisStatus::Inconclusive;
 }
 
 void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
@@ -538,6 +541,11 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
     const PgFacts* pg = ctx.stuckPg();
     const Bundle& b = ctx.bundle;
     if (!pg || pg->timedOut.empty() || !b.world.worldSize)
+        return;
+    // Silence names a rank when every rank that spoke waits in the stuck collective for
+    // someone. A rank that got past it (timed out later on the same group) shows the
+    // collective completed for some: the logs no longer say that all wait for the silent one.
+    if (!pg->completed.empty())
         return;
     // Only a bundle that shows the rank should have logged makes its silence evidence: its
     // own file is present, or most of the world is here. A pasted excerpt that stops is not.

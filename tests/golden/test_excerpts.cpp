@@ -135,6 +135,76 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
                 "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds before timing out.\n" } },
             "hang_diagnosed", "straggler_stall", { 0 } },
+        // pdsh labels every line with its node. A label names a machine, not a process: on a
+        // one-node job the unprefixed bar is still rank 0's.
+        { "busy-pdsh-one-host",
+            { { "paste.log",
+                "gpu-node-7: Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]\n"
+                "gpu-node-7: [E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
+                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 milliseconds before timing out.\n"
+                "gpu-node-7: [E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
+                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds before timing out.\n" } },
+            "hang_diagnosed", "straggler_stall", { 0 } },
+        // Two nodes, rank 0 placed on gpu-node-1 by its own prefixed line: the bar on gpu-node-1 can be
+        // rank 0's, ...
+        { "busy-pdsh-rank0-host",
+            { { "paste.log",
+                "gpu-node-1: [rank0]:[I ProcessGroupNCCL.cpp:686] [Rank 0] ProcessGroupNCCL initialization options: size: 4\n"
+                "gpu-node-1: Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]\n"
+                "gpu-node-1: [rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 "
+                "milliseconds before timing out.\n"
+                "gpu-node-2: [rank2]:[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 "
+                "milliseconds before timing out.\n"
+                "gpu-node-2: [rank3]:[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800402 "
+                "milliseconds before timing out.\n" } },
+            "hang_diagnosed", "straggler_stall", { 0 } },
+        // ... the same bar on gpu-node-2 cannot: a process of gpu-node-2 drew it, and every rank of
+        // gpu-node-2 is accounted for as a waiter.
+        { "busy-pdsh-other-host",
+            { { "paste.log",
+                "gpu-node-1: [rank0]:[I ProcessGroupNCCL.cpp:686] [Rank 0] ProcessGroupNCCL initialization options: size: 4\n"
+                "gpu-node-2: Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]\n"
+                "gpu-node-1: [rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 "
+                "milliseconds before timing out.\n"
+                "gpu-node-2: [rank2]:[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 "
+                "milliseconds before timing out.\n"
+                "gpu-node-2: [rank3]:[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800402 "
+                "milliseconds before timing out.\n" } },
+            "inconclusive", "straggler_stall", {} },
+        // An all-gather's output is its input times the group: four ranks, three of them seen
+        // waiting in the same collective. The fourth, silent, is the one they wait for.
+        { "silent-rank-all-others-wait",
+            { { "paste.log",
+                "[rank0]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank1]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank2]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n" } },
+            "hang_diagnosed", "unknown", { 3 } },
+        // The same paste where rank 0 got past the broadcast the others wait in: the collective
+        // completed for someone, so silence no longer says who holds the others.
+        { "silent-rank-one-rank-ahead",
+            { { "paste.log",
+                "[rank1]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=BROADCAST, NumelIn=5164000, NumelOut=5164000, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank2]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=10, OpType=BROADCAST, NumelIn=5164000, NumelOut=5164000, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n"
+                "[rank0]:[E513 13:25:57.7147 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=12, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052, Timeout(ms)=1800000) ran for 1800042 "
+                "milliseconds before timing out.\n" } },
+            "inconclusive", "unknown", {} },
         // The same wait seen through the c10d store: rank 1 asks for rank 0's unique id.
         { "busy-main-process-store-wait",
             { { "paste.log",

@@ -1,6 +1,7 @@
 // The knowledge base loader: verification steps keep the command apart from its note, and
 // steps whose placeholders cannot be filled for a finding are dropped whole.
 #include "model/diagnosis/knowledge.h"
+#include "model/diagnosis/precedence.h"
 #include "parsers/knowledgeloader.h"
 #include "resources/embeddedresources.h"
 
@@ -80,4 +81,26 @@ TEST_CASE("the built-in knowledge base loads with steps", "[knowledge]")
         for (const auto& step : entry.verify)
             commands += step.command.empty() ? 0 : 1;
     CHECK(commands > 10);
+}
+
+// The configuration class's own advice is about the fabric (GID index, MTU, ACS). A
+// configuration cause that a message states — a port in use, a rank started twice, a memlock
+// limit, a plugin version — would get that advice, wrong for it, unless its rule has its own.
+TEST_CASE("every configuration rule gives advice of its own", "[knowledge]")
+{
+    const auto k = parsers::loadKnowledge(resources::knowledgeJson());
+    REQUIRE(k.ok());
+    std::size_t rules = 0;
+    for (const model::PrecedenceEntry& row : model::kPrecedenceTable) {
+        if (!row.id.starts_with("configuration."))
+            continue;
+        ++rules;
+        INFO(row.id);
+        const model::KnowledgeEntry* e = k.value().forRule(row.id);
+        REQUIRE(e != nullptr);
+        CHECK_FALSE(e->fix.empty());
+        CHECK_FALSE(e->verify.empty());
+        CHECK_FALSE(e->confirm.empty());
+    }
+    CHECK(rules >= 8);
 }

@@ -47,6 +47,54 @@ TEST_CASE("Open MPI tag with timestamp gives the MPI rank", "[parsers][prefix]")
     CHECK(q.mpiRank == 3);
 }
 
+TEST_CASE("SageMaker's MPI tag gives the MPI rank and the host", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("[1,mpirank:3,algo-2]<stdout>:algo-2:79:1300 [3] NCCL INFO Launch mode Parallel", p);
+    CHECK(p.mpiRank == 3);
+    CHECK(p.host == "algo-2");
+    CHECK(body == "algo-2:79:1300 [3] NCCL INFO Launch mode Parallel");
+    // A name without its host, or text that only starts like the tag, is not one.
+    LinePrefix q;
+    CHECK(stripPrefixes("[1,mpirank:3]<stdout>:x", q) == "[1,mpirank:3]<stdout>:x");
+    CHECK(q.mpiRank < 0);
+    LinePrefix r;
+    CHECK(stripPrefixes("[1,mpirank:3,algo 2]<stdout>:x", r) == "[1,mpirank:3,algo 2]<stdout>:x");
+}
+
+TEST_CASE("kubectl logs --prefix names the pod as the host", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("[pod/trainer-worker-1/pytorch] [rank9]:[E ProcessGroupNCCL.cpp:1316] x", p);
+    CHECK(p.host == "trainer-worker-1");
+    CHECK(p.globalRank == 9);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:1316] x");
+    for (const char* notOne : { "[pod/] x", "[pod/name] x", "[pod/a b/c] x", "[pod/name/c]x" }) {
+        LinePrefix q;
+        CHECK(stripPrefixes(notOne, q) == notOne);
+        CHECK(q.host.empty());
+    }
+}
+
+TEST_CASE("Determined AI's tag after its time gives the worker's rank", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("[2024-02-27T21:35:28.726901Z] fa88a9df [rank=2] ||   File \"train.py\", line 126", p);
+    CHECK(p.globalRank == 2);
+    CHECK(p.collectorTime == "2024-02-27T21:35:28.726901Z");
+    CHECK(body == "  File \"train.py\", line 126");
+    LinePrefix master;
+    CHECK(stripPrefixes("[2024-02-27T21:05:03.626766Z]          || INFO: Scheduling Trial 139", master)
+        == "INFO: Scheduling Trial 139");
+    CHECK(master.globalRank < 0);
+    // Without the time in front, or without the "|| ", the words are the line's own.
+    LinePrefix q;
+    CHECK(stripPrefixes("fa88a9df [rank=2] || x", q) == "fa88a9df [rank=2] || x");
+    LinePrefix r;
+    CHECK(stripPrefixes("[2024-02-27T21:35:28.726901Z] deadbeef [rank=2] x", r) == "deadbeef [rank=2] x");
+    CHECK(r.globalRank < 0);
+}
+
 TEST_CASE("pdsh host prefix is a host, not an exception", "[parsers][prefix]")
 {
     LinePrefix p;

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 using rankscope::parsers::detectPasteWrapper;
 
@@ -73,4 +75,141 @@ TEST_CASE("a quoted paste is read like the plain log", "[parsers][paste]")
         CHECK(p->events[0].kind == plain.events[0].kind);
         CHECK(p->identities[p->events[0].identity].globalRank == 3);
     }
+}
+
+TEST_CASE("a paste with every line twice in a row is doubled", "[parsers][paste]")
+{
+    const std::string lines[] = { "[rank0]: a", "[rank1]: b", "", "[rank2]: c", "[rank3]: d" };
+    std::string twice;
+    for (const auto& l : lines)
+        twice += l + "\n" + l + "\n";
+    CHECK(detectPasteWrapper(twice).doubled);
+    // The head may begin at a pair's second copy, and CRLF endings are the same line.
+    CHECK(detectPasteWrapper(twice.substr(twice.find('\n') + 1)).doubled);
+    CHECK(detectPasteWrapper("a\r\na\r\nb\r\nb\r\nc\r\nc\r\nd\r\nd\r\n").doubled);
+
+    // Too short to tell a doubled paste from two processes printing the same line.
+    CHECK_FALSE(detectPasteWrapper("a\na\nb\nb\nc\nc\n").doubled);
+    // One message repeated is a log that repeats it, not a doubled paste.
+    CHECK_FALSE(detectPasteWrapper("retry\nretry\nretry\nretry\nretry\nretry\nx\nx\n").doubled);
+    // One unpaired line anywhere in the head and it is not doubled.
+    CHECK_FALSE(detectPasteWrapper("a\na\nb\nb\nc\nd\nd\ne\ne\nf\nf\n").doubled);
+}
+
+TEST_CASE("a doubled paste is read once, with its line numbers and an import issue", "[parsers][paste]")
+{
+    // A watchdog timeout hard-wrapped before its WorkNCCL(...) and the whole paste doubled: the
+    // wrapped halves are two lines apart in the file but consecutive among the lines read.
+    const std::string head = "[rank1]:[E ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: \n";
+    const std::string tail = "WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) ran for 600020 "
+                             "milliseconds before timing out.\n";
+    const std::string other = "[rank2]:[E ProcessGroupNCCL.cpp:607] [Rank 2] Watchdog caught collective operation timeout: "
+                              "WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) ran for "
+                              "600031 milliseconds before timing out.\n";
+    const std::string note = "[Mon Apr 10 07:13:18 2023] NVRM: Xid (PCI:0000:3b:00): 79, pid=4321, GPU has fallen off the bus.\n";
+    const std::string text = head + head + tail + tail + other + other + note + note + note + note;
+    rankscope::parsers::LoadLimits limits;
+    rankscope::model::Source meta;
+    meta.id = 1;
+    meta.path = "paste.log";
+    rankscope::parsers::SourceBuilder builder(meta, limits);
+    builder.feed(text);
+    const auto parsed = builder.finish();
+    std::vector<std::pair<std::int32_t, std::uint64_t>> timeouts; // (rank, line)
+    std::vector<std::uint64_t> xids;
+    for (const auto& e : parsed.events) {
+        if (e.kind == rankscope::model::EventKind::TorchWatchdogTimeout) {
+            CHECK(e.seq == 9);
+            timeouts.emplace_back(parsed.identities[e.identity].globalRank, e.evidence.line);
+        }
+        if (e.kind == rankscope::model::EventKind::GpuXid)
+            xids.push_back(e.evidence.line);
+    }
+    CHECK(timeouts == std::vector<std::pair<std::int32_t, std::uint64_t>> { { 1, 1 }, { 2, 5 } });
+    // The Xid line was printed twice by the kernel log (four copies): read twice, at 7 and 9.
+    CHECK(xids == std::vector<std::uint64_t> { 7, 9 });
+    CHECK(parsed.issues.count("doubled_lines") == 1);
+}
+
+namespace {
+
+// `text` cut into pieces of `width` bytes, the last one padded with blanks to the width, as a
+// terminal's copy of a long line comes out.
+std::string hardWrapped(const std::string& text, std::size_t width)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); i += width) {
+        std::string piece = text.substr(i, width);
+        piece.resize(width, ' ');
+        out += piece + "\n";
+    }
+    return out;
+}
+
+const std::string kTimeout1 = "[rank1]:[E513 13:25:57.714777142 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+                              "operation timeout: WorkNCCL(SeqNum=532339, OpType=BROADCAST, NumelIn=5164000, NumelOut=5164000, "
+                              "Timeout(ms)=1800000) ran for 1800042 milliseconds before timing out.";
+const std::string kTimeout2 = "[rank2]:[E513 13:25:57.714781669 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective "
+                              "operation timeout: WorkNCCL(SeqNum=532339, OpType=BROADCAST, NumelIn=5164000, NumelOut=5164000, "
+                              "Timeout(ms)=1800000) ran for 1800050 milliseconds before timing out.";
+
+} // namespace
+
+TEST_CASE("a terminal's hard-wrapped copy is found by its width", "[parsers][paste]")
+{
+    const std::string wrapped = hardWrapped(kTimeout1, 75) + hardWrapped(kTimeout2, 75);
+    CHECK(detectPasteWrapper(wrapped).wrapWidth == 75);
+
+    // Lines of one format share a width and begin alike: not wrapped.
+    std::string nccl;
+    for (int d = 0; d < 6; ++d)
+        nccl += "gpu-node-50:34" + std::to_string(d) + ":1213 [" + std::to_string(d)
+            + "] NCCL INFO [Service thread] Connection closed by localRank 7\n";
+    CHECK(detectPasteWrapper(nccl).wrapWidth == 0);
+    // A logger that pads its lines to one width, and a short line among them.
+    std::string padded;
+    for (const char* msg : { "Saving checkpoint.", "Getting full model state dict took 109.51 secs",
+             "Retrieving optimizer state dict...", "Getting optimizer state dict took 118.28 secs" }) {
+        std::string line = std::string("INFO:torchtune.utils._logging:") + msg;
+        line.resize(120, ' ');
+        padded += line + "\n";
+    }
+    padded += "INFO:t\n";
+    CHECK(detectPasteWrapper(padded).wrapWidth == 0);
+    // grep -H file names on lines of one format.
+    std::string grepped;
+    for (int r = 0; r < 4; ++r)
+        grepped += "LOG1." + std::to_string(r) + ".txt:learnfair062:3261" + std::to_string(r) + ":3261"
+            + std::to_string(r) + " [" + std::to_string(r) + "] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f88e4000000\n";
+    CHECK(detectPasteWrapper(grepped).wrapWidth == 0);
+}
+
+TEST_CASE("a hard-wrapped line is read joined, at its first piece's line", "[parsers][paste]")
+{
+    rankscope::parsers::LoadLimits limits;
+    auto timeouts = [&](const std::string& text) {
+        rankscope::model::Source meta;
+        meta.id = 1;
+        meta.path = "paste.log";
+        rankscope::parsers::SourceBuilder builder(meta, limits);
+        builder.feed(text);
+        const auto parsed = builder.finish();
+        std::vector<std::tuple<std::int32_t, std::int64_t, std::uint64_t>> out; // rank, seq, line
+        for (const auto& e : parsed.events)
+            if (e.kind == rankscope::model::EventKind::TorchWatchdogTimeout)
+                out.emplace_back(parsed.identities[e.identity].globalRank, e.seq, e.evidence.line);
+        return out;
+    };
+    using Rows = std::vector<std::tuple<std::int32_t, std::int64_t, std::uint64_t>>;
+    const std::string wrapped = hardWrapped(kTimeout1, 75) + hardWrapped(kTimeout2, 75);
+    const std::size_t pieces = (kTimeout1.size() + 74) / 75;
+    CHECK(timeouts(wrapped) == Rows { { 1, 532339, 1 }, { 2, 532339, 1 + pieces } });
+    // Quoted after it was wrapped: every piece carries the quote mark.
+    std::string quoted;
+    for (std::size_t i = 0, start = 0; start < wrapped.size(); ++i) {
+        const std::size_t nl = wrapped.find('\n', start);
+        quoted += "> " + wrapped.substr(start, nl - start + 1);
+        start = nl + 1;
+    }
+    CHECK(timeouts(quoted) == Rows { { 1, 532339, 1 }, { 2, 532339, 1 + pieces } });
 }

@@ -549,7 +549,7 @@ TEST_CASE("scenario-specific evidence is present", "[simulator]")
     }
     SECTION("frozen job: heartbeat monitor fires with nothing in flight")
     {
-        ScenarioOptions o = small("frozen_job", "nfs_stall");
+        ScenarioOptions o = small("frozen_job", "cuda_hang");
         o.torch = "2.2";
         const Bundle b = run(o);
         CHECK_FALSE(filesWith(b,

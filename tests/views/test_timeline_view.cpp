@@ -583,7 +583,8 @@ TEST_CASE("the sequence axis opens by default when fewer than half the ranks hav
     CHECK(timeAction->isChecked());
 }
 
-TEST_CASE("Home and End select the first and last rank row; Ctrl+G goes to a rank", "[timeline][keys]")
+TEST_CASE(
+    "Home and End select the first and last rank row, Ctrl+G goes to a rank", "[timeline][keys]")
 {
     Fixture f({ 900, 230 }); // short: not every row fits
     const views::RowLayout& rows = f.view.rowLayout();

@@ -11,13 +11,14 @@ mutates small inputs faster, and every format is represented by its first lines.
   archive       tar, tar.gz, tar.xz, zip, a .gz log and a tar inside a tar.gz, made here
                 from a few scenario logs (tests/data holds no archives)
   logscan       the head of every text file of the scenarios and real cases (chunk byte
-                first, see fuzz/fuzz_logscan.cpp)
+                first, see fuzz/fuzz_logscan.cpp), and a few as JSON record exports
   rankresolver  a few files of one scenario, joined the way fuzz/fuzzinput.h splits them
   secretmasker  the secrets fixtures' lines, three selector bytes first
 """
 
 import gzip
 import io
+import json
 import os
 import sys
 import tarfile
@@ -96,6 +97,13 @@ def main(out):
             logs.append((os.path.relpath(path, DATA), data))
     for _, data in logs:
         w.add("logscan", b"\x10" + data)
+    # A few of them as Docker json-file exports, one record per line (parsers/jsonloglines).
+    for _, data in logs[:8]:
+        records = b"".join(
+            json.dumps({"log": line.decode("utf-8", "replace") + "\n", "stream": "stderr",
+                        "time": "2024-05-01T10:00:00.000000001Z"}).encode() + b"\n"
+            for line in data.splitlines()[:64])
+        w.add("logscan", b"\x10" + records)
     # A few files per scenario, named as in the bundle: the names carry rank claims.
     by_case = {}
     for name, data in logs:

@@ -350,10 +350,9 @@ void Writer::startup()
     }
     if (rp.fate == Fate::Frozen) {
         LineOut l(rs, rp.stallAt - 300 * kMilli, Stream::Out);
-        if (rp.kind == "nfs_stall")
-            l << "[rank " << r
-              << "] building dataset index from /mnt/nfs/datasets/redpajama/shards (1024 files) "
-                 "...\n";
+        if (rp.kind == "cuda_hang")
+            l << "[rank " << r << "] enabling peer access between local GPUs for the model's "
+                                  "pipeline stages ...\n";
         else
             l << "[rank " << r
               << "] starting background prefetch thread for /mnt/nfs/datasets/redpajama/shards "

@@ -91,8 +91,6 @@ struct ScenarioPlan {
     Micros xidAt = -1;
     std::vector<int> linkDownNodes; // mlx5 link flap in dmesg
     Micros linkDownAt = -1;
-    bool nfsStall = false;
-    Micros nfsStallAt = -1;
     int oomKilledRank = -1;
     bool socketTransport = false; // NET/IB : No device found → NET/Socket
     bool dockerIfname = false;

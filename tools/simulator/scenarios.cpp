@@ -168,9 +168,7 @@ void planStraggler(const Job& job, ScenarioPlan& plan, Rng& rng)
 
 void planFrozen(const Job& job, ScenarioPlan& plan, Rng& rng)
 {
-    plan.nfsStall = plan.variant == "nfs_stall";
     const Micros freeze = job.setupAt - rng.uniform(2, 6) * kSecond;
-    plan.nfsStallAt = freeze - rng.uniform(5, 20) * kSecond;
     plan.hangAt = freeze;
     plan.hasHang = true;
     for (int r = 0; r < job.world; ++r) {
@@ -184,13 +182,17 @@ void planFrozen(const Job& job, ScenarioPlan& plan, Rng& rng)
         rp.lastCompleted = -1;
         rp.kind = plan.variant;
     }
-    verdict(plan, job, "hang_diagnosed", "straggler_stall", {}, false);
-    plan.notes = plan.nfsStall ? "The shared NFS mount stalls while every rank reads its dataset "
-                                 "index before the first collective; the whole job freezes and the "
-                                 "heartbeat monitor fires everywhere with no collective in flight."
-                               : "Every rank deadlocks on the GIL before its first collective (a "
-                                 "helper thread holds it in a blocking call); the heartbeat "
-                                 "monitor fires everywhere with no collective in flight.";
+    // The watchdog counts its heartbeat whether or not a collective is in flight; only a call
+    // that never returns in the watchdog stops it. The logs show that it stopped, not why.
+    verdict(plan, job, "inconclusive", "unknown", {}, false);
+    plan.notes = plan.variant == "cuda_hang"
+        ? "A CUDA call never returns in any process before the first collective (peer-to-peer "
+          "copies over a PCIe path the IOMMU blocks); the NCCL watchdog thread blocks in its event "
+          "query and the heartbeat monitor fires everywhere with no collective timed out. The logs "
+          "say the watchdog stopped, not why: inconclusive."
+        : "A helper thread holds the GIL inside a blocking CUDA call before the first collective; "
+          "the NCCL watchdog thread waits for it and the heartbeat monitor fires everywhere with "
+          "no collective timed out. The logs say the watchdog stopped, not why: inconclusive.";
 }
 
 void planCrashed(const Job& job, ScenarioPlan& plan, Rng& rng)

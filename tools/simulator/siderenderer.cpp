@@ -661,25 +661,6 @@ std::string SideRenderer::dmesg(int node) const
                 + " (python) total-vm:412334556kB, anon-rss:1963311044kB, file-rss:412332kB, "
                   "shmem-rss:1048576kB, UID:1000 pgtables:3986432kB oom_score_adj:0");
     }
-    if (m_plan.nfsStall) {
-        Micros t = m_plan.nfsStallAt + rng.uniform(10, 30) * kSecond;
-        job(t, "nfs: server nfs01 not responding, still trying");
-        job(t + 1500, "nfs: server nfs01 not responding, still trying");
-        const int r0 = J.firstRankOf(node);
-        for (int i = 0; i < std::min(2, J.ranksOn(node)); ++i) {
-            const RankInfo& ri = J.rankInfo(r0 + i);
-            const Micros tb = t + 124 * kSecond + i * 20 * kMilli;
-            job(tb,
-                "INFO: task python:" + std::to_string(ri.pid)
-                    + " blocked for more than 120 seconds.");
-            job(tb + 1, "      Tainted: P           OE     5.15.0-105-generic #115-Ubuntu");
-            job(tb + 2,
-                "\"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables this message.");
-            job(tb + 3,
-                "task:python          state:D stack:    0 pid:" + std::to_string(ri.pid)
-                    + " ppid:" + std::to_string(h.agentPid) + " flags:0x00004002");
-        }
-    }
     if (m_plan.linkDownAt >= 0
         && std::find(m_plan.linkDownNodes.begin(), m_plan.linkDownNodes.end(), node)
             != m_plan.linkDownNodes.end()) {

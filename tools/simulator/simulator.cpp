@@ -28,9 +28,10 @@ const std::vector<ScenarioInfo>& catalog()
             "hang\" warnings; forces --dmesg and torch >= 2.4)" },
         { "straggler_stall", { "dataloader", "checkpoint", "sleep", "no_pyspy", "raced_ahead" },
             "one rank stalls in Python and never enqueues collective S → straggler_stall [r]" },
-        { "frozen_job", { "nfs_stall", "gil_deadlock" },
-            "every process freezes before its first collective; heartbeat monitor fires (torch "
-            "≥2.2 forced) → straggler_stall, no rank" },
+        { "frozen_job", { "cuda_hang", "gil_deadlock" },
+            "the NCCL watchdog thread of every process blocks before the first collective (a CUDA "
+            "call that never returns, or the GIL held inside one); heartbeat monitor fires (torch "
+            "≥2.2 forced), no timeout → inconclusive, no rank" },
         { "rank_crashed",
             { "exception", "cuda_oom", "illegal_memory_access", "host_oom_kill", "segfault",
                 "clean_exit" },

@@ -15,7 +15,7 @@ gen healthy-per-rank                --scenario healthy --variant completes --ran
 gen straggler-dataloader-logdir     --scenario straggler_stall --variant dataloader --ranks 16 --layout torchrun-logdir --pyspy --seed 12
 gen straggler-checkpoint-torch20    --scenario straggler_stall --variant checkpoint --ranks 8 --torch 2.0 --seed 13
 gen straggler-raced-ahead-srun      --scenario straggler_stall --variant raced_ahead --ranks 16 --layout srun-combined --seed 14
-gen frozen-nfs-torch24              --scenario frozen_job --variant nfs_stall --ranks 8 --torch 2.4 --seed 15
+gen frozen-cuda-hang-torch24        --scenario frozen_job --variant cuda_hang --ranks 8 --torch 2.4 --seed 15
 gen crash-oom-pernode               --scenario rank_crashed --variant cuda_oom --ranks 16 --layout per-node --torchrun-summary --seed 16
 gen crash-clean-exit                --scenario rank_crashed --variant clean_exit --ranks 8 --torch 2.6 --seed 17
 gen crash-host-oom-srun             --scenario rank_crashed --variant host_oom_kill --ranks 16 --layout srun-combined --dmesg --seed 18
