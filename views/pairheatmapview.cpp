@@ -288,8 +288,8 @@ int PairHeatmapView::legendWidthBeside() const
 {
     const QFontMetrics fm(font());
     int w = fm.horizontalAdvance(QLatin1Char('x')) * 18; // room for the unit, wrapped
-    for (const QString& t : { tr("initiating rank"), tr("initiating host"), tr("no evidence"),
-             tr("stuck pair"), metricTitle(m_metric) })
+    for (const QString& t :
+        { initiatorsSwatchLabel(), tr("no evidence"), tr("stuck pair"), metricTitle(m_metric) })
         w = std::max(w, fm.horizontalAdvance(t) + 20);
     return w + 16;
 }
@@ -735,6 +735,14 @@ void PairHeatmapView::paintOverlays(QPainter& p, const Layout& l)
         outlineCell(p, l, toMatrix(sel.first), toMatrix(sel.second), highlight, 2.0);
 }
 
+QString PairHeatmapView::initiatorsSwatchLabel() const
+{
+    if (!m_document || !m_document->diagnosis || m_document->diagnosis->initiatingRanks.empty())
+        return {};
+    const model::RootCauseClass cls = m_document->diagnosis->rootCause;
+    return m_hostMode ? theme::initiatorHostsLabel(cls) : theme::initiatorsLabel(cls);
+}
+
 QString PairHeatmapView::legendUnit() const
 {
     return fromView(model::pairMetricUnit(m_metric));
@@ -825,8 +833,8 @@ void PairHeatmapView::paintLegend(QPainter& p, const Layout& l)
             p.drawEllipse(QRectF(r).adjusted(1.5, 0.5, -1.5, -0.5));
             p.setRenderHint(QPainter::Antialiasing, false);
         });
-    if (m_document && m_document->diagnosis && !m_document->diagnosis->initiatingRanks.empty())
-        swatch(m_hostMode ? tr("initiating host") : tr("initiating rank"), [&](const QRect& r) {
+    if (const QString initiators = initiatorsSwatchLabel(); !initiators.isEmpty())
+        swatch(initiators, [&](const QRect& r) {
             p.setRenderHint(QPainter::Antialiasing, true);
             p.setPen(Qt::NoPen);
             p.setBrush(theme::colors(palette()).initiating);

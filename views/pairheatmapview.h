@@ -74,6 +74,9 @@ public:
     QRect legendRect() const;
     // What one unit of the current metric counts, as the legend says it.
     QString legendUnit() const;
+    // The legend's label for the verdict's ranks (or their hosts) as the matrix marks them;
+    // empty when the verdict names none.
+    QString initiatorsSwatchLabel() const;
     QRectF cellRect(std::int32_t from, std::int32_t to) const; // matrix indexes of the current mode
     // Matrix (row, column) under a point; nullopt outside the matrix.
     std::optional<std::pair<std::int32_t, std::int32_t>> cellAt(const QPoint& pos) const;

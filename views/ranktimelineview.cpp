@@ -3,6 +3,7 @@
 #include "model/bundle.h"
 #include "model/countwords.h"
 #include "model/ranklist.h"
+#include "views/screentooltip.h"
 #include "views/theme.h"
 
 #include <QAction>
@@ -14,7 +15,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -940,8 +940,8 @@ QString RankTimelineView::toolTipAt(const QPoint& pos) const
     html = QStringLiteral("<b>") + esc(QString::fromStdString(b.describeRank(hit.rank)))
         + QStringLiteral("</b>");
     const RankRole role = m_scene.role[static_cast<std::size_t>(hit.rank)];
-    if (role == RankRole::Initiating)
-        html += tr(" — initiating rank");
+    if (role == RankRole::Initiating && doc->diagnosis)
+        html += QStringLiteral(" — ") + esc(theme::initiatorRoleLabel(doc->diagnosis->rootCause));
     else if (role == RankRole::Collateral)
         html += tr(" — collateral");
     if (doc->diagnosis)
@@ -1049,11 +1049,7 @@ bool RankTimelineView::viewportEvent(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, viewport());
+        showToolTip(help->globalPos(), toolTipAt(help->pos()), viewport());
         return true;
     }
     return QAbstractScrollArea::viewportEvent(event);

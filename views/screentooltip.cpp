@@ -53,7 +53,13 @@ void showToolTip(const QPoint& globalPos, const QString& text, QWidget* widget)
         screen = widget->screen();
     if (!tip || !screen)
         return;
-    const QRect available = screen->availableGeometry();
+    // The label's own window frame, if the platform gives a tooltip one (Qt's offscreen
+    // platform does): the frame must stay on the screen too.
+    const QRect frame = tip->frameGeometry();
+    const QRect inner = tip->geometry();
+    const QMargins margins(inner.left() - frame.left(), inner.top() - frame.top(),
+        frame.right() - inner.right(), frame.bottom() - inner.bottom());
+    const QRect available = screen->availableGeometry().marginsRemoved(margins);
     QSize size = tip->size();
     if (size.width() > available.width()) {
         // Wrapped at the screen's width rather than cut: its height grows instead.
@@ -65,7 +71,9 @@ void showToolTip(const QPoint& globalPos, const QString& text, QWidget* widget)
         tip->setFixedSize(size);
     // Qt's own offset below the cursor (a 16 px cursor, twice that on high-DPI screens).
     const int cursorHeight = 16 * static_cast<int>(std::max<qreal>(1, screen->devicePixelRatio()));
-    tip->move(placePopup(size, globalPos, available, cursorHeight).topLeft());
+    // move() places a window by its frame.
+    tip->move(placePopup(size, globalPos, available, cursorHeight).topLeft()
+        - QPoint(margins.left(), margins.top()));
 }
 
 } // namespace rankscope::views

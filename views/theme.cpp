@@ -122,4 +122,14 @@ QString initiatorsLabel(model::RootCauseClass cls)
     return fromWords(model::initiatorsWords(cls));
 }
 
+QString initiatorRoleLabel(model::RootCauseClass cls)
+{
+    return fromWords(model::initiatorRoleWords(cls));
+}
+
+QString initiatorHostsLabel(model::RootCauseClass cls)
+{
+    return fromWords(model::initiatorHostsWords(cls));
+}
+
 } // namespace rankscope::views::theme

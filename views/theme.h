@@ -51,5 +51,10 @@ QString initiatorLabel(model::RootCauseClass cls, model::RankState state);
 // What a legend calls the rank(s) the verdict names ("initiating rank", "ends of the failed
 // link").
 QString initiatorsLabel(model::RootCauseClass cls);
+// One of them, in a label or tooltip about that rank ("initiating rank", "one end of the
+// failed link").
+QString initiatorRoleLabel(model::RootCauseClass cls);
+// Their hosts, in a legend ("initiating host", "hosts of the failed link").
+QString initiatorHostsLabel(model::RootCauseClass cls);
 
 } // namespace rankscope::views::theme

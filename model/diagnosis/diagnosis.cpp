@@ -153,6 +153,7 @@ namespace {
 // (a py-spy dump may show it loading data), that is not why the verdict names it.
 constexpr std::string_view kLinkEndWords = "one end of the failed link";
 constexpr std::string_view kLinkEndsWords = "ends of the failed link";
+constexpr std::string_view kLinkHostsWords = "hosts of the failed link";
 } // namespace
 
 std::string_view initiatorWords(RootCauseClass cls, RankState state)
@@ -167,6 +168,20 @@ std::string_view initiatorsWords(RootCauseClass cls)
     if (cls == RootCauseClass::NetworkPair)
         return kLinkEndsWords;
     return "initiating rank";
+}
+
+std::string_view initiatorRoleWords(RootCauseClass cls)
+{
+    if (cls == RootCauseClass::NetworkPair)
+        return kLinkEndWords;
+    return "initiating rank";
+}
+
+std::string_view initiatorHostsWords(RootCauseClass cls)
+{
+    if (cls == RootCauseClass::NetworkPair)
+        return kLinkHostsWords;
+    return "initiating host";
 }
 
 namespace {

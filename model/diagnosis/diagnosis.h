@@ -63,6 +63,11 @@ std::string_view initiatorWords(RootCauseClass cls, RankState state);
 // What a legend or a label calls the rank(s) the verdict names, whatever their state:
 // "initiating rank", or "ends of the failed link" for a network pair.
 std::string_view initiatorsWords(RootCauseClass cls);
+// One of those ranks, in a label about it alone: "initiating rank", or "one end of the failed
+// link".
+std::string_view initiatorRoleWords(RootCauseClass cls);
+// The hosts of those ranks, in a legend: "initiating host", or "hosts of the failed link".
+std::string_view initiatorHostsWords(RootCauseClass cls);
 
 struct EvidenceLine {
     EvidenceRef ref;

@@ -28,6 +28,13 @@ TEST_CASE("plain words never show a machine id and the ids stay as the JSON has 
     CHECK(
         initiatorsWords(RootCauseClass::NetworkPair).find("failed link") != std::string_view::npos);
     CHECK(initiatorsWords(RootCauseClass::StragglerStall) == "initiating rank");
+    for (const std::string_view words : { initiatorRoleWords(RootCauseClass::NetworkPair),
+             initiatorHostsWords(RootCauseClass::NetworkPair) }) {
+        CHECK(words.find("initiat") == std::string_view::npos);
+        CHECK(words.find("failed link") != std::string_view::npos);
+    }
+    CHECK(initiatorRoleWords(RootCauseClass::StragglerStall) == "initiating rank");
+    CHECK(initiatorHostsWords(RootCauseClass::StragglerStall) == "initiating host");
     CHECK(importIssueWords("unattributed_events") == "Warning lines with no rank");
     CHECK(importIssueWords("some_new_kind") == "Some new kind");
 

@@ -352,6 +352,35 @@ TEST_CASE("heatmap legend says what a cell's value counts", "[heatmap]")
     CHECK(ink > 20);
 }
 
+TEST_CASE("for a failed link the heatmap legend names the link's ends whole, not an initiator",
+    "[heatmap][wording]")
+{
+    SelectionState selection;
+    PairHeatmapView view(&selection);
+    selection.setDocument(
+        testing::loadDocument({ RANKSCOPE_TEST_DATA "/scenarios/ib-pair-status12" }));
+    REQUIRE(selection.document()->diagnosis->rootCause == model::RootCauseClass::NetworkPair);
+    view.resize(900, 420); // wide: the legend goes beside the matrix
+    view.show();
+    QApplication::processEvents();
+    const QFontMetrics fm(view.font());
+    for (const bool hosts : { false, true }) {
+        view.setHostMode(hosts);
+        QApplication::processEvents();
+        const QString label = view.initiatorsSwatchLabel();
+        INFO((hosts ? "hosts: " : "ranks: ") << label.toStdString());
+        CHECK(label.contains(QStringLiteral("failed link")));
+        CHECK_FALSE(label.contains(QStringLiteral("initiat")));
+        // Beside the matrix the legend is wide enough for the label after its swatch.
+        const QRect legend = view.legendRect();
+        REQUIRE(legend.left() > view.matrixRect().right());
+        CHECK(legend.width() >= fm.horizontalAdvance(label) + 20);
+    }
+    // Any other verdict keeps "initiating".
+    Fixture straggler;
+    CHECK(straggler.view.initiatorsSwatchLabel() == QStringLiteral("initiating rank"));
+}
+
 namespace {
 
 // 4096 ranks whose only evidence is the stuck pair 1000 <-> 3000.

@@ -2,6 +2,7 @@
 // cursor (flipped left or above near an edge) and wrapped when wider than the screen.
 #include "documentfixture.h"
 #include "views/pairheatmapview.h"
+#include "views/ranktimelineview.h"
 #include "views/screentooltip.h"
 #include "views/selectionstate.h"
 #include "viewtestsupport.h"
@@ -14,6 +15,8 @@
 #include <QLabel>
 #include <QScreen>
 #include <QToolTip>
+
+#include <cmath>
 
 using namespace rankscope;
 using namespace rankscope::testing;
@@ -50,6 +53,25 @@ QLabel* shownToolTip()
     return nullptr;
 }
 
+// Hides the tooltip and waits until Qt has deleted its label: a label still fading out is
+// reused by the next showText() with the font it was made with.
+void closeToolTip()
+{
+    QToolTip::hideText();
+    const auto anyTipLabel = [] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (w->objectName() == QLatin1String("qtooltip_label"))
+                return true;
+        return false;
+    };
+    waitFor(
+        [&] {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+            return !anyTipLabel();
+        },
+        3000);
+}
+
 } // namespace
 
 TEST_CASE("the heatmap's tooltip stays on a small screen, even in large text at its corner",
@@ -67,6 +89,7 @@ TEST_CASE("the heatmap's tooltip stays on a small screen, even in large text at 
     view.show();
     QApplication::processEvents();
     const QFont before = QToolTip::font();
+    closeToolTip();
     for (const qreal scale : { 1.0, 4.0 }) {
         QFont font = before;
         font.setPointSizeF(before.pointSizeF() * scale);
@@ -79,15 +102,67 @@ TEST_CASE("the heatmap's tooltip stays on a small screen, even in large text at 
         QApplication::sendEvent(&view, &help);
         QLabel* tip = shownToolTip();
         REQUIRE(tip);
-        INFO("scale " << scale << ": tooltip at " << tip->geometry().x() << ","
-                      << tip->geometry().y() << " " << tip->width() << " x " << tip->height()
-                      << " on " << available.width() << " x " << available.height());
-        CHECK(available.contains(tip->geometry()));
+        const QRect shown = tip->frameGeometry(); // with the window frame, if it has one
+        INFO("scale " << scale << ": tooltip at " << shown.x() << "," << shown.y() << " "
+                      << shown.width() << " x " << shown.height() << " on " << available.width()
+                      << " x " << available.height());
+        CHECK(available.contains(shown));
         // Wrapped, not cut: the label is tall enough for its text at its width.
         if (tip->wordWrap())
             CHECK(tip->height() >= std::min(available.height(), tip->heightForWidth(tip->width())));
-        QToolTip::hideText();
-        QApplication::processEvents();
+        closeToolTip(); // the next scale gets a new label in its font
+    }
+    QToolTip::setFont(before);
+}
+
+TEST_CASE("the timeline's tooltip stays on a small screen and names a failed link's ends as such",
+    "[tooltip][timeline]")
+{
+    QScreen* screen = QGuiApplication::primaryScreen();
+    REQUIRE(screen);
+    const QRect available = screen->availableGeometry();
+    views::SelectionState selection;
+    views::RankTimelineView view(&selection);
+    selection.setDocument(
+        loadDocument({ std::string(RANKSCOPE_TEST_DATA) + "/scenarios/ib-pair-status12" }));
+    REQUIRE(selection.document()->diagnosis->rootCause == model::RootCauseClass::NetworkPair);
+    const std::int32_t end = selection.document()->diagnosis->initiatingRanks.front();
+    view.resize(600, 500);
+    view.move(available.right() - 600, available.bottom() - 500);
+    view.show();
+    QApplication::processEvents();
+    REQUIRE_FALSE(view.rowRect(end).isEmpty());
+    // The gutter of an end of the link: who the rank is and its part in the verdict.
+    const QPoint local(20, view.rowRect(end).center().y());
+    const QString text = view.toolTipAt(local);
+    CHECK(text.contains(QStringLiteral("one end of the failed link")));
+    CHECK_FALSE(text.contains(QStringLiteral("initiating")));
+    // An event's tooltip ends with its source path, one long word that Qt's own tooltip
+    // cannot wrap.
+    const auto& markers = selection.document()->timeline->markers(end);
+    REQUIRE_FALSE(markers.empty());
+    const QPoint marker(static_cast<int>(std::lround(view.timeToX(markers.back().timeNs))),
+        view.rowRect(end).center().y());
+    REQUIRE(view.toolTipAt(marker).contains(QStringLiteral(".out:")));
+    const QFont before = QToolTip::font();
+    closeToolTip();
+    for (const qreal scale : { 1.0, 4.0 }) {
+        QFont font = before;
+        font.setPointSizeF(before.pointSizeF() * scale);
+        QToolTip::setFont(font); // 4×: the path is wider than the screen
+        const QPoint global = view.viewport()->mapToGlobal(marker);
+        QHelpEvent help(QEvent::ToolTip, marker, global);
+        QApplication::sendEvent(view.viewport(), &help);
+        QLabel* tip = shownToolTip();
+        REQUIRE(tip);
+        const QRect shown = tip->frameGeometry(); // with the window frame, if it has one
+        INFO("scale " << scale << ": tooltip at " << shown.x() << "," << shown.y() << " "
+                      << shown.width() << " x " << shown.height() << " on " << available.width()
+                      << " x " << available.height());
+        CHECK(available.contains(shown));
+        // Wrapped, not cut: the label is tall enough for its text at its width.
+        CHECK(tip->height() >= std::min(shown.height(), tip->heightForWidth(tip->width())));
+        closeToolTip();
     }
     QToolTip::setFont(before);
 }
