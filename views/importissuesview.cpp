@@ -1,6 +1,7 @@
 #include "views/importissuesview.h"
 
 #include "views/importissuesmodel.h"
+#include "views/screentooltip.h"
 #include "views/selectionstate.h"
 
 #include <QHeaderView>
@@ -23,6 +24,7 @@ ImportIssuesView::ImportIssuesView(
     horizontalHeader()->setStretchLastSection(true);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setWordWrap(false);
+    keepToolTipsOnScreen(this); // the samples of a kind can be long lines
     const auto repaint = [this] { viewport()->update(); };
     connect(m_selection, &SelectionState::loadingChanged, this, repaint);
     connect(m_selection, &SelectionState::documentChanged, this, repaint);

@@ -2,6 +2,7 @@
 
 #include "views/logsearchmodel.h"
 #include "views/placeholderwidth.h"
+#include "views/screentooltip.h"
 
 #include <QCheckBox>
 #include <QFontDatabase>
@@ -43,6 +44,7 @@ LogSearchPanel::LogSearchPanel(QWidget* parent)
     m_hits->setModel(m_model);
     m_hits->setRootIsDecorated(false);
     m_hits->setUniformRowHeights(true); // fast with tens of thousands of rows
+    keepToolTipsOnScreen(m_hits);
     m_hits->setAlternatingRowColors(true);
     m_hits->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_hits->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));

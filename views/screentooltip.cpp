@@ -1,7 +1,10 @@
 #include "views/screentooltip.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QGuiApplication>
+#include <QHeaderView>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QScreen>
 #include <QToolTip>
@@ -23,7 +26,54 @@ QLabel* visibleToolTipLabel()
     return nullptr;
 }
 
+// Answers the tooltip events of an item view's viewport (and its headers' viewports) with
+// the model's Qt::ToolTipRole, as Qt's delegate and header would, but kept on the screen.
+class ItemToolTipFilter : public QObject {
+public:
+    using QObject::QObject;
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() != QEvent::ToolTip)
+            return false;
+        auto* viewport = qobject_cast<QWidget*>(watched);
+        auto* view
+            = viewport ? qobject_cast<QAbstractItemView*>(viewport->parentWidget()) : nullptr;
+        if (!view || !view->model())
+            return false;
+        const auto* help = static_cast<QHelpEvent*>(event);
+        QVariant tip;
+        QRect rect; // the tip goes when the cursor leaves the cell or section, as Qt's does
+        if (const auto* header = qobject_cast<QHeaderView*>(view)) {
+            const int section = header->logicalIndexAt(help->pos());
+            if (section >= 0) {
+                tip = header->model()->headerData(section, header->orientation(), Qt::ToolTipRole);
+                const int at = header->sectionViewportPosition(section);
+                const int size = header->sectionSize(section);
+                rect = header->orientation() == Qt::Horizontal
+                    ? QRect(at, 0, size, viewport->height())
+                    : QRect(0, at, viewport->width(), size);
+            }
+        } else {
+            const QModelIndex index = view->indexAt(help->pos());
+            tip = index.data(Qt::ToolTipRole);
+            rect = view->visualRect(index);
+        }
+        showToolTip(help->globalPos(), tip.toString(), viewport, rect);
+        return true;
+    }
+};
+
 } // namespace
+
+void keepToolTipsOnScreen(QAbstractItemView* view)
+{
+    auto* filter = new ItemToolTipFilter(view);
+    view->viewport()->installEventFilter(filter);
+    const QList<QHeaderView*> headers = view->findChildren<QHeaderView*>();
+    for (QHeaderView* header : headers)
+        header->viewport()->installEventFilter(filter);
+}
 
 QRect placePopup(QSize size, QPoint cursor, const QRect& available, int cursorHeight)
 {
@@ -40,13 +90,13 @@ QRect placePopup(QSize size, QPoint cursor, const QRect& available, int cursorHe
     return { x, y, w, h };
 }
 
-void showToolTip(const QPoint& globalPos, const QString& text, QWidget* widget)
+void showToolTip(const QPoint& globalPos, const QString& text, QWidget* widget, const QRect& rect)
 {
     if (text.isEmpty()) {
         QToolTip::hideText();
         return;
     }
-    QToolTip::showText(globalPos, text, widget);
+    QToolTip::showText(globalPos, text, widget, rect);
     QLabel* tip = visibleToolTipLabel();
     QScreen* screen = QGuiApplication::screenAt(globalPos);
     if (!screen && widget)

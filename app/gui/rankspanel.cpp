@@ -5,6 +5,7 @@
 #include "views/placeholderwidth.h"
 #include "views/rankfilterproxy.h"
 #include "views/ranktablemodel.h"
+#include "views/screentooltip.h"
 #include "views/selectionstate.h"
 #include "views/theme.h"
 
@@ -68,6 +69,7 @@ RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
+    views::keepToolTipsOnScreen(m_table);
     m_table->verticalHeader()->setDefaultSectionSize(
         fontMetrics().height() + fontMetrics().height() / 2);
     m_table->horizontalHeader()->setStretchLastSection(true);

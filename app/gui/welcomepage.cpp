@@ -2,6 +2,7 @@
 
 #include "app/gui/pastearea.h"
 #include "app/gui/recentbundles.h"
+#include "views/screentooltip.h"
 
 #include <QDir>
 #include <QHBoxLayout>
@@ -68,6 +69,7 @@ WelcomePage::WelcomePage(QWidget* parent)
     sectionFont.setBold(true);
     m_recentTitle->setFont(sectionFont);
     m_recent->setObjectName(QStringLiteral("recentList"));
+    views::keepToolTipsOnScreen(m_recent); // a bundle's paths, one per line, can be long
     m_recent->setMinimumHeight(em * 6);
 
     // A readable column in the middle of the window, whatever its width.

@@ -1,5 +1,6 @@
 // Tooltips kept on the screen: placed inside the available geometry of the screen under the
 // cursor (flipped left or above near an edge) and wrapped when wider than the screen.
+#include "app/gui/rankspanel.h"
 #include "documentfixture.h"
 #include "views/pairheatmapview.h"
 #include "views/ranktimelineview.h"
@@ -11,9 +12,11 @@
 
 #include <QApplication>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QScreen>
+#include <QTableView>
 #include <QToolTip>
 
 #include <cmath>
@@ -163,6 +166,69 @@ TEST_CASE("the timeline's tooltip stays on a small screen and names a failed lin
         // Wrapped, not cut: the label is tall enough for its text at its width.
         CHECK(tip->height() >= std::min(shown.height(), tip->heightForWidth(tip->width())));
         closeToolTip();
+    }
+    QToolTip::setFont(before);
+}
+
+TEST_CASE(
+    "the ranks table's cell and header tooltips stay on a small screen", "[tooltip][ranktable]")
+{
+    QScreen* screen = QGuiApplication::primaryScreen();
+    REQUIRE(screen);
+    const QRect available = screen->availableGeometry();
+    views::SelectionState selection;
+    app::RanksPanel panel(&selection);
+    selection.setDocument(loadDocument({ std::string(RANKSCOPE_TEST_DATA) + "/views/straggler8" }));
+    panel.resize(420, 300);
+    panel.move(available.right() - 420, available.bottom() - 300);
+    panel.show();
+    QApplication::processEvents();
+    QTableView* table = panel.table();
+    REQUIRE(table->model()->rowCount() > 0);
+    // A cell (its rank's description, one plain line) and a header section.
+    const QModelIndex cell = table->model()->index(0, 0);
+    QHeaderView* header = table->horizontalHeader();
+    int tippedSection = -1;
+    for (int s = 0; s < header->count() && tippedSection < 0; ++s)
+        if (!table->model()->headerData(s, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty()
+            && !header->isSectionHidden(s) && header->sectionViewportPosition(s) >= 0
+            && header->sectionViewportPosition(s) < header->viewport()->width())
+            tippedSection = s;
+    REQUIRE(tippedSection >= 0);
+    struct Target {
+        QWidget* viewport;
+        QPoint pos;
+        QString text;
+    };
+    const Target targets[] = {
+        { table->viewport(), table->visualRect(cell).center(),
+            cell.data(Qt::ToolTipRole).toString() },
+        { header->viewport(),
+            QPoint(header->sectionViewportPosition(tippedSection) + 4, header->height() / 2),
+            table->model()->headerData(tippedSection, Qt::Horizontal, Qt::ToolTipRole).toString() },
+    };
+    const QFont before = QToolTip::font();
+    closeToolTip();
+    for (const Target& target : targets) {
+        REQUIRE_FALSE(target.text.isEmpty());
+        // Scaled until the one-line tip is half again as wide as the screen.
+        const qreal width = QFontMetricsF(before).horizontalAdvance(target.text);
+        for (const qreal scale : { 1.0, 1.5 * available.width() / width }) {
+            QFont font = before;
+            font.setPointSizeF(before.pointSizeF() * scale);
+            QToolTip::setFont(font);
+            QHelpEvent help(QEvent::ToolTip, target.pos, target.viewport->mapToGlobal(target.pos));
+            QApplication::sendEvent(target.viewport, &help);
+            QLabel* tip = shownToolTip();
+            REQUIRE(tip);
+            CHECK(tip->text() == target.text);
+            const QRect shown = tip->frameGeometry();
+            INFO(target.text.toStdString()
+                << " at scale " << scale << ": " << shown.x() << "," << shown.y() << " "
+                << shown.width() << " x " << shown.height());
+            CHECK(available.contains(shown));
+            closeToolTip();
+        }
     }
     QToolTip::setFont(before);
 }
