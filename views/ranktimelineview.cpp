@@ -463,6 +463,7 @@ RankTimelineView::AxisMode RankTimelineView::defaultAxisMode() const
 void RankTimelineView::setAxisMode(AxisMode mode)
 {
     m_chosenMode = mode; // every caller is a user's choice; a new document uses the default
+    Q_EMIT axisModeChosen(mode);
     if (mode == AxisMode::Time && !m_scene.hasTime)
         mode = AxisMode::Sequence;
     if (mode == m_mode) {

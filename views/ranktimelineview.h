@@ -81,6 +81,10 @@ public:
     ~RankTimelineView() override;
 
     AxisMode axisMode() const { return m_mode; }
+    // The axis the user last asked for (a key, a button, a menu, setAxisMode()); nullopt while
+    // the view shows the axis it picked for the bundle. A bundle without wall-clock times
+    // shows the sequence axis even when the user chose time.
+    std::optional<AxisMode> chosenAxisMode() const { return m_chosenMode; }
     StepInfo stepInfo() const;
     // Mode switch, zoom, fit and stepping as actions, for a toolbar or a menu.
     QList<QAction*> toolBarActions() const;
@@ -128,7 +132,11 @@ public Q_SLOTS:
     void selectLastRank();
 
 Q_SIGNALS:
+    // The axis shown changed, by the user's choice or for a new bundle.
     void axisModeChanged(rankscope::views::RankTimelineView::AxisMode mode);
+    // The user chose an axis (also the one already shown); never emitted for the axis the
+    // view picks for a new bundle. `mode` is what was asked for, as chosenAxisMode() says.
+    void axisModeChosen(rankscope::views::RankTimelineView::AxisMode mode);
     void stepChanged(const rankscope::views::StepInfo& step);
 
 protected:

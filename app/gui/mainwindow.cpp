@@ -131,8 +131,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_appearance = new Appearance(this);
     createDocks();
     // The view choices of the last run, before the actions that follow them are synced.
-    m_viewPreferences
-        = new ViewPreferences({ m_selection, m_timeline, m_heatmap, m_logViewer, m_charts }, this);
+    m_viewPreferences = new ViewPreferences({ m_timeline, m_heatmap, m_logViewer, m_charts }, this);
     createActions();
     createStatusBar();
 
@@ -395,7 +394,6 @@ void MainWindow::createActions()
     bySeq->setObjectName(QStringLiteral("sequenceAxisAction"));
     connect(byTime, &QAction::triggered, m_timeline, &views::RankTimelineView::showTimeAxis);
     connect(bySeq, &QAction::triggered, m_timeline, &views::RankTimelineView::showSequenceAxis);
-    m_viewPreferences->followAxisActions(byTime, bySeq);
     connect(m_timeline, &views::RankTimelineView::axisModeChanged, this, syncMode);
 
     auto* timelineBar = addToolBar(tr("Timeline"));

@@ -8,11 +8,8 @@
 #include "views/logviewer.h"
 #include "views/pairheatmapview.h"
 #include "views/ranktimelineview.h"
-#include "views/selectionstate.h"
 
-#include <QAction>
 #include <QSettings>
-#include <QTimer>
 
 #include <optional>
 
@@ -110,13 +107,9 @@ void ViewPreferences::restore()
 
 void ViewPreferences::watch()
 {
-    connect(
-        m_views.timeline, &views::RankTimelineView::axisModeChanged, this, [this](AxisMode mode) {
-            m_pendingAxis = axisWord(mode);
-            QTimer::singleShot(0, this, &ViewPreferences::savePendingAxis);
-        });
-    connect(m_views.selection, &views::SelectionState::documentChanged, this,
-        [this] { m_pendingAxis.clear(); });
+    // Only the axis the user chose: the one the timeline picks for a bundle is not a choice.
+    connect(m_views.timeline, &views::RankTimelineView::axisModeChosen, this,
+        [](AxisMode mode) { QSettings().setValue(kTimelineAxisKey, axisWord(mode)); });
     connect(m_views.heatmap, &views::PairHeatmapView::metricChanged, this,
         [](model::PairMetric metric) {
             QSettings().setValue(kHeatmapMetricKey, metricWord(metric));
@@ -129,26 +122,6 @@ void ViewPreferences::watch()
         [](std::optional<model::Severity> severity) {
             QSettings().setValue(kLogSeverityKey, severityWord(severity));
         });
-}
-
-void ViewPreferences::followAxisActions(QAction* timeAxis, QAction* sequenceAxis)
-{
-    connect(timeAxis, &QAction::triggered, this,
-        [this] { keepTimelineAxis(axisWord(AxisMode::Time)); });
-    connect(sequenceAxis, &QAction::triggered, this,
-        [this] { keepTimelineAxis(axisWord(AxisMode::Sequence)); });
-}
-
-void ViewPreferences::keepTimelineAxis(QString word)
-{
-    m_pendingAxis.clear();
-    QSettings().setValue(kTimelineAxisKey, word);
-}
-
-void ViewPreferences::savePendingAxis()
-{
-    if (!m_pendingAxis.isEmpty())
-        keepTimelineAxis(m_pendingAxis);
 }
 
 } // namespace rankscope::app

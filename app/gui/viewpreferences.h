@@ -8,8 +8,6 @@
 #include <QObject>
 #include <QString>
 
-class QAction;
-
 // Forward declarations only: this header is compiled into the moc unit of the GUI library,
 // where selectionstate.h (through ranktimelineview.h) would declare DocumentPtr's metatype
 // after another moc file has used it.
@@ -17,7 +15,6 @@ namespace rankscope::views {
 class LogViewer;
 class PairHeatmapView;
 class RankTimelineView;
-class SelectionState;
 } // namespace rankscope::views
 
 namespace rankscope::app {
@@ -28,7 +25,6 @@ class ViewPreferences : public QObject {
     Q_OBJECT
 public:
     struct Views {
-        views::SelectionState* selection = nullptr;
         views::RankTimelineView* timeline = nullptr;
         views::PairHeatmapView* heatmap = nullptr;
         views::LogViewer* log = nullptr;
@@ -38,20 +34,11 @@ public:
     // Applies the saved choices to `views`, then keeps every choice the user makes.
     explicit ViewPreferences(const Views& views, QObject* parent = nullptr);
 
-    // Keeps the axis of these menu actions when triggered, even when it is the one already
-    // shown (the timeline then signals no change).
-    void followAxisActions(QAction* timeAxis, QAction* sequenceAxis);
-
 private:
     void restore();
     void watch();
-    void savePendingAxis();
-    void keepTimelineAxis(QString word); // by value: m_pendingAxis is cleared first
 
     Views m_views;
-    // An axis change waits for the event loop: one made by a new document (documentChanged
-    // arrives right after it) is the view's default, not the user's choice. Empty: none.
-    QString m_pendingAxis;
 };
 
 } // namespace rankscope::app

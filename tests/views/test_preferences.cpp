@@ -106,7 +106,6 @@ TEST_CASE("view choices come back when the window is made again", "[preferences]
         // Info and above keeps the evidence line the app opens the log at; a narrower filter
         // that hid it would be cleared by that jump, as by any jump to a hidden line.
         pick(severity, severity->findData(static_cast<int>(model::Severity::Info)));
-        QApplication::processEvents(); // the axis is kept once the event loop has run
         window.close();
     }
     {
@@ -159,6 +158,46 @@ TEST_CASE("an axis a new bundle picks for itself is not kept as the user's choic
     window.show();
     openFixture(window);
     CHECK(window.timeline()->axisMode() == RankTimelineView::AxisMode::Time);
+}
+
+TEST_CASE("only the axis the user chooses is kept, at once, and never a bundle's default",
+    "[preferences]")
+{
+    isolateSettings();
+    const QString key = QStringLiteral("views/timelineAxis");
+    MainWindow window;
+    window.show();
+    RankTimelineView* timeline = window.timeline();
+    QSignalSpy chosen(timeline, &RankTimelineView::axisModeChosen);
+    // Two bundles with different defaults: the sequence axis for a paste without a single
+    // time, then the wall clock for the fixture. Neither is the user's choice.
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    REQUIRE(window.addPastedLog(QStringLiteral(
+        "[rank0]:[E ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=600000) ran for 600011 milliseconds before timing out.\n")));
+    REQUIRE(waitFor([&] { return shown.count() > 0; }));
+    REQUIRE(timeline->axisMode() == RankTimelineView::AxisMode::Sequence);
+    openFixture(window);
+    REQUIRE(timeline->axisMode() == RankTimelineView::AxisMode::Time);
+    waitFor([] { return false; }, 100); // whatever the event loop has pending runs
+    CHECK(chosen.isEmpty());
+    CHECK_FALSE(timeline->chosenAxisMode());
+    CHECK_FALSE(QSettings().contains(key));
+
+    // The timeline's own toolbar button for the axis already shown is a choice too.
+    QAction* timeButton = nullptr;
+    for (QAction* a : timeline->toolBarActions())
+        if (a->text() == QStringLiteral("Time"))
+            timeButton = a;
+    REQUIRE(timeButton);
+    timeButton->trigger();
+    // Kept at once, before the event loop runs again (the window may be closed next).
+    CHECK(QSettings().value(key).toString() == QStringLiteral("time"));
+    CHECK(timeline->chosenAxisMode() == RankTimelineView::AxisMode::Time);
+    QTest::keyClick(timeline, Qt::Key_T);
+    CHECK(QSettings().value(key).toString() == QStringLiteral("sequence"));
+    CHECK(chosen.count() == 2);
 }
 
 namespace {
