@@ -65,6 +65,7 @@ void LogTextView::setSource(std::shared_ptr<const model::SourceBytes> bytes)
     m_matchLength = 0;
     m_counter.reset();
     m_filter.reset();
+    m_shownDespiteFilter.reset();
     m_selection = {};
     m_dragging = false;
     // Index the first chunk right away so a small file is complete before the first paint.
@@ -238,12 +239,36 @@ void LogTextView::goToLine(std::uint64_t line, std::optional<std::uint64_t> offs
             viewport()->update();
             return;
         }
-        // The reader asked for a line the filter hides: show every line again.
-        m_filter.reset();
-        m_topLine = 0;
-        m_topOffset = 0;
+        // The reader asked for a line the filter hides: show it among the filtered lines
+        // (the filter is the reader's choice; dropping it would look like losing it).
+        const std::string_view b = bytes();
+        std::uint64_t start = 0;
+        if (offset && *offset <= b.size()) {
+            start = LineIndex::lineStartAtOrBefore(b, *offset);
+        } else if (line - 1 < knownLines()) {
+            start = m_index.offsetOfLine(line - 1);
+        } else {
+            // Not indexed yet: retry as the index grows.
+            m_pendingLine = line;
+            if (!m_timer.isActive())
+                m_timer.start(0, this);
+            return;
+        }
+        const auto byLine = [](const LogLineRef& ref, std::uint64_t l) { return ref.line < l; };
+        if (m_shownDespiteFilter) {
+            const auto old = std::lower_bound(
+                m_filter->begin(), m_filter->end(), *m_shownDespiteFilter, byLine);
+            if (old != m_filter->end() && old->line == *m_shownDespiteFilter)
+                m_filter->erase(old);
+        }
+        m_filter->insert(
+            std::lower_bound(m_filter->begin(), m_filter->end(), line, byLine), { line, start });
+        m_shownDespiteFilter = line;
+        m_pendingLine.reset();
         updateScrollRange();
-        Q_EMIT lineFilterCleared();
+        Q_EMIT lineShownDespiteFilterChanged(line);
+        goToLine(line, start);
+        return;
     }
     const std::string_view b = bytes();
     const std::uint64_t target = line - 1;
@@ -519,6 +544,7 @@ void LogTextView::setLineFilter(std::optional<std::vector<LogLineRef>> lines)
     const std::uint64_t current = m_currentLine;
     const std::uint64_t currentOffset = m_currentOffset;
     m_filter = std::move(lines);
+    m_shownDespiteFilter.reset();
     m_topLine = 0;
     m_topOffset = 0;
     m_settingTop = true;

@@ -9,8 +9,8 @@
 // selected with the mouse or Shift+arrows and copied masked (logdisplaylines.h). A severity
 // filter shows only the given lines (the log viewer passes its events' lines).
 
-#include "views/lineexplainer.h"
 #include "model/sourceaccess.h"
+#include "views/lineexplainer.h"
 #include "views/lineindex.h"
 #include "views/logfind.h"
 #include "views/logmatchcounter.h"
@@ -80,9 +80,13 @@ public:
     void setWrapLines(bool wrap);
     bool wrapLines() const { return m_wrap; }
 
-    // Shows only `lines` (sorted by line); std::nullopt shows every line again.
+    // Shows only `lines` (sorted by line); std::nullopt shows every line again. A jump to a
+    // line the filter hides (goToLine: evidence, Find, a rank's first error) keeps the filter
+    // and shows that one line among the others until the next such jump or filter.
     void setLineFilter(std::optional<std::vector<LogLineRef>> lines);
     bool lineFiltered() const { return m_filter.has_value(); }
+    // The line shown although the filter hides it; nullopt when none.
+    std::optional<std::uint64_t> lineShownDespiteFilter() const { return m_shownDespiteFilter; }
 
     bool hasSelection() const { return !m_selection.empty(); }
     const LogTextSelection& selection() const { return m_selection; }
@@ -106,7 +110,8 @@ Q_SIGNALS:
     void searchFinished(bool found, bool wrapped);
     void matchCountChanged();
     void wrapLinesChanged(bool wrap);
-    void lineFilterCleared(); // a jump to a line the filter hid showed every line again
+    // A jump to a line the filter hides showed it among the filtered lines.
+    void lineShownDespiteFilterChanged(quint64 line);
     void linkToLineRequested(quint64 line); // "Copy link to this line"
     void explainLineRequested(const QString& line); // "What does this line mean?" (masked text)
     void selectionCopied(qsizetype characters, bool truncated);
@@ -183,6 +188,7 @@ private:
     std::optional<LogMatchCounter> m_counter;
     bool m_wrap = true;
     std::optional<std::vector<LogLineRef>> m_filter;
+    std::optional<std::uint64_t> m_shownDespiteFilter; // in m_filter, though it does not match
     LogTextSelection m_selection;
     bool m_dragging = false;
     LineExplainer m_explainer;

@@ -15,7 +15,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QSignalBlocker>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -170,11 +169,9 @@ LogViewer::LogViewer(SelectionState* selection, QWidget* parent)
     connect(m_severity, &QComboBox::currentIndexChanged, this, &LogViewer::applySeverityFilter);
     connect(m_severity, &QComboBox::activated, this,
         [this] { Q_EMIT severityFilterChosen(severityFilter()); });
-    connect(m_text, &LogTextView::lineFilterCleared, this, [this] {
-        const QSignalBlocker block(m_severity);
-        m_severity->setCurrentIndex(0);
-        updateStatus();
-    });
+    // The filter stays the user's choice when a jump opens a line it hides (the evidence line
+    // of a verdict is often an info line); the status says why that line is there.
+    connect(m_text, &LogTextView::lineShownDespiteFilterChanged, this, &LogViewer::updateStatus);
     connect(m_text, &LogTextView::linkToLineRequested, this, &LogViewer::copyLinkToLine);
     connect(m_text, &LogTextView::explainLineRequested, this, &LogViewer::explainLineRequested);
     connect(m_text, &LogTextView::selectionCopied, this, [this](qsizetype chars, bool truncated) {
@@ -515,6 +512,10 @@ void LogViewer::updateStatus()
     if (m_text->currentLine() > 0)
         text = tr("line %1 · %2")
                    .arg(locale.toString(static_cast<qulonglong>(m_text->currentLine())), text);
+    if (const auto shown = m_text->lineShownDespiteFilter(); shown && m_text->lineFiltered())
+        text += QStringLiteral(" · ")
+            + tr("line %1 shown though “%2” hides it")
+                  .arg(locale.toString(static_cast<qulonglong>(*shown)), m_severity->currentText());
     if (!m_note.isEmpty())
         text += QStringLiteral(" · ") + m_note;
     m_status->setText(text);

@@ -1,8 +1,8 @@
 // Reading and copying logs in the log viewer: selection and Copy (masked), the context menu
 // and its path:line link, wrapping long lines, Find's sideways scroll and "match i of N", and
 // the severity filter.
-#include "viewtestsupport.h"
 #include "documentfixture.h"
+#include "viewtestsupport.h"
 
 #include "model/evidencelocation.h"
 #include "views/logtextview.h"
@@ -257,8 +257,28 @@ TEST_CASE("log viewer shows match i of N, filters by severity and copies a path:
     CHECK(text->lineRect(*severe.begin()).top() == 0);
     QCoreApplication::processEvents(); // lay the status out before the grab
     viewer.grab().save(shotPath(QStringLiteral("logviewer-warnings.png")));
-    // Jumping to a hidden line shows every line again.
+    // Jumping to a hidden line keeps the filter and shows that line among the others, with
+    // a note in the status saying why it is there.
+    const int chosen = severity->currentIndex();
     text->goToLine(quiet);
-    CHECK_FALSE(text->lineFiltered());
-    CHECK(severity->currentIndex() == 0);
+    CHECK(text->lineFiltered());
+    CHECK(severity->currentIndex() == chosen);
+    CHECK(text->currentLine() == quiet);
+    CHECK_FALSE(text->lineRect(quiet).isEmpty());
+    CHECK(text->lineShownDespiteFilter() == quiet);
+    CHECK(viewer.statusText().contains(QStringLiteral("line %1 shown though").arg(quiet)));
+    // The other severe lines are still the only others shown.
+    std::uint64_t otherQuiet = 0;
+    for (std::uint64_t line = quiet + 1; line < 60 && otherQuiet == 0; ++line)
+        if (!severe.count(line))
+            otherQuiet = line;
+    CHECK(text->lineRect(otherQuiet).isEmpty());
+    CHECK_FALSE(text->lineRect(*severe.begin()).isEmpty());
+    // The next such jump replaces it; another filter forgets it.
+    text->goToLine(otherQuiet);
+    CHECK(text->lineRect(quiet).isEmpty());
+    CHECK(text->lineShownDespiteFilter() == otherQuiet);
+    viewer.setSeverityFilter(model::Severity::Error);
+    CHECK_FALSE(text->lineShownDespiteFilter());
+    CHECK_FALSE(viewer.statusText().contains(QStringLiteral("shown though")));
 }

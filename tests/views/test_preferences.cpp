@@ -103,9 +103,8 @@ TEST_CASE("view choices come back when the window is made again", "[preferences]
         wrap->click();
         auto* severity = window.findChild<QComboBox*>(QStringLiteral("severityFilter"));
         REQUIRE(severity);
-        // Info and above keeps the evidence line the app opens the log at; a narrower filter
-        // that hid it would be cleared by that jump, as by any jump to a hidden line.
-        pick(severity, severity->findData(static_cast<int>(model::Severity::Info)));
+        // Errors only: narrower than the evidence line the app opens the log at.
+        pick(severity, severity->findData(static_cast<int>(model::Severity::Error)));
         window.close();
     }
     {
@@ -118,7 +117,17 @@ TEST_CASE("view choices come back when the window is made again", "[preferences]
         CHECK(kept.metric == model::PairMetric::NetworkErrors);
         CHECK(kept.wait == views::DurationChart::Mode::TimeoutTime);
         CHECK_FALSE(kept.wrap);
-        CHECK(kept.severity == model::Severity::Info);
+        CHECK(kept.severity == model::Severity::Error);
+        // Kept, though the evidence line the log opened at is not an error line: that line
+        // is shown anyway, and the status says so.
+        auto* text = window.logViewer()->textView();
+        REQUIRE(text->currentLine() > 0);
+        CHECK(text->lineFiltered());
+        CHECK(window.findChild<QComboBox*>(QStringLiteral("severityFilter"))->currentData().toInt()
+            == static_cast<int>(model::Severity::Error));
+        CHECK_FALSE(text->lineRect(text->currentLine()).isEmpty());
+        REQUIRE(text->lineShownDespiteFilter() == text->currentLine());
+        CHECK(window.logViewer()->statusText().contains(QStringLiteral("shown though")));
         // The controls show the kept choices too, not just the views.
         CHECK_FALSE(window.findChild<QToolButton*>(QStringLiteral("wrapLinesButton"))->isChecked());
         CHECK(window.findChild<QComboBox*>(QStringLiteral("waitChartMode"))->currentData().toInt()
