@@ -266,10 +266,16 @@ void DurationChart::rebuild()
     QString what = m_mode == Mode::WaitDuration ? tr("Time waited") : tr("Timeouts");
     if (seq >= 0)
         what += tr(" in #%1").arg(seq);
-    QString title = tr("%1 · %2").arg(what, charts::processGroupLabel(bundle, pg));
+    // The process group is named by the panel's process-group box (in the title it made the
+    // title too long for a narrow dock); an estimate says so on a line of its own and in
+    // full in the tooltip.
     if (m_estimatedFromDumps)
-        title += tr(" · from Flight Recorder entry times, until the first watchdog fired");
-    chart->setTitle(title);
+        what += QStringLiteral("<br><small>") + tr("estimated from Flight Recorder")
+            + QStringLiteral("</small>");
+    chart->setTitle(what);
+    setToolTip(m_estimatedFromDumps
+            ? tr("Estimated from Flight Recorder entry times, until the first watchdog fired")
+            : QString());
     charts::styleChart(chart, pal);
     // A legend entry for a series with no point (every waiting rank is stuck inside the
     // collective, say) only raises a question.

@@ -320,8 +320,9 @@ void ProgressChart::rebuild()
     m_labelStep = 0;
     updateRankAxis();
 
-    QString title = tr("Progress per rank — %1").arg(charts::processGroupLabel(*doc->bundle, pg));
-    chart->setTitle(title);
+    // The process group is named by the panel's process-group box; in the title it made the
+    // title too long for a narrow dock.
+    chart->setTitle(tr("Progress per rank"));
     charts::styleChart(chart, pal);
     const auto select = [this](int index) {
         if (index >= 0 && static_cast<std::size_t>(index) < m_buckets.size())

@@ -211,7 +211,7 @@ void MainWindow::createDocks()
     m_rootCause = new views::RootCausePanel(m_selection, this);
     addPanel(tr("Root cause"), QStringLiteral("rootCauseDock"), m_rootCause);
     m_heatmap = new views::PairHeatmapView(m_selection, this);
-    addPanel(tr("Rank pairs"), QStringLiteral("heatmapDock"), m_heatmap);
+    addPanel(tr("Pairs"), QStringLiteral("heatmapDock"), m_heatmap);
     m_ranks = new RanksPanel(m_selection, this);
     addPanel(tr("Ranks"), QStringLiteral("ranksDock"), m_ranks);
     m_logViewer = new views::LogViewer(m_selection, this);
@@ -222,11 +222,11 @@ void MainWindow::createDocks()
     m_issues = new views::ImportIssuesModel(this);
     m_issuesTable = new views::ImportIssuesView(m_issues, m_selection, this);
     m_issuesTable->setObjectName(QStringLiteral("importIssuesTable"));
-    addPanel(tr("Import issues"), QStringLiteral("issuesDock"), m_issuesTable);
+    addPanel(tr("Issues"), QStringLiteral("issuesDock"), m_issuesTable);
     m_errorHub = new ErrorHub(builtInErrorCatalogue(), this);
-    addPanel(tr("NCCL errors"), QStringLiteral("errorHubDock"), m_errorHub);
+    addPanel(tr("Errors"), QStringLiteral("errorHubDock"), m_errorHub);
     m_questions = new QuestionsPanel(m_selection, this);
-    addPanel(tr("Questions"), QStringLiteral("questionsDock"), m_questions);
+    addPanel(tr("Ask"), QStringLiteral("questionsDock"), m_questions);
     connect(m_questions, &QuestionsPanel::answered, this, [this] {
         if (QDockWidget* d = dock(QStringLiteral("questionsDock"))) {
             d->show();
@@ -700,8 +700,8 @@ void MainWindow::onDocument(views::DocumentPtr document)
     const model::Bundle& b = *document->bundle;
     m_issues->setIssues(b.issues.list());
     if (QDockWidget* issues = dock(QStringLiteral("issuesDock")))
-        issues->setWindowTitle(b.issues.empty() ? tr("Import issues")
-                                                : tr("Import issues (%1)").arg(b.issues.total()));
+        issues->setWindowTitle(
+            b.issues.empty() ? tr("Issues") : tr("Issues (%1)").arg(b.issues.total()));
     m_issuesTable->resizeColumnsToContents();
     selectFirstEvidence();
     updateTitleAndStatus();

@@ -57,7 +57,7 @@ PanelNavigator::PanelNavigator(QMainWindow* window, QWidget* central, const QLis
         if (key <= Qt::Key_9)
             go->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(key++)));
         connect(go, &QAction::triggered, this, [this, dock] { focusDock(dock); });
-        // "Import issues (3)": the action follows the dock's title.
+        // "Issues (3)": the action follows the dock's title.
         connect(dock, &QWidget::windowTitleChanged, go,
             [go](const QString& title) { go->setText(tr("Go to %1").arg(title)); });
         m_actions << go;

@@ -14,6 +14,7 @@ list(APPEND RANKSCOPE_VIEW_TEST_SOURCES
     test_ranktable.cpp
     test_rootcause.cpp
     test_screentooltip.cpp
+    test_titles.cpp
 )
 
 # End-to-end: the real `rankscope` binary under xvfb-run (skipped when xvfb-run is missing).
