@@ -70,10 +70,8 @@ bool LogScanner::repeatsLineBefore(const LineSegment& segment)
     if (repeat) {
         if (m_repeatedLineNo == 0)
             m_out.issues.add("doubled_lines",
-                m_out.source.path
-                    + ": every line appears twice in a row (output captured twice, or pasted "
-                      "twice);"
-                      " each repeated line is read once");
+                m_out.source.path + ": every line appears twice in a row (output captured twice, or pasted twice); "
+                                    "each repeated line is read once");
         m_repeatedLineNo = segment.lineNo;
         return true;
     }
