@@ -56,6 +56,7 @@ SHAPES = {
     "kubectl": lines_map(lambda l: b"[pod/trainer-worker-0/pytorch] " + l),
     "pdsh": lines_map(lambda l: b"gpu-node-7: " + l),
     "doubled": lambda b: b"\n".join(l + b"\n" + l for l in b.split(b"\n")),
+    "flatten": lambda b: b" ".join(l for l in b.split(b"\n") if l.strip()) + b"\n",
     "lstrip": lambda b: b"\n".join(l.lstrip() for l in b.split(b"\n")),
 }
 

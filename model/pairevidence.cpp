@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace rankscope::model {
 
@@ -162,10 +163,15 @@ PairEvidence PairEvidence::build(const Bundle& b, const Diagnosis& d)
         std::map<std::int32_t, Position> position;
         for (std::size_t i = 0; i < pg.members.size(); ++i)
             position[pg.members[i]] = pg.positions[i];
+        // A rank with no line in the stuck collective is a stall only if nothing else explains
+        // its silence: a rank its launcher tore down (the verdict's collateral) was killed
+        // because of the hang, and its ring neighbours did not wait on it.
+        const std::set<std::int32_t> collateral(d.collateralRanks.begin(), d.collateralRanks.end());
         auto stalled = [&](std::int32_t r) {
             auto it = position.find(r);
-            return it != position.end()
-                && (it->second == Position::NeverEntered || it->second == Position::NoTimeoutLine || it->second == Position::Unknown);
+            if (it == position.end() || (it->second != Position::NeverEntered && collateral.count(r)))
+                return false;
+            return it->second == Position::NeverEntered || it->second == Position::NoTimeoutLine || it->second == Position::Unknown;
         };
         for (const auto& l : b.commLinks) {
             if (l.fromRank < 0 || l.toRank < 0 || l.fromRank >= p.m_size || l.toRank >= p.m_size)

@@ -12,7 +12,8 @@ namespace {
 using Json = nlohmann::json;
 
 // Where each exporter keeps the line, the time and the pod, most common first.
-constexpr std::array<std::string_view, 5> kMessageKeys = { "log", "textPayload", "message", "MESSAGE", "msg" };
+constexpr std::array<std::string_view, 5> kMessageKeys
+    = { "log", "textPayload", "message", "MESSAGE", "msg" };
 constexpr std::array<std::string_view, 3> kTimeKeys = { "time", "timestamp", "@timestamp" };
 
 // No exported record is longer; past it a line is passed on as text rather than parsed.
@@ -62,7 +63,8 @@ bool isZonedTime(const std::string& t)
 // Bit's and Fluentd's kubernetes block).
 std::string podPrefix(const Json& record)
 {
-    for (const auto& [block, labels] : { std::pair { "resource", "labels" }, std::pair { "kubernetes", "" } }) {
+    for (const auto& [block, labels] :
+        { std::pair { "resource", "labels" }, std::pair { "kubernetes", "" } }) {
         const Json* outer = member(record, block);
         if (!outer || !outer->is_object())
             continue;
@@ -70,10 +72,12 @@ std::string podPrefix(const Json& record)
         if (!inner || !inner->is_object())
             continue;
         const std::string* pod = stringMember(*inner, "pod_name");
-        if (!pod || pod->empty() || pod->size() > 253 || pod->find_first_of(" /[]") != std::string::npos)
+        if (!pod || pod->empty() || pod->size() > 253
+            || pod->find_first_of(" /[]") != std::string::npos)
             continue;
         const std::string* container = stringMember(*inner, "container_name");
-        const bool named = container && !container->empty() && container->find_first_of(" /[]") == std::string::npos;
+        const bool named = container && !container->empty()
+            && container->find_first_of(" /[]") == std::string::npos;
         return "[pod/" + *pod + "/" + (named ? *container : std::string("main")) + "] ";
     }
     return {};
@@ -99,7 +103,8 @@ void JsonLogLines::record(std::string_view line, std::string& out) const
 {
     if (line.ends_with('\r'))
         line.remove_suffix(1);
-    const auto parsed = line.find_first_not_of(" \t") != std::string_view::npos ? objectOf(line) : std::nullopt;
+    const auto parsed
+        = line.find_first_not_of(" \t") != std::string_view::npos ? objectOf(line) : std::nullopt;
     const std::string* message = parsed ? messageOf(*parsed) : nullptr;
     if (!message) {
         out.append(line);

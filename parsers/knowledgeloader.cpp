@@ -43,6 +43,8 @@ model::KnowledgeEntry entryFrom(const nlohmann::json& j)
         e.summary = j["summary"].get<std::string>();
     if (j.contains("group_title") && j["group_title"].is_string())
         e.groupTitle = j["group_title"].get<std::string>();
+    if (j.contains("verdict") && j["verdict"].is_string())
+        e.verdict = j["verdict"].get<std::string>();
     e.fix = stringList(j, "fix");
     e.verify = stepList(j);
     e.confirm = stringList(j, "confirm");

@@ -37,7 +37,9 @@ std::size_t streamTagLength(std::string_view rest)
 
 // "[1,3]<stdout>:" (Open MPI --tag-output: job, then rank) or "[3]<stderr>:" (horovodrun's
 // Gloo launcher: the rank alone): the rank is the last number before the stream tag. SageMaker's
-// MPI launcher names both and adds the host: "[1,mpirank:3,algo-2]<stdout>:".
+// MPI launcher names both and adds the host: "[1,mpirank:3,algo-2]<stdout>:". A paste copied
+// from a rendered Markdown page has lost "<stdout>" as an HTML tag: "[1,3]:" is still the tag
+// when it holds both numbers ("[3]:" alone is too common a shape to be one).
 bool stripLauncherTag(std::string_view& s, LinePrefix& p)
 {
     if (s.size() < 11 || s[0] != '[')
@@ -68,7 +70,9 @@ bool stripLauncherTag(std::string_view& s, LinePrefix& p)
             return false;
         }
     }
-    const std::size_t len = streamTagLength(s.substr(i));
+    std::size_t len = streamTagLength(s.substr(i));
+    if (len == 0 && s.substr(i).starts_with("]:") && s.substr(0, i).find(',') != std::string_view::npos)
+        len = 2;
     if (len == 0 || *rank > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
         return false;
     p.mpiRank = static_cast<std::int32_t>(*rank);

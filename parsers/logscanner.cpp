@@ -1,5 +1,6 @@
 #include "parsers/logscanner.h"
 
+#include "parsers/flattenedpaste.h"
 #include "parsers/terminalescape.h"
 #include "parsers/textscan.h"
 #include "parsers/timesniff.h"
@@ -63,14 +64,14 @@ bool LogScanner::repeatsLineBefore(const LineSegment& segment)
     std::string_view text = segment.text;
     if (segment.offset == 0 && text.starts_with("\xEF\xBB\xBF"))
         text.remove_prefix(3);
-    const bool repeat = !m_skippedLineBefore && m_lineBeforeNo != 0 && segment.lineNo == m_lineBeforeNo + 1
-        && text == m_lineBefore;
+    const bool repeat = !m_skippedLineBefore && m_lineBeforeNo != 0
+        && segment.lineNo == m_lineBeforeNo + 1 && text == m_lineBefore;
     m_skippedLineBefore = repeat;
     if (repeat) {
         if (m_repeatedLineNo == 0)
             m_out.issues.add("doubled_lines",
-                m_out.source.path + ": every line appears twice in a row (output captured twice, or pasted twice);"
-                                    " each repeated line is read once");
+                m_out.source.path + ": every line appears twice in a row (output captured twice, or pasted twice); "
+                                    "each repeated line is read once");
         m_repeatedLineNo = segment.lineNo;
         return true;
     }
@@ -149,7 +150,29 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         return;
     if (m_wrapper.wrapWidth > 0 && joinsHardWrap(rawSegment))
         return;
+    if (m_wrapper.flattened && readsGluedRecords(rawSegment))
+        return;
     parseSegment(rawSegment);
+}
+
+// In a flattened paste, a line that glues records is read as one piece per record, each at
+// the line's number, as the pieces of a line a carriage return split are.
+bool LogScanner::readsGluedRecords(const LineSegment& segment)
+{
+    const std::vector<std::size_t> starts = gluedRecordStarts(segment.text);
+    if (starts.empty())
+        return false;
+    std::size_t from = 0;
+    for (std::size_t i = 0; i <= starts.size(); ++i) {
+        const std::size_t to = i < starts.size() ? starts[i] : segment.text.size();
+        std::string_view text = segment.text.substr(from, to - from);
+        while (!text.empty() && text.back() == ' ')
+            text.remove_suffix(1);
+        LineSegment piece { text, segment.lineNo, segment.offset + from, false };
+        parseSegment(piece);
+        from = to;
+    }
+    return true;
 }
 
 void LogScanner::parseSegment(const LineSegment& rawSegment)
@@ -274,7 +297,8 @@ void LogScanner::parseSegment(const LineSegment& rawSegment)
     }
     const std::size_t barEnd = ncclLine ? 0 : m_activity.parseProgressBar(ctx, body, m_out);
     if (!recognised || barEnd > 0)
-        recognised = m_activity.parseLine(ctx, body.substr(barEnd), m_out) || recognised || barEnd > 0;
+        recognised
+            = m_activity.parseLine(ctx, body.substr(barEnd), m_out) || recognised || barEnd > 0;
     if (!recognised)
         recognised = m_ncclTests.parseLine(ctx, body, m_out);
     if (recognised)

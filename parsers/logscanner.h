@@ -47,6 +47,7 @@ private:
     bool repeatsLineBefore(const LineSegment& segment);
     bool joinsHardWrap(const LineSegment& segment);
     void flushHardWrap();
+    bool readsGluedRecords(const LineSegment& segment);
     void parseSegment(const LineSegment& segment);
     std::uint32_t prefixIdentity(const LinePrefix& prefix);
 

@@ -1,5 +1,6 @@
 #include "parsers/pastewrapper.h"
 
+#include "parsers/flattenedpaste.h"
 #include "parsers/lineprefix.h"
 
 #include <algorithm>
@@ -76,7 +77,8 @@ bool everyLineTwice(std::string_view head)
         bool paired = true;
         for (std::size_t i = first; paired && i + 1 < lines.size(); i += 2) {
             paired = lines[i] == lines[i + 1];
-            if (!blank(lines[i]) && std::find(distinct.begin(), distinct.end(), lines[i]) == distinct.end())
+            if (!blank(lines[i])
+                && std::find(distinct.begin(), distinct.end(), lines[i]) == distinct.end())
                 distinct.push_back(lines[i]);
         }
         if (paired && distinct.size() >= 3)
@@ -127,7 +129,8 @@ std::size_t hardWrapWidth(std::string_view head)
         LinePrefix pb;
         const std::string_view bodyA = stripPrefixes(a, pa);
         const std::string_view bodyB = stripPrefixes(b, pb);
-        if (pb.globalRank >= 0 || pb.localRank >= 0 || pb.srunTask >= 0 || pb.mpiRank >= 0 || pb.pid >= 0)
+        if (pb.globalRank >= 0 || pb.localRank >= 0 || pb.srunTask >= 0 || pb.mpiRank >= 0
+            || pb.pid >= 0)
             return true; // a record of its own
         const std::string x = digitsAsZero(bodyA.substr(0, 8));
         const std::string y = digitsAsZero(bodyB.substr(0, 8));
@@ -242,6 +245,7 @@ PasteWrapper detectPasteWrapper(std::string_view head)
     PasteWrapper w = detectLineWrapper(head);
     w.doubled = everyLineTwice(head);
     w.wrapWidth = hardWrapWidth(head);
+    w.flattened = looksFlattened(head);
     return w;
 }
 

@@ -27,6 +27,7 @@ struct PasteWrapper {
     std::string_view indent; // whitespace every line starts with (after the quotes); points into a constant
     bool doubled = false; // every line of the head is followed by a copy of itself
     std::size_t wrapWidth = 0; // the width long lines were cut at; 0: not hard-wrapped
+    bool flattened = false; // records glued into lines (flattenedpaste.h)
 
 
     bool empty() const { return !numbered && quoteDepth == 0 && indent.empty(); } // nothing to strip

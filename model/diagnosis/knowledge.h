@@ -19,7 +19,8 @@ namespace rankscope::model {
 
 struct KnowledgeEntry {
     std::string title;
-    std::string summary; // one paragraph on what the class or rule means
+    std::string summary; // one paragraph on what the class or rule means (a rule's: its finding's explanation)
+    std::string verdict; // a rule's one sentence when its cause is the verdict
     // Title of the one finding that stands for several of this rule ({count}, {ranks}).
     std::string groupTitle;
     std::vector<std::string> fix;

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,18 @@ void checkExcerpt(const Excerpt& e)
     for (const auto& r : v["initiating_ranks"])
         ranks.push_back(r.get<int>());
     CHECK(ranks == e.initiating);
+    // Every finding and every verdict says something in words, whichever rule made it: its
+    // words come from the knowledge base, and a rule missing there would say nothing.
+    if (v["status"] != "no_hang_found")
+        CHECK_FALSE(v["summary"].get<std::string>().empty());
+    for (const auto& f : j["findings"]) {
+        INFO(f["rule"].get<std::string>());
+        CHECK_FALSE(f["title"].get<std::string>().empty());
+        CHECK(f["title"].get<std::string>() != f["rule"].get<std::string>());
+        CHECK_FALSE(f["explanation"].get<std::string>().empty());
+        static const std::regex kPlaceholder("\\{[a-z_]+\\}"); // left unfilled
+        CHECK_FALSE(std::regex_search(f["explanation"].get<std::string>(), kPlaceholder));
+    }
 }
 
 } // namespace

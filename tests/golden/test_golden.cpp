@@ -7,6 +7,7 @@
 #include "app/core/bundleloader.h"
 #include "app/core/diagnosisjson.h"
 #include "app/core/diagnosisrunner.h"
+#include "model/pairevidence.h"
 #include "tools/evaluation/caselogs.h"
 #include "tools/evaluation/verdictcheck.h"
 
@@ -141,6 +142,34 @@ TEST_CASE("the built-in sample bundle names the stalled rank", "[golden][sample]
     CHECK(o.score.allOk());
     CHECK(o.diagnosis["verdict"]["confidence"].get<double>() >= 0.8);
     CHECK(o.diagnosis["import_issues"].empty());
+}
+
+// The rank-pair heatmap of the sample: its strongest cell involves the rank the verdict
+// names. The launcher tore ranks 0, 6 and 10 down after the timeouts; their ring neighbours
+// did not wait on them, so no "stalled neighbour" cell points at them.
+TEST_CASE("the sample's heatmap is darkest at the rank it names, not at torn-down ranks", "[golden][sample]")
+{
+    app::LoadRequest request;
+    request.paths = { (fs::path(RANKSCOPE_SAMPLES_DIR) / "hung-allreduce").string() };
+    request.threads = 1;
+    auto bundle = app::loadBundle(request);
+    REQUIRE(bundle.ok());
+    auto diagnosis = app::diagnoseBundle(*bundle.value(), 1);
+    REQUIRE(diagnosis.ok());
+    const model::Diagnosis& d = diagnosis.value();
+    REQUIRE(d.initiatingRanks == std::vector<std::int32_t> { 7 });
+    const auto pairs = model::PairEvidence::build(*bundle.value(), d);
+    const auto combined = static_cast<std::size_t>(model::PairMetric::Combined);
+    const auto stalled = static_cast<std::size_t>(model::PairMetric::StalledNeighbour);
+    const float top = pairs.maxValue(model::PairMetric::Combined);
+    REQUIRE(top > 0);
+    for (const auto& c : pairs.cells()) {
+        INFO(c.from << " -> " << c.to << ": " << c.value[combined]);
+        if (c.value[combined] == top)
+            CHECK((c.from == 7 || c.to == 7));
+        if (c.value[stalled] > 0)
+            CHECK(c.to == 7);
+    }
 }
 
 // Real threads are the benchmark that matters, and they are judged like a user would: a

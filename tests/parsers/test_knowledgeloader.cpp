@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace rankscope;
 
 namespace {
@@ -103,4 +105,24 @@ TEST_CASE("every configuration rule gives advice of its own", "[knowledge]")
         CHECK_FALSE(e->confirm.empty());
     }
     CHECK(rules >= 8);
+}
+
+// Rules whose words live only in the knowledge base (their C++ states facts and values): a
+// verdict sentence without a title or an explanation would leave the finding half said.
+TEST_CASE("a rule that gives its verdict's words gives its finding's too", "[knowledge]")
+{
+    const auto k = parsers::loadKnowledge(resources::knowledgeJson());
+    REQUIRE(k.ok());
+    std::size_t stated = 0;
+    for (const auto& [id, entry] : k.value().rules) {
+        if (entry.verdict.empty())
+            continue;
+        ++stated;
+        INFO(id);
+        CHECK_FALSE(entry.title.empty());
+        CHECK_FALSE(entry.summary.empty());
+        CHECK(std::any_of(model::kPrecedenceTable.begin(), model::kPrecedenceTable.end(),
+            [&](const model::PrecedenceEntry& row) { return row.id == id; }));
+    }
+    CHECK(stated >= 13);
 }

@@ -45,6 +45,13 @@ TEST_CASE("Open MPI tag with timestamp gives the MPI rank", "[parsers][prefix]")
     CHECK(stripPrefixes("[1,3]<stderr>:Traceback (most recent call last):", q)
         == "Traceback (most recent call last):");
     CHECK(q.mpiRank == 3);
+    // Copied from a rendered Markdown page, where "<stdout>" was taken for an HTML tag.
+    LinePrefix r;
+    CHECK(stripPrefixes("[1,12]:node1:1:2 [4] NCCL INFO Init COMPLETE", r) == "node1:1:2 [4] NCCL INFO Init COMPLETE");
+    CHECK(r.mpiRank == 12);
+    LinePrefix s;
+    CHECK(stripPrefixes("[3]: item three", s) == "[3]: item three");
+    CHECK(s.mpiRank < 0);
 }
 
 TEST_CASE("SageMaker's MPI tag gives the MPI rank and the host", "[parsers][prefix]")

@@ -1,0 +1,87 @@
+// A paste rendered as a paragraph glues records into one line; each is read from its start.
+#include "parsers/flattenedpaste.h"
+#include "parsers/pastewrapper.h"
+#include "parsers/sourcebuilder.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace rankscope;
+
+namespace {
+
+const std::string kParagraph = "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or "
+                               "timed out. Due to the asynchronous nature of "
+                               "CUDA kernels, subsequent GPU operations might run on "
+                               "corrupted/incomplete data. [E ProcessGroupNCCL.cpp:460] To "
+                               "avoid data inconsistency, we are taking the entire process down. "
+                               "terminate called after throwing an instance "
+                               "of 'std::runtime_error' what(): NCCL error: remote process exited "
+                               "or there was a network error";
+
+} // namespace
+
+TEST_CASE("records glued into one line are found where they start", "[parsers][flattened]")
+{
+    const auto starts = parsers::gluedRecordStarts(kParagraph);
+    REQUIRE(starts.size() == 2);
+    CHECK(kParagraph.substr(starts[0]).starts_with("[E ProcessGroupNCCL.cpp:460]"));
+    CHECK(kParagraph.substr(starts[1]).starts_with("terminate called"));
+    CHECK(parsers::looksFlattened(kParagraph + "\n"));
+
+    const std::string ranks
+        = "[rank1]:[E1206 18:44:13.2 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective "
+          "operation timeout: WorkNCCL(SeqNum=7) ran for 600011 ms. [rank2]:[E1206 18:44:13.3 "
+          "ProcessGroupNCCL.cpp:632] [Rank 2] x node-3:4122:4180 [2] NCCL WARN NET/IB : Got "
+          "completion";
+    const auto r = parsers::gluedRecordStarts(ranks);
+    REQUIRE(r.size() == 2);
+    CHECK(ranks.substr(r[0]).starts_with("[rank2]:"));
+    CHECK(ranks.substr(r[1]).starts_with("node-3:4122:4180 [2] NCCL WARN"));
+
+    // Ordinary lines hold no second record: a message that mentions a file or a bracket.
+    for (const char* line : { "[rank3]:[E ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught "
+                              "collective operation timeout",
+             "node-3:4122:4180 [2] NCCL INFO Channel 00/02 : 0 1 2 3 [E] nothing",
+             "see [E foo.cpp] and [W 12]", "RuntimeError: host:12:34 [0] NCCLX not a header",
+             "Epoch 3 [default] done" })
+        CHECK(parsers::gluedRecordStarts(line).empty());
+    CHECK_FALSE(parsers::looksFlattened(
+        "[E ProcessGroupNCCL.cpp:455] one record\n[E ProcessGroupNCCL.cpp:460] another\n"));
+}
+
+TEST_CASE("a flattened paste is read record by record", "[parsers][flattened]")
+{
+    // Two ranks' watchdog timeouts and an NCCL warning, pasted as one paragraph.
+    const std::string paragraph
+        = "[rank1]:[E1206 18:44:13.275 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "
+          "collective operation timeout: "
+          "WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for "
+          "600011 milliseconds "
+          "before timing out. [rank2]:[E1206 18:44:13.276 ProcessGroupNCCL.cpp:632] [Rank 2] "
+          "Watchdog caught collective "
+          "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, "
+          "Timeout(ms)=600000) ran for "
+          "600012 milliseconds before timing out. node-3:4122:4180 [2] NCCL WARN NET/IB : Got "
+          "completion from peer "
+          "10.0.0.4<56013> with error 12, opcode 0, len 0, vendor err 129\n";
+    parsers::LoadLimits limits;
+    model::Source meta;
+    meta.id = 1;
+    meta.path = "paste.log";
+    parsers::SourceBuilder builder(meta, limits);
+    builder.feed(paragraph);
+    const auto parsed = builder.finish();
+    std::vector<std::int32_t> timedOut;
+    bool ibError = false;
+    for (const auto& e : parsed.events) {
+        CHECK(e.evidence.line == 1);
+        if (e.kind == model::EventKind::TorchWatchdogTimeout)
+            timedOut.push_back(parsed.identities[e.identity].globalRank);
+        ibError = ibError || e.kind == model::EventKind::NcclIbCompletionError;
+    }
+    CHECK(timedOut == std::vector<std::int32_t> { 1, 2 });
+    CHECK(ibError);
+}
