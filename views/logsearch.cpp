@@ -30,11 +30,23 @@ LogSearch::LogSearch(LogSearchQuery query)
     m_regex.optimize();
 }
 
-bool LogSearch::matchesDisplayed(const QString& text) const
+qsizetype LogSearch::displayedMatch(const QString& text) const
 {
-    if (m_query.regularExpression)
-        return m_regex.match(text).hasMatch();
-    return text.contains(m_query.pattern, Qt::CaseInsensitive);
+    if (m_query.regularExpression) {
+        const QRegularExpressionMatch match = m_regex.match(text);
+        return match.hasMatch() ? match.capturedStart() : -1;
+    }
+    return text.indexOf(m_query.pattern, 0, Qt::CaseInsensitive);
+}
+
+QString LogSearch::aroundMatch(QString text, qsizetype at)
+{
+    // A match far into a line (after a progress bar's redraws, a long prefix) is shown with a
+    // little of what precedes it, so the hit list says why the line matched.
+    constexpr qsizetype kShownBefore = 16;
+    if (at <= kMatchColumn)
+        return text;
+    return QChar(0x2026) + text.mid(at - kShownBefore);
 }
 
 void LogSearch::search(
@@ -85,7 +97,8 @@ void LogSearch::searchPlain(
             const std::uint64_t start = LineIndex::lineStartAtOrBefore(bytes, at);
             line += LineIndex::countNewlines(bytes.substr(pos, start - pos));
             QString text = LogDisplayLines::displayLineAt(bytes, start);
-            if (matchesDisplayed(text) && !onHit(line + 1, start, std::move(text)))
+            const qsizetype shownAt = displayedMatch(text);
+            if (shownAt >= 0 && !onHit(line + 1, start, aroundMatch(std::move(text), shownAt)))
                 return;
             pos = LineIndex::nextLineStart(bytes, start);
             if (pos > start && bytes[pos - 1] == '\n')
@@ -123,7 +136,8 @@ void LogSearch::searchRegex(
                 from = nl + 1;
             }
             QString shown = LogDisplayLines::displayLineAt(bytes, lineStart);
-            if (matchesDisplayed(shown) && !onHit(line + 1, lineStart, std::move(shown)))
+            const qsizetype shownAt = displayedMatch(shown);
+            if (shownAt >= 0 && !onHit(line + 1, lineStart, aroundMatch(std::move(shown), shownAt)))
                 return;
             // One hit per line: go on from the next line.
             const qsizetype next = text.indexOf(QLatin1Char('\n'), std::max(at, from));

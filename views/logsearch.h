@@ -36,21 +36,26 @@ class LogSearch {
 public:
     // Bytes scanned between checks of the cancel flag.
     static constexpr std::size_t kChunkBytes = 4u << 20;
+    // A hit's text starts at its line's start while the match is within this many characters
+    // of it; further in, at a few characters before the match, after an ellipsis.
+    static constexpr qsizetype kMatchColumn = 48;
 
     explicit LogSearch(LogSearchQuery query);
     // Why the pattern cannot be searched for (empty, or a regular expression that does not
     // compile, with the position QRegularExpression names); empty when it can.
     QString error() const { return m_error; }
 
-    // Calls `onHit(line, lineStart, text)` for every matching line of `bytes`, in order;
-    // stops when it returns false or `cancel` is set.
+    // Calls `onHit(line, lineStart, text)` for every matching line of `bytes`, in order (the
+    // masked line as displayed, from near the match; see kMatchColumn); stops when it returns
+    // false or `cancel` is set.
     using HitSink = std::function<bool(std::uint64_t line, std::uint64_t lineStart, QString text)>;
     void search(
         std::string_view bytes, const HitSink& onHit, const std::atomic<bool>& cancel) const;
 
 private:
-    // The masked line still matches (the match was not inside a secret).
-    bool matchesDisplayed(const QString& text) const;
+    // Where the masked line still matches (the match was not inside a secret), or -1.
+    qsizetype displayedMatch(const QString& text) const;
+    static QString aroundMatch(QString text, qsizetype at);
     void searchPlain(
         std::string_view bytes, const HitSink& onHit, const std::atomic<bool>& cancel) const;
     void searchRegex(

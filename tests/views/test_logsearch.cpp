@@ -201,3 +201,27 @@ TEST_CASE("search all logs streams hits off the GUI thread, caps them and opens 
     QCoreApplication::processEvents();
     CHECK_FALSE(panel->running());
 }
+
+TEST_CASE("a hit far into its line is shown from near the match", "[logsearch]")
+{
+    const std::string bar
+        = "Training:   3%|          | 1/40 [00:00<00:22,  1.72it/s, loss=10.01]\r";
+    const std::string line = bar
+        + "[rank1]:[E0108 22:31:19.43 ProcessGroupNCCL.cpp:1515] Watchdog caught collective "
+          "operation timeout\n";
+    for (const bool regex : { false, true }) {
+        const auto hits = searchAll(
+            { regex ? QStringLiteral("Watchdog\\s+caught") : QStringLiteral("watchdog caught"),
+                regex },
+            line);
+        REQUIRE(hits.size() == 1);
+        CHECK(hits[0].line == 1);
+        CHECK(hits[0].lineStart == 0);
+        CHECK(hits[0].text.startsWith(QChar(0x2026)));
+        CHECK(hits[0].text.indexOf(QStringLiteral("Watchdog caught")) <= 20);
+    }
+    // A match near the start keeps the whole line.
+    const auto early = searchAll({ QStringLiteral("TIMEOUT"), false }, kLog);
+    REQUIRE_FALSE(early.empty());
+    CHECK(early[0].text.startsWith(QStringLiteral("[E] watchdog timeout")));
+}
