@@ -1,15 +1,12 @@
 #include "parsers/flattenedpaste.h"
 
+#include "parsers/textscan.h"
+
 #include <array>
 
 namespace rankscope::parsers {
 
 namespace {
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
 
 // `s` starts with `open`, then digits, then `close`.
 bool numberedTag(std::string_view s, std::string_view open, std::string_view close)

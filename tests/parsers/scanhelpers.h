@@ -3,6 +3,7 @@
 
 #include "model/parsedsource.h"
 #include "parsers/logscanner.h"
+#include "parsers/sourcebuilder.h"
 
 #include <algorithm>
 #include <string>
@@ -19,6 +20,18 @@ inline model::ParsedSource scan(std::string_view text, std::string path = "rank0
     model::ParsedSource out(std::move(src));
     parsers::scanText(text, out);
     return out;
+}
+
+// `text` read as a whole file is: sniffed, its paste wrapper found on its head, scanned.
+inline model::ParsedSource built(std::string_view text, std::string path = "paste.log")
+{
+    model::Source meta;
+    meta.id = 1;
+    meta.path = std::move(path);
+    parsers::LoadLimits limits;
+    parsers::SourceBuilder builder(meta, limits);
+    builder.feed(text);
+    return builder.finish();
 }
 
 inline std::vector<const model::Event*> eventsOf(const model::ParsedSource& p, model::EventKind kind)

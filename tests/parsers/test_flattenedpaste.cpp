@@ -1,7 +1,7 @@
 // A paste rendered as a paragraph glues records into one line; each is read from its start.
 #include "parsers/flattenedpaste.h"
 #include "parsers/pastewrapper.h"
-#include "parsers/sourcebuilder.h"
+#include "scanhelpers.h"
 
 #include <catch2/catch.hpp>
 
@@ -67,13 +67,7 @@ TEST_CASE("a flattened paste is read record by record", "[parsers][flattened]")
           "600012 milliseconds before timing out. node-3:4122:4180 [2] NCCL WARN NET/IB : Got "
           "completion from peer "
           "10.0.0.4<56013> with error 12, opcode 0, len 0, vendor err 129\n";
-    parsers::LoadLimits limits;
-    model::Source meta;
-    meta.id = 1;
-    meta.path = "paste.log";
-    parsers::SourceBuilder builder(meta, limits);
-    builder.feed(paragraph);
-    const auto parsed = builder.finish();
+    const auto parsed = testing::built(paragraph);
     std::vector<std::int32_t> timedOut;
     bool ibError = false;
     for (const auto& e : parsed.events) {

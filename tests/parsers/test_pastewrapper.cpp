@@ -1,6 +1,5 @@
 #include "parsers/pastewrapper.h"
-#include "parsers/inputplan.h"
-#include "parsers/sourcebuilder.h"
+#include "scanhelpers.h"
 
 #include <catch2/catch.hpp>
 
@@ -57,15 +56,7 @@ TEST_CASE("a quoted paste is read like the plain log", "[parsers][paste]")
     const std::string line = "[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: "
                              "WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
                              "600011 milliseconds before timing out.\n";
-    rankscope::parsers::LoadLimits limits;
-    auto read = [&](const std::string& text) {
-        rankscope::model::Source meta;
-        meta.id = 1;
-        meta.path = "paste.log";
-        rankscope::parsers::SourceBuilder builder(meta, limits);
-        builder.feed(text);
-        return builder.finish();
-    };
+    const auto read = [](const std::string& text) { return rankscope::testing::built(text); };
     const auto plain = read(line);
     const auto quoted = read("> " + line + ">\n> " + line);
     const auto indented = read("    " + line);
@@ -108,13 +99,7 @@ TEST_CASE("a doubled paste is read once, with its line numbers and an import iss
                               "600031 milliseconds before timing out.\n";
     const std::string note = "[Mon Apr 10 07:13:18 2023] NVRM: Xid (PCI:0000:3b:00): 79, pid=4321, GPU has fallen off the bus.\n";
     const std::string text = head + head + tail + tail + other + other + note + note + note + note;
-    rankscope::parsers::LoadLimits limits;
-    rankscope::model::Source meta;
-    meta.id = 1;
-    meta.path = "paste.log";
-    rankscope::parsers::SourceBuilder builder(meta, limits);
-    builder.feed(text);
-    const auto parsed = builder.finish();
+    const auto parsed = rankscope::testing::built(text);
     std::vector<std::pair<std::int32_t, std::uint64_t>> timeouts; // (rank, line)
     std::vector<std::uint64_t> xids;
     for (const auto& e : parsed.events) {
@@ -186,14 +171,8 @@ TEST_CASE("a terminal's hard-wrapped copy is found by its width", "[parsers][pas
 
 TEST_CASE("a hard-wrapped line is read joined, at its first piece's line", "[parsers][paste]")
 {
-    rankscope::parsers::LoadLimits limits;
-    auto timeouts = [&](const std::string& text) {
-        rankscope::model::Source meta;
-        meta.id = 1;
-        meta.path = "paste.log";
-        rankscope::parsers::SourceBuilder builder(meta, limits);
-        builder.feed(text);
-        const auto parsed = builder.finish();
+    auto timeouts = [](const std::string& text) {
+        const auto parsed = rankscope::testing::built(text);
         std::vector<std::tuple<std::int32_t, std::int64_t, std::uint64_t>> out; // rank, seq, line
         for (const auto& e : parsed.events)
             if (e.kind == rankscope::model::EventKind::TorchWatchdogTimeout)
