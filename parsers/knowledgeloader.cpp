@@ -48,6 +48,10 @@ model::KnowledgeEntry entryFrom(const nlohmann::json& j)
     e.fix = stringList(j, "fix");
     e.verify = stepList(j);
     e.confirm = stringList(j, "confirm");
+    if (auto it = j.find("phrases"); it != j.end() && it->is_object())
+        for (const auto& [name, text] : it->items())
+            if (text.is_string())
+                e.phrases.emplace(name, text.get<std::string>());
     return e;
 }
 

@@ -23,7 +23,12 @@ std::string renderTemplate(std::string_view text, const Placeholders& values, bo
         if (text[i] == '{') {
             const std::size_t close = text.find('}', i + 1);
             if (close != std::string_view::npos) {
-                const std::string_view name = text.substr(i + 1, close - i - 1);
+                std::string_view name = text.substr(i + 1, close - i - 1);
+                // {name?} is optional: a phrase part the rule adds only when its evidence
+                // calls for it, nothing when the value is absent or empty.
+                const bool optional = !name.empty() && name.back() == '?';
+                if (optional)
+                    name.remove_suffix(1);
                 bool identifier = !name.empty();
                 for (char c : name)
                     identifier = identifier && ((c >= 'a' && c <= 'z') || c == '_');
@@ -31,7 +36,7 @@ std::string renderTemplate(std::string_view text, const Placeholders& values, bo
                     auto it = values.find(name);
                     if (it != values.end() && !it->second.empty()) {
                         out += it->second;
-                    } else {
+                    } else if (!optional) {
                         ok = false;
                         out += text.substr(i, close - i + 1);
                     }

@@ -26,6 +26,9 @@ struct KnowledgeEntry {
     std::vector<std::string> fix;
     std::vector<VerifyStep> verify;
     std::vector<std::string> confirm;
+    // A rule's sentences by name, which the rule joins as its evidence calls for ("status",
+    // "caveat_inside_nccl", "verdict_hung"): the words stay here, the choice stays in the rule.
+    std::map<std::string, std::string, std::less<>> phrases;
 };
 
 struct Knowledge {
@@ -40,7 +43,8 @@ struct Knowledge {
 
 using Placeholders = std::map<std::string, std::string, std::less<>>;
 
-// Fills {name} placeholders; nullopt-like empty string when one is unknown.
+// Fills {name} placeholders; one whose value is unknown stays as written and clears
+// *complete. {name?} is optional: empty when its value is absent.
 std::string renderTemplate(std::string_view text, const Placeholders& values, bool* complete = nullptr);
 std::vector<std::string> renderAll(const std::vector<std::string>& lines, const Placeholders& values);
 // A step is kept only if both its command and its note can be filled.

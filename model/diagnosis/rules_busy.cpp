@@ -152,25 +152,24 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
         return;
 
     double confidence = 0.65 + (ranAsLong ? 0.15 : 0.0) - (ev.byConvention ? 0.05 : 0.0);
+    static constexpr const char* kRule = "straggler.busy_while_others_waited";
     Placeholders values = ctx.placeholdersFor(rank);
-    Finding& f = out.add(ctx, "straggler.busy_while_others_waited", RootCauseClass::StragglerStall, values);
+    values["who"] = ctx.rankLabel(rank);
+    values["step"] = stepName(b, b.events[ev.event]);
+    values["count"] = std::to_string(waiters.size());
+    values["waiters"] = ctx.say(kRule, waiters.empty() ? "waiters_unknown" : "waiters_counted", values);
+    if (ranAsLong)
+        values["as_long"] = ctx.say(kRule, "as_long");
+    if (ev.byConvention)
+        values["by_convention"] = ctx.say(kRule, "by_convention");
+    Finding& f = out.add(ctx, std::string(kRule), RootCauseClass::StragglerStall, values);
     f.ranks = { rank };
     f.confidence = confidence;
-    const std::string who = ctx.rankLabel(rank);
-    const std::size_t nWaiters = waiters.size();
-    if (f.title.empty())
-        f.title = who + " was busy with its own work while the others waited for it";
     f.evidence.push_back(evidenceOf(b, ev.event));
     if (waitEvidence != kNoIndex)
         f.evidence.push_back(evidenceOf(b, waitEvidence));
-    f.explanation = who + " was still in a long non-collective step (" + stepName(b, b.events[ev.event]) + ")"
-        + (ranAsLong ? ", about as long as the others' timeout," : "") + " while "
-        + (nWaiters ? std::to_string(nWaiters) + " other rank(s)" : std::string("other ranks"))
-        + " waited for it in a collective or a store wait and gave up. They are collateral; the fix is on "
-        + who + "'s side: make the step faster, run it before the distributed setup, or raise the timeout."
-        + (ev.byConvention ? " The progress lines carry no rank; scripts print them from the main process, rank 0." : "");
-    out.propose(RootCauseClass::StragglerStall, { rank }, confidence, "straggler.busy_while_others_waited",
-        who + " was busy (" + stepName(b, b.events[ev.event]) + ") while the other ranks waited for it until they timed out.");
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::StragglerStall, { rank }, confidence, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model

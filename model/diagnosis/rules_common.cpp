@@ -63,6 +63,35 @@ Placeholders RuleContext::placeholdersFor(std::int32_t rank) const
     return p;
 }
 
+namespace {
+
+std::string missingPhrase(std::string_view rule, std::string_view phrase)
+{
+    return "{missing phrase " + std::string(rule) + "/" + std::string(phrase) + "}";
+}
+
+} // namespace
+
+std::string RuleContext::say(std::string_view rule, std::string_view phrase, const Placeholders& values) const
+{
+    if (const KnowledgeEntry* entry = knowledge.forRule(rule))
+        if (auto it = entry->phrases.find(phrase); it != entry->phrases.end())
+            return renderTemplate(it->second, values);
+    return missingPhrase(rule, phrase);
+}
+
+std::string RuleContext::explain(std::string_view rule, const Placeholders& values) const
+{
+    const KnowledgeEntry* entry = knowledge.forRule(rule);
+    return entry && !entry->summary.empty() ? renderTemplate(entry->summary, values) : missingPhrase(rule, "summary");
+}
+
+std::string RuleContext::verdict(std::string_view rule, const Placeholders& values) const
+{
+    const KnowledgeEntry* entry = knowledge.forRule(rule);
+    return entry && !entry->verdict.empty() ? renderTemplate(entry->verdict, values) : missingPhrase(rule, "verdict");
+}
+
 Finding& RuleOutput::add(const RuleContext& ctx, std::string rule, std::optional<RootCauseClass> suggests,
     const Placeholders& values)
 {

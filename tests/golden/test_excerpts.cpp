@@ -83,8 +83,9 @@ void checkExcerpt(const Excerpt& e)
         CHECK_FALSE(f["title"].get<std::string>().empty());
         CHECK(f["title"].get<std::string>() != f["rule"].get<std::string>());
         CHECK_FALSE(f["explanation"].get<std::string>().empty());
-        static const std::regex kPlaceholder("\\{[a-z_]+\\}"); // left unfilled
-        CHECK_FALSE(std::regex_search(f["explanation"].get<std::string>(), kPlaceholder));
+        static const std::regex kUnfilled("\\{(missing phrase [^}]*|[a-z_]+)\\}"); // left unfilled
+        CHECK_FALSE(std::regex_search(f["title"].get<std::string>(), kUnfilled));
+        CHECK_FALSE(std::regex_search(f["explanation"].get<std::string>(), kUnfilled));
     }
 }
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 namespace fs = std::filesystem;
 using namespace rankscope;
@@ -38,6 +39,24 @@ std::vector<fs::path> caseDirs(const fs::path& root)
     return dirs;
 }
 
+// The words a user reads come from the knowledge base, filled per finding: a phrase missing
+// there or a value the rule did not give would show as "{...}".
+void checkWords(const nlohmann::json& diagnosis)
+{
+    static const std::regex kUnfilled("\\{(missing phrase [^}]*|[a-z_]+)\\}");
+    auto check = [](const nlohmann::json& text) {
+        if (!text.is_string())
+            return;
+        INFO(text.get<std::string>());
+        CHECK_FALSE(std::regex_search(text.get<std::string>(), kUnfilled));
+    };
+    check(diagnosis["verdict"]["summary"]);
+    for (const auto& f : diagnosis["findings"]) {
+        check(f["title"]);
+        check(f["explanation"]);
+    }
+}
+
 Outcome diagnoseCase(const std::vector<std::string>& files, const nlohmann::json& expectedJson, const std::string& name)
 {
     Outcome o;
@@ -54,6 +73,7 @@ Outcome diagnoseCase(const std::vector<std::string>& files, const nlohmann::json
     REQUIRE(diagnosis.ok());
     o.diagnosis = app::diagnosisJson(*bundle.value(), diagnosis.value());
     o.score = evaluation::scoreDiagnosis(*expected, o.diagnosis);
+    checkWords(o.diagnosis);
     return o;
 }
 

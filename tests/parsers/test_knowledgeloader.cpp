@@ -126,3 +126,28 @@ TEST_CASE("a rule that gives its verdict's words gives its finding's too", "[kno
     }
     CHECK(stated >= 13);
 }
+
+TEST_CASE("an optional placeholder renders as nothing when the rule gives no value", "[knowledge]")
+{
+    bool complete = false;
+    const std::string text = "{who} waited{as_long?} for {peer}.";
+    CHECK(model::renderTemplate(text, { { "who", "rank 3" }, { "peer", "rank 5" } }, &complete)
+        == "rank 3 waited for rank 5.");
+    CHECK(complete);
+    CHECK(model::renderTemplate(text, { { "who", "rank 3" }, { "peer", "rank 5" }, { "as_long", " 30 minutes" } })
+        == "rank 3 waited 30 minutes for rank 5.");
+    // A required value left unknown stays visible, and says so.
+    CHECK(model::renderTemplate(text, { { "who", "rank 3" } }, &complete) == "rank 3 waited for {peer}.");
+    CHECK_FALSE(complete);
+}
+
+TEST_CASE("a rule's phrases load by name", "[knowledge]")
+{
+    const auto k = parsers::loadKnowledge(R"({"schema":"rankscope.knowledge/2","rules":{"r.x":{
+        "phrases": {"status": "{who} reports {n}.", "bad": 3}}}})");
+    REQUIRE(k.ok());
+    const model::KnowledgeEntry* e = k.value().forRule("r.x");
+    REQUIRE(e != nullptr);
+    REQUIRE(e->phrases.size() == 1);
+    CHECK(e->phrases.at("status") == "{who} reports {n}.");
+}

@@ -1,0 +1,21 @@
+// A rule's words come from its knowledge entry's phrases; one the knowledge base lacks must be
+// seen, not silently dropped from a finding.
+#include "model/diagnosis/rules.h"
+
+#include <catch2/catch.hpp>
+
+using namespace rankscope::model;
+
+TEST_CASE("a rule says its phrases from the knowledge base, and a missing one shows", "[knowledge]")
+{
+    Bundle bundle;
+    DiagnosisFacts facts;
+    Knowledge knowledge;
+    knowledge.rules["straggler.example"].phrases["status"] = "{who} reports last enqueued {enqueued}.";
+    const RuleContext ctx { bundle, facts, knowledge };
+    CHECK(ctx.say("straggler.example", "status", { { "who", "rank 3" }, { "enqueued", "41" } })
+        == "rank 3 reports last enqueued 41.");
+    CHECK(ctx.say("straggler.example", "status", { { "who", "rank 3" } }) == "rank 3 reports last enqueued {enqueued}.");
+    CHECK(ctx.say("straggler.example", "caveat") == "{missing phrase straggler.example/caveat}");
+    CHECK(ctx.say("no.such_rule", "status") == "{missing phrase no.such_rule/status}");
+}
