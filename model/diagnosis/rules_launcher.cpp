@@ -20,30 +20,31 @@ void ruleLauncherRootCause(const RuleContext& ctx, const std::vector<std::int32_
         if (lf.globalRank < 0 || !reported.insert(lf.globalRank).second)
             continue;
         const bool agrees = std::find(initiating.begin(), initiating.end(), lf.globalRank) != initiating.end();
+        const char* rule = agrees ? "launcher.root_cause_agrees" : "launcher.root_cause_collateral";
         Placeholders values = ctx.placeholdersFor(lf.globalRank);
-        Finding& f = out.add(ctx, agrees ? "launcher.root_cause_agrees" : "launcher.root_cause_collateral", std::nullopt, values);
+        // The rank as torchrun names it, even one the bundle knows nothing else about.
+        values["rank"] = std::to_string(lf.globalRank);
+        values["launcher_local_rank"] = std::to_string(lf.localRank);
+        values["exit_code"] = std::to_string(lf.exitCode);
+        // Optional in the words: a failure record without a host line still has a rank.
+        values["launcher_host"] = std::string(b.text(lf.host));
+        Finding& f = out.add(ctx, rule, std::nullopt, values);
         f.ranks = { lf.globalRank };
-        f.evidence.push_back(evidenceOf(b, lf.evidence, "Root Cause (first observed failure): rank " + std::to_string(lf.globalRank)
-                + " (local_rank " + std::to_string(lf.localRank) + "), exitcode " + std::to_string(lf.exitCode) + " on "
-                + std::string(b.text(lf.host))));
+        f.evidence.push_back(evidenceOf(b, lf.evidence, ctx.say(rule, "evidence", values)));
         if (agrees) {
-            if (f.title.empty())
-                f.title = "torchrun's reported root cause agrees: rank " + std::to_string(lf.globalRank);
             f.confidence = 0.5;
-            f.explanation = "torchrun on " + std::string(b.text(lf.host)) + " reports rank " + std::to_string(lf.globalRank)
-                + " as \"Root Cause (first observed failure)\", which matches the diagnosis.";
+            f.explanation = ctx.explain(rule, values);
             continue;
         }
-        if (f.title.empty())
-            f.title = "torchrun's \"Root Cause\" names rank " + std::to_string(lf.globalRank) + ", a collateral rank";
         f.confidence = initiating.empty() ? 0.4 : 0.8;
-        f.explanation = "torchrun on " + std::string(b.text(lf.host)) + " reports rank " + std::to_string(lf.globalRank)
-            + " (exit code " + std::to_string(lf.exitCode) + ") as \"Root Cause (first observed failure)\". torchrun only"
-              " compares the workers of its own node, and for signal deaths it records its own polling time, so on a"
-              " node without the faulty rank it names whichever victim it noticed first."
-            + (initiating.empty() ? std::string(" It is not evidence of a cause by itself.")
-                                  : " The evidence points at " + formatRanks(initiating) + " instead; rank "
-                      + std::to_string(lf.globalRank) + " only " + (lf.exitCode == -6 ? "aborted after its watchdog timed out." : "went down with the job."));
+        if (initiating.empty()) {
+            values["judgement"] = ctx.say(rule, "no_other_evidence");
+        } else {
+            values["initiating"] = formatRanks(initiating);
+            values["fate"] = ctx.say(rule, lf.exitCode == -6 ? "fate_aborted" : "fate_went_down");
+            values["judgement"] = ctx.say(rule, "evidence_elsewhere", values);
+        }
+        f.explanation = ctx.explain(rule, values);
     }
     // "Received a dump signal ... from rank F": F is the first rank to time out.
     std::set<std::int32_t> sources;
@@ -55,16 +56,14 @@ void ruleLauncherRootCause(const RuleContext& ctx, const std::vector<std::int32_
     for (std::int32_t src : sources) {
         if (std::find(initiating.begin(), initiating.end(), src) != initiating.end())
             continue;
+        static constexpr const char* kRule = "launcher.dump_signal_source";
         Placeholders values = ctx.placeholdersFor(src);
-        Finding& f = out.add(ctx, "launcher.dump_signal_source", std::nullopt, values);
+        values["rank"] = std::to_string(src);
+        Finding& f = out.add(ctx, kRule, std::nullopt, values);
         f.ranks = { src };
-        if (f.title.empty())
-            f.title = "Dump signals come from rank " + std::to_string(src) + ", the first rank to time out";
         f.evidence.push_back(evidenceOf(b, sample));
         f.confidence = 0.7;
-        f.explanation = "Ranks log \"Received a dump signal ... from rank " + std::to_string(src)
-            + "\". That rank is the first whose watchdog fired and asked everyone to dump debug info: a healthy rank"
-              " waiting for the stuck one, not the cause.";
+        f.explanation = ctx.explain(kRule, values);
         break;
     }
 }
