@@ -17,6 +17,7 @@ namespace rankscope::model {
 
 void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
 {
+    static constexpr const char* kRule = "horovod.stall_inspector";
     const Bundle& b = ctx.bundle;
     std::map<StrId, std::set<std::int32_t>> readyOf;   // tensor -> ranks that submitted it
     std::map<std::int32_t, std::set<StrId>> missingOf; // rank -> tensors it did not submit
@@ -70,44 +71,43 @@ void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
             if (small.size() * 2 <= large.size())
                 culprits = small;
         }
-        why = "The ranks submitted different tensors: " + std::to_string(camps.size())
-            + " groups of ranks each wait for tensors the others never submit.";
+        why = ctx.say(kRule, "why_camps", { { "camps", std::to_string(camps.size()) } });
     } else {
         for (const auto& [r, tensors] : missingOf)
             culprits.push_back(r);
         if (culprits.size() * 2 >= world.size()) {
             culprits.clear();
-            why = "Ranks are missing from tensors the others submitted, too many to single one out.";
+            why = ctx.say(kRule, "why_too_many");
         } else {
             const bool submittedOthers = std::any_of(culprits.begin(), culprits.end(), [&](std::int32_t r) { return everReady.count(r) > 0; });
             if (!culprits.empty() && !submittedOthers && !everReady.empty())
                 cls = RootCauseClass::StragglerStall;
-            why = "Rank(s) " + formatRanks(culprits) + (cls == RootCauseClass::StragglerStall
-                    ? " submitted none of the tensors every other rank is waiting on: they never reached this step."
-                    : " did not submit tensors the others are waiting on" + std::string(submittedOthers ? " and submitted others instead." : "."));
+            const char* phrase = cls == RootCauseClass::StragglerStall ? "why_never_reached"
+                : submittedOthers                                        ? "why_submitted_others"
+                                                                         : "why_did_not_submit";
+            why = ctx.say(kRule, phrase, { { "culprits", formatRanks(culprits) } });
         }
     }
     if (culprits.size() > 64)
         culprits.clear();
     Placeholders values = culprits.empty() ? Placeholders {} : ctx.placeholdersFor(culprits.front());
     values["ranks"] = formatRanks(culprits);
-    Finding& f = out.add(ctx, "horovod.stall_inspector", cls, values);
+    values["holdup"] = ctx.say(kRule, culprits.empty() ? "holdup_unnamed" : "holdup_named", values);
+    values["why"] = why;
+    Finding& f = out.add(ctx, kRule, cls, values);
     f.ranks = culprits;
     f.confidence = culprits.empty() ? 0.6 : 0.75;
     for (std::uint32_t i : evidence)
         f.evidence.push_back(evidenceOf(b, i));
-    if (f.title.empty())
-        f.title = culprits.empty() ? std::string("Horovod's stall inspector: ranks wait on tensors others never submit")
-                                   : "Horovod's stall inspector: rank(s) " + formatRanks(culprits) + " hold up the others";
-    f.explanation = "Horovod reported collectives that only some ranks submitted for more than 60 s. " + why;
+    f.explanation = ctx.explain(kRule, values);
+    // Three verdicts, not one with parts: each reads as a whole sentence in the knowledge base.
+    const char* verdict = culprits.empty()         ? "verdict_unnamed"
+        : cls == RootCauseClass::StragglerStall ? "verdict_never_submitted"
+                                                : "verdict_submitted_different";
     out.propose(cls, culprits, f.confidence,
         cls == RootCauseClass::StragglerStall ? Precedence("horovod.stall_inspector_straggler")
                                               : Precedence("horovod.stall_inspector_mismatch"),
-        culprits.empty() ? "Horovod's stall inspector shows ranks waiting on tensors the others never submit: a "
-                           "collective mismatch between code paths."
-                         : "Horovod's stall inspector: rank(s) " + formatRanks(culprits) + " "
-                + (cls == RootCauseClass::StragglerStall ? "never submitted the tensors everyone else waits on."
-                                                          : "submitted different tensors than the other ranks."));
+        ctx.say(kRule, verdict, values));
 }
 
 } // namespace rankscope::model
