@@ -77,22 +77,19 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
             const Event& e = b.events[index];
             const std::int32_t xid = effectiveXid(b, e);
             const bool hardware = e.pgRank != 1 && isHangRelevantXid(xid);
+            static constexpr const char* kRule = "hardware.xid_unmapped";
             Placeholders values;
             values["bus_id"] = std::string(b.text(e.detail));
-            Finding& f = out.add(ctx, "hardware.xid_unmapped", RootCauseClass::HardwareFault, values);
-            if (f.title.empty())
-                f.title = "Xid " + std::to_string(xid) + " on a GPU no rank could be tied to";
+            values["xid"] = std::to_string(xid);
+            if (xid != e.code)
+                values["through"] = ctx.say(kRule, "through", { { "reported_xid", std::to_string(e.code) } });
+            Finding& f = out.add(ctx, kRule, RootCauseClass::HardwareFault, values);
             f.confidence = hardware ? 0.6 : 0.4;
             f.evidence.push_back(evidenceOf(b, index));
-            f.explanation = "The kernel log reports Xid " + std::to_string(xid) + (xid != e.code ? " (through Xid " + std::to_string(e.code) + ")" : std::string())
-                + " on PCI device " + std::string(b.text(e.detail))
-                + ", but no NCCL init line in the bundle names that busId on that host, so it cannot be tied to a rank"
-                  " (run with NCCL_DEBUG=INFO to log busIds, and keep the host name with the dmesg output).";
+            f.explanation = ctx.explain(kRule, values);
             // A hardware Xid says what broke even when it cannot say on which rank.
             if (hardware)
-                out.propose(RootCauseClass::HardwareFault, {}, 0.6, "hardware.xid_unmapped",
-                    "Xid " + std::to_string(xid) + " on GPU " + std::string(b.text(e.detail))
-                        + ": a hardware fault; no line ties that GPU to a rank.");
+                out.propose(RootCauseClass::HardwareFault, {}, 0.6, kRule, ctx.verdict(kRule, values));
         }
         return;
     }
@@ -112,34 +109,41 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
     std::sort(initiating.begin(), initiating.end());
     const std::int32_t r = initiating.front();
     const Event& xid = b.events[firstXid[r]];
+    // The sentences both findings share are hardware.xid's phrases, and so are the two verdicts:
+    // the proposal's row is hardware.xid (or its weaker variant) whichever finding it rests on.
+    // Each finding has its own explanation.
+    static constexpr const char* kXid = "hardware.xid";
+    const char* rule = pair ? "hardware.nvlink_pair" : kXid;
     Placeholders values = ctx.placeholdersFor(r);
     values["xid"] = std::to_string(xid.code);
     if (pair)
         values["peer_rank"] = std::to_string(pair->second);
-    Finding& f = out.add(ctx, pair ? "hardware.nvlink_pair" : "hardware.xid", RootCauseClass::HardwareFault, values);
+    Finding& f = out.add(ctx, rule, RootCauseClass::HardwareFault, values);
     f.ranks = initiating;
     for (std::int32_t x : initiating)
         f.evidence.push_back(evidenceOf(b, firstXid[x]));
     // The rank's init line is the link from PCI address to rank: show it.
     for (const auto& c : b.commInits)
         if (b.rankOfIdentity(c.identity) == r && c.busId == b.ranks[r].busId) {
-            f.evidence.push_back(evidenceOf(b, c.evidence, "NCCL init: rank " + std::to_string(r) + " uses busId "
-                    + std::string(b.text(c.busId)) + " on " + std::string(b.text(c.host))));
+            f.evidence.push_back(evidenceOf(b, c.evidence,
+                ctx.say(kXid, "init_line",
+                    { { "init_rank", std::to_string(r) }, { "init_bus_id", std::string(b.text(c.busId)) },
+                        { "init_host", std::string(b.text(c.host)) } })));
             break;
         }
-    const std::string xidText = "Xid " + std::to_string(xid.code) + " (" + std::string(b.text(xid.text)) + ")";
+    values["who"] = ctx.rankLabel(r);
+    if (pair)
+        values["peer_who"] = ctx.rankLabel(pair->second);
+    values["xid_host"] = std::string(b.text(b.ranks[r].host));
+    values["xid_bus_id"] = std::string(b.text(xid.detail));
+    values["xid_text"] = ctx.say(kXid, "xid_text", { { "xid", values["xid"] }, { "xid_message", std::string(b.text(xid.text)) } });
     double confidence = 0.9;
-    std::string explanation = "The kernel log of " + std::string(b.text(b.ranks[r].host)) + " reports " + xidText
-        + " on PCI device " + std::string(b.text(xid.detail)) + ", which NCCL's init line ties to "
-        + ctx.rankLabel(r) + ". ";
     if (pg && pg->stuckSeq >= 0) {
         const RankFacts& rf = ctx.facts.ranks[r];
-        if (!rf.anyTimeout)
-            explanation += "That rank printed no watchdog timeout: its process is stuck in a CUDA call or dead, while ";
-        else
-            explanation += "Its peers ";
-        explanation += std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting in collective #"
-            + std::to_string(pg->stuckSeq) + ". ";
+        values["timed_out"] = std::to_string(pg->timedOut.size());
+        values["stuck_seq"] = std::to_string(pg->stuckSeq);
+        values["waiting"] = ctx.say(kXid, rf.anyTimeout ? "waiting_peers" : "waiting_silent", values);
+        values["verdict_waiting"] = ctx.say(kXid, "verdict_waiting", values);
         // An Xid on a rank that behaves like everyone else while another rank is the odd one
         // out is weaker evidence.
         const bool odd = std::find(pg->neverEntered.begin(), pg->neverEntered.end(), r) != pg->neverEntered.end()
@@ -148,20 +152,12 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
             confidence = 0.5;
     }
     if (!comparableTimes(xid.time, ctx.facts.firstTimeout))
-        explanation += "(dmesg time is relative to boot, so its order against the timeouts is not known.) ";
-    if (pair)
-        explanation += "Both GPUs of the pair report NVLink errors: the NVLink connection between them is the fault.";
-    else
-        explanation += "A GPU fault stops that rank's kernels, and every collective it belongs to hangs.";
-    f.explanation = explanation;
+        values["clock"] = ctx.say(kXid, "clock_unordered");
+    f.explanation = ctx.explain(rule, values);
     f.confidence = confidence;
     Proposal& p = out.propose(RootCauseClass::HardwareFault, initiating, confidence,
         confidence >= 0.8 ? Precedence("hardware.xid") : Precedence("hardware.xid_off_odd_rank"),
-        (pair ? "The NVLink between " + ctx.rankLabel(pair->first) + " and " + ctx.rankLabel(pair->second) + " failed ("
-                  : ctx.rankLabel(r) + " lost its GPU (")
-            + xidText + ")"
-            + (pg && pg->stuckSeq >= 0 ? "; " + std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting" : "")
-            + ".");
+        ctx.say(kXid, pair ? "verdict_nvlink_failed" : "verdict_gpu_lost", values));
     p.pair = pair;
 }
 
@@ -176,22 +172,18 @@ void ruleCudaStickyError(const RuleContext& ctx, RuleOutput& out)
         return;
     const std::int32_t r = ranks.front();
     const std::uint32_t index = ctx.facts.ranks[r].cudaStickyError;
+    static constexpr const char* kRule = "hardware.cuda_error";
     Placeholders values = ctx.placeholdersFor(r);
-    Finding& f = out.add(ctx, "hardware.cuda_error", RootCauseClass::HardwareFault, values);
+    values["who"] = ctx.rankLabel(r);
+    values["error"] = std::string(b.text(b.events[index].text));
+    Finding& f = out.add(ctx, kRule, RootCauseClass::HardwareFault, values);
     f.ranks = ranks;
-    if (f.title.empty())
-        f.title = ctx.rankLabel(r) + " hit a sticky CUDA error";
     f.evidence.push_back(evidenceOf(b, index));
     if (ctx.facts.ranks[r].heartbeatStuck != kNoIndex)
         f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[r].heartbeatStuck));
     f.confidence = 0.75;
-    f.explanation = ctx.rankLabel(r) + " reported \"" + std::string(b.text(b.events[index].text))
-        + "\". A CUDA error that the watchdog itself hits while polling its work means the GPU context is broken"
-          " (a GPU fault, ECC error or fallen-off-the-bus device), not that a peer is late. Look for the matching Xid"
-          " in that host's kernel log.";
-    out.propose(RootCauseClass::HardwareFault, ranks, 0.75, "hardware.cuda_error",
-        ctx.rankLabel(r) + " hit a CUDA error in its watchdog (" + std::string(b.text(b.events[index].text))
-            + "), a GPU fault; the other ranks only waited for it.");
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::HardwareFault, ranks, 0.75, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model
