@@ -69,9 +69,13 @@ std::int32_t globalRankOf(const Bundle& b, const Event& e, bool& assumed)
     return e.peerRank;
 }
 
-std::string countText(std::int64_t count)
+// The words both count findings use are ras.count_behind's phrases.
+constexpr const char* kCountWords = "ras.count_behind";
+
+std::string countText(const RuleContext& ctx, std::int64_t count)
 {
-    return count == 0 ? std::string("no operation") : "operation " + std::to_string(count);
+    return count == 0 ? ctx.say(kCountWords, "count_none")
+                      : ctx.say(kCountWords, "count_at", { { "count", std::to_string(count) } });
 }
 
 struct MismatchGroup {
@@ -116,9 +120,9 @@ std::vector<std::int32_t> keysOf(const std::map<std::int32_t, std::int64_t>& m)
     return out;
 }
 
-std::string opText(OpType op)
+std::string opText(const RuleContext& ctx, OpType op)
 {
-    return op == OpType::Unknown ? std::string("collective") : std::string(torchName(op));
+    return op == OpType::Unknown ? ctx.say(kCountWords, "op_unknown") : std::string(torchName(op));
 }
 
 void addEvidence(const Bundle& b, const std::vector<std::uint32_t>& events, Finding& f)
@@ -136,64 +140,59 @@ void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
     for (const MismatchGroup& g : mismatchGroups(b)) {
-        const std::string where = opText(g.op) + " operation count on communicator " + (g.comm.empty() ? "?" : g.comm);
-        const std::string rankWord = g.assumedRanks ? "communicator rank(s) " : "rank(s) ";
+        const std::string where = ctx.say(kCountWords, "where",
+            { { "op", opText(ctx, g.op) },
+                { "comm", g.comm.empty() ? ctx.say(kCountWords, "comm_unknown") : g.comm } });
+        const std::string rankWord = ctx.say(kCountWords, g.assumedRanks ? "rank_word_communicator" : "rank_word");
         if (!g.behind.empty()) {
             // RAS listed ranks below the count most ranks reached: they fell behind.
+            static constexpr const char* kRule = "ras.count_behind";
             const std::vector<std::int32_t> behind = keysOf(g.behind);
             Placeholders values = ctx.placeholdersFor(behind.front());
             values["ranks"] = formatRanks(behind);
-            Finding& f = out.add(ctx, "ras.count_behind", RootCauseClass::StragglerStall, values);
+            values["rank_word"] = rankWord;
+            values["where"] = where;
+            values["behind_count"] = countText(ctx, g.behind.begin()->second);
+            if (g.majority >= 0) {
+                values["majority_count"] = countText(ctx, g.majority);
+                values["majority"] = ctx.say(kRule, "majority", values);
+            }
+            if (g.assumedRanks)
+                values["assumed"] = ctx.say(kRule, "assumed_ranks");
+            Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
             f.ranks = behind;
             f.confidence = g.majority >= 0 ? 0.6 : 0.4;
-            if (f.title.empty())
-                f.title = "NCCL RAS: " + rankWord + formatRanks(behind) + " fell behind on the " + where;
             addEvidence(b, g.events, f);
-            std::string explanation = "NCCL RAS compared the " + where + " across the job: " + rankWord
-                + formatRanks(behind) + " launched only up to " + countText(g.behind.begin()->second);
+            f.explanation = ctx.explain(kRule, values);
             if (g.majority >= 0)
-                explanation += " while most ranks reached " + countText(g.majority);
-            explanation += ". Ranks that never launched the operation the others are waiting in are the ones holding"
-                           " the job; the others are collateral.";
-            if (g.assumedRanks)
-                explanation += " The logs do not tie RAS's processes to global ranks, so these are the communicator's"
-                               " rank numbers.";
-            f.explanation = explanation;
-            if (g.majority >= 0)
-                out.propose(RootCauseClass::StragglerStall, behind, f.confidence, "ras.count_behind",
-                    "NCCL RAS shows " + rankWord + formatRanks(behind) + " behind on the " + where + " ("
-                        + countText(g.behind.begin()->second) + " while the others reached " + countText(g.majority)
-                        + ").");
+                out.propose(RootCauseClass::StragglerStall, behind, f.confidence, kRule, ctx.verdict(kRule, values));
             continue;
         }
         if (g.ahead.empty())
             continue;
         // Only ranks *ahead* of the rest are listed: they launched the next operation and wait
         // in it. They are not the culprits, and RAS does not name the ranks holding the rest.
+        static constexpr const char* kRule = "ras.count_ahead";
         const std::vector<std::int32_t> ahead = keysOf(g.ahead);
         Placeholders values;
         values["ranks"] = formatRanks(ahead);
-        Finding& f = out.add(ctx, "ras.count_ahead", std::nullopt, values);
+        values["rank_word"] = rankWord;
+        values["where"] = where;
+        values["majority_count"] = countText(ctx, g.majority);
+        values["ahead_count"] = countText(ctx, g.ahead.begin()->second);
+        Finding& f = out.add(ctx, kRule, std::nullopt, values);
         f.ranks = ahead;
         f.confidence = 0.3;
-        if (f.title.empty())
-            f.title = "NCCL RAS: " + rankWord + formatRanks(ahead) + " are ahead on the " + where + ", not behind";
         addEvidence(b, g.events, f);
-        f.explanation = "NCCL RAS reports a MISMATCH of the " + where + ": most ranks launched up to "
-            + countText(g.majority) + ", and only " + rankWord + formatRanks(ahead) + " already launched "
-            + countText(g.ahead.begin()->second)
-            + ". The listed ranks are ahead and waiting for the rest to join; they are not the culprits. The ranks that"
-              " hold the job are among the majority, which RAS does not list one by one: a stack dump of every rank"
-              " (py-spy) or Flight Recorder dumps show which of them never reached the next operation.";
-        Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, "ras.count_ahead",
-            "NCCL RAS shows " + rankWord + formatRanks(ahead) + " ahead of the rest on the " + where
-                + "; the ranks holding the job are not named, and the listed ones are not the culprits.");
+        f.explanation = ctx.explain(kRule, values);
+        Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, kRule, ctx.verdict(kRule, values));
         p.status = DiagnosisStatus::Inconclusive;
     }
 }
 
 void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
 {
+    static constexpr const char* kUnmapped = "ras.dead_unmapped";
     const Bundle& b = ctx.bundle;
     std::vector<std::int32_t> deadRanks;
     std::vector<std::uint32_t> deadEvents;
@@ -210,8 +209,10 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
             m = { { e.peerRank }, false }; // a comm rank from a saved report with no logs besides
         const bool dead = e.kind == EventKind::RasDeadProcess;
         if (m.ranks.size() != 1) {
-            std::string what = e.pid >= 0 ? "process " + std::to_string(e.pid) : std::string("a process");
-            what += node.empty() ? "" : " on " + std::string(node);
+            Placeholders process { { "process_id", std::to_string(e.pid) } };
+            if (!node.empty())
+                process["on_node"] = ctx.say(kUnmapped, "on_node", { { "node", std::string(node) } });
+            const std::string what = ctx.say(kUnmapped, e.pid >= 0 ? "process" : "process_unknown", process);
             if (std::find(unmapped.begin(), unmapped.end(), what) == unmapped.end())
                 unmapped.push_back(what);
             deadEvents.push_back(i);
@@ -233,53 +234,43 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
     unique(missingRanks);
 
     if (!deadRanks.empty()) {
+        static constexpr const char* kRule = "ras.dead_process";
         Placeholders values = ctx.placeholdersFor(deadRanks.front());
         values["ranks"] = formatRanks(deadRanks);
-        Finding& f = out.add(ctx, "ras.dead_process", RootCauseClass::RankCrashed, values);
+        values["who"] = ctx.rankLabel(deadRanks.front());
+        if (deadRanks.size() > 1) {
+            values["and_others"] = ctx.say(kRule, "and_others");
+            values["also_ranks"] = ctx.say(kRule, "also_ranks", values);
+        }
+        Finding& f = out.add(ctx, kRule, RootCauseClass::RankCrashed, values);
         f.ranks = deadRanks;
         f.confidence = 0.7;
-        if (f.title.empty())
-            f.title = "NCCL RAS considers " + ctx.rankLabel(deadRanks.front()) + (deadRanks.size() > 1 ? " and others" : "")
-                + " dead";
         addEvidence(b, deadEvents, f);
-        f.explanation = "NCCL's RAS subsystem lost contact with the process of rank(s) " + formatRanks(deadRanks)
-            + " and declared it dead: the process exited, was killed, or its host dropped off the network. The other"
-              " ranks of its communicators can only wait for it.";
-        out.propose(RootCauseClass::RankCrashed, deadRanks, 0.7, "ras.dead_process",
-            "NCCL RAS declared the process of " + ctx.rankLabel(deadRanks.front())
-                + (deadRanks.size() > 1 ? " (and rank(s) " + formatRanks(deadRanks) + ")" : std::string())
-                + " dead; the other ranks waited for it.");
+        f.explanation = ctx.explain(kRule, values);
+        out.propose(RootCauseClass::RankCrashed, deadRanks, 0.7, kRule, ctx.verdict(kRule, values));
     }
     if (!missingRanks.empty()) {
+        static constexpr const char* kRule = "ras.unresponsive";
         Placeholders values = ctx.placeholdersFor(missingRanks.front());
         values["ranks"] = formatRanks(missingRanks);
-        Finding& f = out.add(ctx, "ras.unresponsive", RootCauseClass::StragglerStall, values);
+        Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
         f.ranks = missingRanks;
         f.confidence = 0.45;
-        if (f.title.empty())
-            f.title = "NCCL RAS got no answer from rank(s) " + formatRanks(missingRanks);
         addEvidence(b, std::vector<std::uint32_t>(missingEvents.begin(), missingEvents.end()), f);
-        f.explanation = "NCCL RAS could not collect communicator data from rank(s) " + formatRanks(missingRanks)
-            + " (INCOMPLETE): the process did not answer, which a frozen, overloaded or dying process does. Check it"
-              " first; its peers in the communicator are waiting on it.";
-        out.propose(RootCauseClass::StragglerStall, missingRanks, 0.45, "ras.unresponsive",
-            "NCCL RAS got no answer from rank(s) " + formatRanks(missingRanks) + "; the others waited for it.");
+        f.explanation = ctx.explain(kRule, values);
+        out.propose(RootCauseClass::StragglerStall, missingRanks, 0.45, kRule, ctx.verdict(kRule, values));
     }
     if (!unmapped.empty()) {
-        Finding& f = out.add(ctx, "ras.dead_unmapped", std::nullopt, {});
-        f.confidence = 0.3;
         std::string list;
         for (const std::string& u : unmapped)
             list += (list.empty() ? "" : ", ") + u;
-        if (f.title.empty())
-            f.title = "NCCL RAS names processes the logs do not tie to a rank";
+        const Placeholders values { { "processes", list } };
+        Finding& f = out.add(ctx, kUnmapped, std::nullopt, values);
+        f.confidence = 0.3;
         addEvidence(b, deadEvents, f);
-        f.explanation = "NCCL RAS reports " + list
-            + " as dead or unresponsive, but no log line in the bundle ties that process to a global rank. Add the logs"
-              " with NCCL_DEBUG=INFO (their 'host:pid' headers and Init lines map processes to ranks).";
+        f.explanation = ctx.explain(kUnmapped, values);
         if (deadRanks.empty() && missingRanks.empty()) {
-            Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, "ras.dead_unmapped",
-                "NCCL RAS reports " + list + " as dead or unresponsive; the logs do not say which rank that is.");
+            Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, kUnmapped, ctx.verdict(kUnmapped, values));
             p.status = DiagnosisStatus::Inconclusive;
         }
     }
