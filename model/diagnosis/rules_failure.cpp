@@ -15,30 +15,39 @@ namespace rankscope::model {
 
 namespace {
 
-std::string failureText(const Bundle& b, std::uint32_t index)
+// The words the failure rules share (a launcher's exit code, a traceback's frame) and those of
+// the two findings ruleEarlyCrash makes are crash.first_failure's phrases.
+constexpr const char* kFailureWords = "crash.first_failure";
+
+std::string failureText(const RuleContext& ctx, std::uint32_t index)
 {
+    const Bundle& b = ctx.bundle;
     const Event& e = b.events[index];
     std::string text(b.text(e.text));
     if (e.kind == EventKind::PythonException && e.detail != kNoStr)
         text = std::string(b.text(e.detail)) + ": " + text;
     if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherFailureRecord
         || e.kind == EventKind::LauncherExit)
-        text = "exit code " + std::to_string(e.code) + (text.empty() ? "" : " (" + text + ")");
+        text = ctx.say(kFailureWords, text.empty() ? "exit_code" : "exit_code_with_message",
+            { { "code", std::to_string(e.code) }, { "message", text } });
     if (text.size() > 300)
         text = text.substr(0, 300) + "…";
     return text;
 }
 
-void addFailureEvidence(const Bundle& b, const RankFacts& rf, Finding& f)
+void addFailureEvidence(const RuleContext& ctx, const RankFacts& rf, Finding& f)
 {
+    const Bundle& b = ctx.bundle;
     f.evidence.push_back(evidenceOf(b, rf.primaryFailure));
     // The traceback's exception line and the launcher's record, when they are other lines.
     for (const auto& t : b.tracebacks)
         if (b.rankOfIdentity(t.identity) == rf.rank && !(t.exceptionLine == b.events[rf.primaryFailure].evidence)) {
             if (!t.frames.empty()) {
                 const StackFrame& last = t.frames.back();
-                f.evidence.push_back(evidenceOf(b, t.evidence, "Traceback, innermost frame: " + std::string(b.text(last.function))
-                        + " (" + std::string(b.text(last.file)) + ":" + std::to_string(last.line) + ")"));
+                f.evidence.push_back(evidenceOf(b, t.evidence,
+                    ctx.say(kFailureWords, "innermost_frame",
+                        { { "function", std::string(b.text(last.function)) },
+                            { "file", std::string(b.text(last.file)) }, { "line", std::to_string(last.line) } })));
             }
             break;
         }
@@ -105,27 +114,33 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     const RootCauseClass cls = initPhase ? RootCauseClass::InitBootstrap : RootCauseClass::RankCrashed;
     const Precedence precedence
         = initPhase ? Precedence("init.rank_failed_at_startup") : Precedence("crash.first_failure");
-    Finding& f = out.add(ctx, initPhase ? "init.rank_failed_at_startup" : "crash.first_failure", cls, values);
+    // Both findings say the same, but for the sentence on the startup phase in the
+    // explanation and the verdict of init.rank_failed_at_startup.
+    const char* rule = initPhase ? "init.rank_failed_at_startup" : "crash.first_failure";
+    const std::string what = failureText(ctx, rf.primaryFailure);
+    values["who"] = ctx.rankLabel(rf.rank);
+    values["what"] = what;
+    values["what_title"] = what.substr(0, 120);
+    values["what_verdict"] = what.substr(0, 160);
+    values["culprits"] = initiating.size() == 1 ? ctx.rankLabel(rf.rank) : ctx.say(kFailureWords, "several_ranks", values);
+    Finding& f = out.add(ctx, rule, cls, values);
     f.ranks = initiating;
-    const std::string what = failureText(b, rf.primaryFailure);
-    if (f.title.empty())
-        f.title = ctx.rankLabel(rf.rank) + " failed first: " + what.substr(0, 120);
-    addFailureEvidence(b, rf, f);
-    std::string explanation = ctx.rankLabel(rf.rank) + " failed on its own";
-    if (rf.primaryFailureTime.valid())
-        explanation += " at " + formatTime(rf.primaryFailureTime) + (rf.primaryFailureTime.inferred ? " (time of its last timestamped line)" : "");
-    explanation += ": " + what + ". ";
+    addFailureEvidence(ctx, rf, f);
+    if (rf.primaryFailureTime.valid()) {
+        values["time"] = formatTime(rf.primaryFailureTime);
+        if (rf.primaryFailureTime.inferred)
+            values["time_inferred"] = ctx.say(kFailureWords, "time_inferred");
+        values["at"] = ctx.say(kFailureWords, "at_time", values);
+    }
     if (facts.firstTimeout.valid() && !facts.firstTimeout.inferred && comparableTimes(rf.primaryFailureTime, facts.firstTimeout)
-        && !earlierThan(facts.firstTimeout, rf.primaryFailureTime))
-        explanation += "The first watchdog timeout elsewhere came " + std::to_string(wholeSeconds(facts.firstTimeout) - wholeSeconds(rf.primaryFailureTime))
-            + " s later. ";
+        && !earlierThan(facts.firstTimeout, rf.primaryFailureTime)) {
+        values["seconds"] = std::to_string(wholeSeconds(facts.firstTimeout) - wholeSeconds(rf.primaryFailureTime));
+        values["timeout_later"] = ctx.say(kFailureWords, "timeout_later", values);
+    }
     if (initiating.size() > 1)
-        explanation += "Ranks " + formatRanks(initiating) + " failed at the same time; the logs cannot order them. ";
-    if (initPhase)
-        explanation += "No collective had completed yet, so the other ranks are stuck setting up communication with it. ";
-    explanation += std::to_string(waiting)
-        + " other rank(s) only timed out or were torn down by their launcher afterwards: they are collateral.";
-    f.explanation = explanation;
+        values["same_time"] = ctx.say(kFailureWords, "same_time", values);
+    values["waiting"] = std::to_string(waiting);
+    f.explanation = ctx.explain(rule, values);
     // Many ranks failing in the same second is a job-wide problem (environment, a shared
     // input, the network), not one rank's: no rank is named, whoever else waited or not.
     const std::size_t jobSize = std::max<std::size_t>(b.world.ranksSeen.size(),
@@ -151,43 +166,33 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             // they can only have waited for it.
             f.confidence = 0.6;
             // Without a stated world size the count is only what the highest rank named implies.
-            f.explanation += " Only this rank's lines are in the bundle; the job had "
-                + std::string(ctx.bundle.world.worldSize ? "" : "at least ") + std::to_string(othersKnown)
-                + " other rank(s), which could only wait for it.";
-            out.propose(cls, initiating, 0.6, precedence,
-                (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("
-                    + what.substr(0, 160) + "); the other ranks of the job could only wait for it.");
+            values["others_known"] = std::to_string(othersKnown);
+            f.explanation += ctx.say(kFailureWords,
+                ctx.bundle.world.worldSize ? "only_these_lines" : "only_these_lines_at_least", values);
+            out.propose(cls, initiating, 0.6, precedence, ctx.say(kFailureWords, "verdict_only_these_lines", values));
             return;
         }
         if (survivors == 0 && failed.size() == 1 && facts.ranks.size() == 1) {
             // The bundle knows of no other rank at all (one worker's launcher line pasted
             // alone): nothing contradicts the failure as the job's cause.
             f.confidence = 0.5;
-            f.explanation += " No other rank's lines are in the bundle.";
-            out.propose(cls, initiating, 0.5, precedence,
-                ctx.rankLabel(rf.rank) + " failed (" + what.substr(0, 160)
-                    + "); no other rank's lines are in the bundle to say more.");
+            f.explanation += ctx.say(kFailureWords, "no_other_lines");
+            out.propose(cls, initiating, 0.5, precedence, ctx.say(kFailureWords, "verdict_no_other_lines", values));
             return;
         }
         if (survivors == 0) {
             f.confidence = 0.5;
-            f.explanation += " Every other rank failed on its own too, so this run failed rather than hung.";
+            f.explanation += ctx.say(kFailureWords, "all_failed");
             return;
         }
         f.confidence = 0.7;
-        f.explanation += " The other " + std::to_string(survivors)
-            + " rank(s) stopped without any error of their own: the launcher killed the job after this failure.";
-        out.propose(cls, initiating, 0.7, precedence,
-            (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed ("
-                + what.substr(0, 160) + ") and the launcher took the other " + std::to_string(survivors)
-                + " rank(s) down with it.");
+        values["survivors"] = std::to_string(survivors);
+        f.explanation += ctx.say(kFailureWords, "launcher_killed", values);
+        out.propose(cls, initiating, 0.7, precedence, ctx.say(kFailureWords, "verdict_launcher_killed", values));
         return;
     }
     f.confidence = initiating.size() == 1 ? 0.85 : 0.7;
-    out.propose(cls, initiating, f.confidence, precedence,
-        (initiating.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(initiating)) + " failed first ("
-            + what.substr(0, 160) + ")" + (initPhase ? " before the first collective" : "") + "; "
-            + std::to_string(waiting) + " other rank(s) only waited or were torn down.");
+    out.propose(cls, initiating, f.confidence, precedence, ctx.verdict(rule, values));
 }
 
 void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out)
@@ -204,27 +209,22 @@ void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out)
     }
     if (exited.empty() || exited.size() * 2 >= pg->members.size())
         return;
+    static constexpr const char* kRule = "crash.early_exit";
     const RankFacts& rf = ctx.facts.ranks[exited.front()];
     Placeholders values = ctx.placeholdersFor(rf.rank);
     values["ranks"] = formatRanks(exited);
-    Finding& f = out.add(ctx, "crash.early_exit", RootCauseClass::RankCrashed, values);
+    values["who"] = ctx.rankLabel(rf.rank);
+    values["culprits"] = exited.size() == 1 ? ctx.rankLabel(rf.rank) : ctx.say(kRule, "several_ranks", values);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::RankCrashed, values);
     f.ranks = exited;
-    if (f.title.empty())
-        f.title = (exited.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(exited))
-            + " left the job while the others kept training";
     f.evidence.push_back(evidenceOf(b, rf.commTeardown));
     if (rf.lastEvent != kNoIndex && rf.lastEvent != rf.commTeardown)
         f.evidence.push_back(evidenceOf(b, rf.lastEvent));
     f.confidence = 0.8;
-    f.explanation = ctx.rankLabel(rf.rank) + " tore down its NCCL communicator itself (\""
-        + std::string(b.text(b.events[rf.commTeardown].text)).substr(0, 160)
-        + "\") without any error or timeout: the process left the training loop on its own (early stopping, a"
-          " return or exit on one rank) while " + std::to_string(pg->timedOut.size())
-        + " rank(s) waited for it in the next collective.";
-    out.propose(RootCauseClass::RankCrashed, exited, 0.8, "crash.early_exit",
-        (exited.size() == 1 ? ctx.rankLabel(rf.rank) : "Ranks " + formatRanks(exited))
-            + " exited early without an error (communicator destroyed) while " + std::to_string(pg->timedOut.size())
-            + " rank(s) timed out waiting for it in the next collective.");
+    values["teardown"] = std::string(b.text(b.events[rf.commTeardown].text)).substr(0, 160);
+    values["timed_out"] = std::to_string(pg->timedOut.size());
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::RankCrashed, exited, 0.8, kRule, ctx.verdict(kRule, values));
 }
 
 namespace {
@@ -247,20 +247,15 @@ bool busErrorOnSharedMemory(const RuleContext& ctx, RuleOutput& out)
     }
     if (busErrors.empty())
         return false;
-    Finding& f = out.add(ctx, "resource.shm_sigbus", RootCauseClass::ResourceExhaustion, {});
-    if (f.title.empty())
-        f.title = "A process died of SIGBUS: shared memory (/dev/shm) ran out";
+    static constexpr const char* kRule = "resource.shm_sigbus";
+    Finding& f = out.add(ctx, kRule, RootCauseClass::ResourceExhaustion, {});
     for (std::uint32_t i : busErrors)
         f.evidence.push_back(evidenceOf(b, i));
     f.confidence = 0.6;
-    f.explanation = "A process was killed by SIGBUS (\"" + std::string(b.text(b.events[busErrors.front()].text)).substr(0, 120)
-        + "\"). SIGBUS means a page of a memory-mapped file had nothing behind it; in a training job that file is a"
-          " shared-memory segment in /dev/shm (NCCL's SHM transport, DataLoader workers), and a full tmpfs answers"
-          " with SIGBUS on first touch rather than an error when the segment is created. /dev/shm is per node, so"
-          " no rank is at fault.";
-    out.propose(RootCauseClass::ResourceExhaustion, {}, 0.6, "resource.shm_sigbus",
-        "A process died of SIGBUS: a shared-memory segment in /dev/shm had no memory behind it (full or too small,"
-        " docker's default is 64 MiB). The node's limit, not one rank's fault.");
+    const Placeholders values { { "signal_line",
+        std::string(b.text(b.events[busErrors.front()].text)).substr(0, 120) } };
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::ResourceExhaustion, {}, 0.6, kRule, ctx.verdict(kRule, values));
     return true;
 }
 
@@ -300,44 +295,33 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
                 ++denied;
         }
         if (denied > 0 && !full) {
-            const std::string hostName = host.empty() ? std::string("one host") : host;
+            static constexpr const char* kRule = "configuration.shm_permission";
             Placeholders values = ranks.empty() ? Placeholders {} : ctx.placeholdersFor(*ranks.begin());
             if (!host.empty())
                 values["host"] = host;
-            Finding& f = out.add(ctx, "configuration.shm_permission", RootCauseClass::Configuration, values);
+            values["node"] = host.empty() ? ctx.say(kRule, "unknown_host") : host;
+            Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, values);
             f.ranks.assign(ranks.begin(), ranks.end());
-            if (f.title.empty())
-                f.title = "/dev/shm on " + hostName + " refuses the job's shared-memory segments";
             f.evidence.push_back(evidenceOf(b, events.front()));
             f.confidence = 0.75;
-            f.explanation = "NCCL could not create its shared-memory segments on " + hostName
-                + ": the call failed with \"Permission denied\", so the job's user may not create files in /dev/shm"
-                  " (its mode, an owner other than the job's, a read-only or restricted mount in the container). A"
-                  " setting of the node, not a lack of space and not one rank's fault.";
-            out.propose(RootCauseClass::Configuration, {}, 0.75, "configuration.shm_permission",
-                "/dev/shm on " + hostName + " does not let the job create NCCL's shared-memory segments (Permission"
-                                            " denied): a node setting.");
+            f.explanation = ctx.explain(kRule, values);
+            out.propose(RootCauseClass::Configuration, {}, 0.75, kRule, ctx.verdict(kRule, values));
             return;
         }
         // /dev/shm is one tmpfs per node: failing to extend it is the node's limit, never the
         // rank's own fault, however many ranks got to report it before the job was torn down.
-        const std::string hostName = host.empty() ? std::string("one host") : host;
+        static constexpr const char* kRule = "resource.shm_node";
         Placeholders values = ranks.empty() ? Placeholders {} : ctx.placeholdersFor(*ranks.begin());
         if (!host.empty())
             values["host"] = host;
-        Finding& f = out.add(ctx, "resource.shm_node", RootCauseClass::ResourceExhaustion, values);
+        values["node"] = host.empty() ? ctx.say(kRule, "unknown_host") : host;
+        Finding& f = out.add(ctx, kRule, RootCauseClass::ResourceExhaustion, values);
         f.ranks.assign(ranks.begin(), ranks.end());
-        if (f.title.empty())
-            f.title = "/dev/shm is exhausted on " + hostName;
         f.evidence.push_back(evidenceOf(b, events.front()));
         f.confidence = 0.75;
-        f.explanation = std::string(full ? "/dev/shm is full (\"No space left on device\")" : "NCCL could not extend its /dev/shm segments")
-            + " on " + hostName
-            + ": NCCL could not create its shared-memory segments there. The node's /dev/shm is too small (containers"
-              " default to 64 MiB) or full of stale segments; no single rank is at fault.";
-        Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, "resource.shm_node",
-            "/dev/shm is exhausted on " + hostName + ": NCCL could not create its shared-memory buffers, and the job"
-                                                   " hung setting up communication.");
+        values["state"] = ctx.say(kRule, full ? "state_full" : "state_not_extended");
+        f.explanation = ctx.explain(kRule, values);
+        Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, kRule, ctx.verdict(kRule, values));
         std::vector<std::int32_t> waited;
         for (std::int32_t r : b.world.ranksSeen)
             if (host.empty() || b.text(b.ranks[r].host) != host)
@@ -360,26 +344,25 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
     // finding; one rank alone is that rank's, even in a bundle of two.
     if (exhausted.size() > 1 && exhausted.size() * 2 >= b.world.ranksSeen.size())
         return;
+    static constexpr const char* kRule = "resource.init_allocation";
     const RankFacts& rf = *exhausted.front();
     Placeholders values = ctx.placeholdersFor(rf.rank);
-    Finding& f = out.add(ctx, "resource.init_allocation", RootCauseClass::ResourceExhaustion, values);
+    values["who"] = ctx.rankLabel(rf.rank);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::ResourceExhaustion, values);
     f.ranks = { rf.rank };
     const std::uint32_t evidence = rf.resourceEvents.empty() ? rf.primaryFailure : rf.resourceEvents.front();
-    if (f.title.empty())
-        f.title = ctx.rankLabel(rf.rank) + " ran out of GPU memory inside NCCL's setup";
     f.evidence.push_back(evidenceOf(b, evidence));
     if (evidence != rf.primaryFailure)
         f.evidence.push_back(evidenceOf(b, rf.primaryFailure));
     f.confidence = 0.85;
-    f.explanation = ctx.rankLabel(rf.rank) + " could not allocate memory for NCCL (" + failureText(b, evidence)
-        + ") before any collective completed on it. NCCL needs GPU memory for its buffers when a communicator is"
-          " created; with the GPU full, that rank fails and its peers wait forever in the communicator setup or the"
-          " first collective.";
+    const std::string failure = failureText(ctx, evidence);
+    values["failure"] = failure;
+    values["failure_verdict"] = failure.substr(0, 120);
+    f.explanation = ctx.explain(kRule, values);
     const std::size_t waiting = countWaiting(facts, { rf.rank });
-    out.propose(RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, "resource.init_allocation",
-        ctx.rankLabel(rf.rank) + " ran out of GPU memory inside NCCL (" + failureText(b, evidence).substr(0, 120) + ")"
-            + (waiting > 0 ? "; " + std::to_string(waiting) + " rank(s) waited for it."
-                           : ": its peers cannot finish the communicator setup or the first collective without it."));
+    values["waiting"] = std::to_string(waiting);
+    values["aftermath"] = ctx.say(kRule, waiting > 0 ? "aftermath_waited" : "aftermath_stuck", values);
+    out.propose(RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, kRule, ctx.verdict(kRule, values));
 }
 
 // NCCL's proxy service thread (src/proxy.cc) logs "[Service thread] Connection closed by
@@ -420,26 +403,20 @@ void ruleLocalPeerClosed(const RuleContext& ctx, RuleOutput& out)
     for (const RankInfo& r : b.ranks)
         if (r.host == host && r.localRank == local)
             ranks.push_back(r.rank);
-    const std::string where = "local rank " + std::to_string(local) + " on " + std::string(b.text(host));
+    static constexpr const char* kRule = "crash.local_peer_closed";
     Placeholders values = ranks.size() == 1 ? ctx.placeholdersFor(ranks.front()) : Placeholders {};
     values["host"] = std::string(b.text(host));
-    Finding& f = out.add(ctx, "crash.local_peer_closed", RootCauseClass::RankCrashed, values);
+    values["closed_local_rank"] = std::to_string(local);
+    values["subject"] = ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : ctx.say(kRule, "process_of", values);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::RankCrashed, values);
     if (ranks.size() == 1)
         f.ranks = ranks;
-    if (f.title.empty())
-        f.title = (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "The process of " + where)
-            + " exited while its peers were running";
     for (std::uint32_t i : view.events)
         f.evidence.push_back(evidenceOf(b, i));
     f.confidence = 0.65;
-    f.explanation = std::to_string(view.pids.size()) + " processes on " + std::string(b.text(host))
-        + " logged that NCCL's proxy connection from local rank " + std::to_string(local)
-        + " closed, and none of them saw any other peer go: that one process exited (crashed, was killed or"
-          " returned) while the others were still running. Its own output, the launcher's exit code and the"
-          " kernel log (OOM killer, segfault) say why.";
-    out.propose(RootCauseClass::RankCrashed, f.ranks, 0.65, "crash.local_peer_closed",
-        (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "The process of " + where)
-            + " exited first: every other process on the host saw only its NCCL proxy connection close.");
+    values["process_count"] = std::to_string(view.pids.size());
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::RankCrashed, f.ranks, 0.65, kRule, ctx.verdict(kRule, values));
 }
 
 // A launcher reports a worker that exited on its own (exit code, SIGKILL, SIGSEGV) and no line
@@ -456,32 +433,28 @@ void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
     for (const auto& rf : facts.ranks)
         if (rf.anyTimeout || rf.primaryFailure != kNoIndex)
             return;
+    static constexpr const char* kRule = "crash.unmapped_worker_failure";
     const std::uint32_t first = facts.unmappedWorkerFailures.front();
     const Event& e = b.events[first];
-    const std::string meaning = e.code == -9 ? "killed by SIGKILL, most often the kernel's OOM killer when host memory ran out"
-        : e.code == -11                        ? "killed by SIGSEGV, a crash in native code"
-        : e.code == -7                         ? "killed by SIGBUS, most often a full /dev/shm"
-                                               : "exited with code " + std::to_string(e.code) + ", an error raised in the worker";
-    Finding& f = out.add(ctx, "crash.unmapped_worker_failure", RootCauseClass::RankCrashed, {});
-    if (f.title.empty())
-        f.title = "A worker " + meaning.substr(0, meaning.find(',')) + " and the launcher stopped the job";
+    // How the worker ended ("killed by SIGKILL") and what that most often means, apart: the
+    // title says only the first.
+    const std::string ending = e.code == -9 ? "sigkill" : e.code == -11 ? "sigsegv" : e.code == -7 ? "sigbus" : "exit_code";
+    Placeholders values { { "code", std::to_string(e.code) } };
+    values["ending"] = ctx.say(kRule, "ending_" + ending, values);
+    values["ending_cause"] = ctx.say(kRule, "cause_" + ending, values);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::RankCrashed, values);
     for (std::size_t i = 0; i < facts.unmappedWorkerFailures.size() && f.evidence.size() < 3; ++i)
         f.evidence.push_back(evidenceOf(b, facts.unmappedWorkerFailures[i]));
     f.confidence = 0.55;
-    f.explanation = "The launcher reports a worker that " + meaning
-        + ". No rank timed out or logged a failure of its own, so this exit is not a reaction to a hang elsewhere: the"
-          " job stopped because that worker failed. No line ties the worker to a rank"
-        + std::string(b.text(e.detail) == "deepspeed"
-                ? " (DeepSpeed's launcher prints the command line of the last worker it started, not of the one that failed,"
-                  " so its --local_rank says nothing)"
-                : "")
-        + "; that worker's own output and the node's kernel log say which one and why.";
-    out.propose(RootCauseClass::RankCrashed, {}, 0.55, "crash.unmapped_worker_failure",
-        "A worker " + meaning + "; the launcher stopped the job. No line says which rank it was.");
+    if (b.text(e.detail) == "deepspeed")
+        values["launcher_note"] = ctx.say(kRule, "deepspeed_argv");
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::RankCrashed, {}, 0.55, kRule, ctx.verdict(kRule, values));
 }
 
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
 {
+    static constexpr const char* kRule = "init.no_collective_completed";
     const Bundle& b = ctx.bundle;
     const DiagnosisFacts& facts = ctx.facts;
     if (facts.anyCollectiveCompleted)
@@ -564,31 +537,27 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
     std::string reason;
     if (!notJoined.empty() && !waitingForClients) {
         initiating = notJoined;
-        reason = "the coordination service's barrier timed out waiting for task(s) " + formatRanks(notJoined)
-            + ", which never reached it.";
+        reason = ctx.say(kRule, "reason_barrier_tasks", { { "tasks", formatRanks(notJoined) } });
     } else if (!notJoined.empty()) {
         initiating = notJoined;
-        reason = "the store server waited for " + std::to_string(waitingForClients->seq) + " ranks and only "
-            + std::to_string(waitingForClients->code) + " joined; rank(s) " + formatRanks(notJoined)
-            + " never reached init_process_group.";
+        reason = ctx.say(kRule, "reason_store_clients",
+            { { "expected", std::to_string(waitingForClients->seq) },
+                { "joined", std::to_string(waitingForClients->code) }, { "missing", formatRanks(notJoined) } });
     } else if (!askedRank.empty()) {
         const std::int32_t asked = askedRank.begin()->first;
         initiating = { asked };
-        reason = std::to_string(storeErrors.size()) + " rank(s) could not fetch NCCL's unique id from rank "
-            + std::to_string(asked) + " through the store: that rank never published it (crashed or stuck at startup).";
+        reason = ctx.say(kRule, "reason_unique_id",
+            { { "failed", std::to_string(storeErrors.size()) }, { "asked", std::to_string(asked) } });
     } else if (incomplete && !notStarted.empty() && notStarted.size() * 2 < started.size() + notStarted.size()) {
         initiating = notStarted;
-        reason = std::to_string(started.size()) + " rank(s) started the world communicator's init and never completed it;"
-            " rank(s) " + formatRanks(notStarted) + " never started it: the others wait for them in bootstrap.";
+        reason = ctx.say(kRule, "reason_not_started",
+            { { "started", std::to_string(started.size()) }, { "not_started", formatRanks(notStarted) } });
     } else if (inInit && bootstrapErrors.empty() && !incomplete) {
-        reason = "a stack dump shows a process blocked creating its NCCL communicator (ncclCommInitRank/bootstrap):"
-                 " it waits for peers that never joined or cannot reach it (rank missing, network interface or"
-                 " transport choice that differs between nodes).";
+        reason = ctx.say(kRule, "reason_stack_dump");
     } else if (!bootstrapErrors.empty()) {
-        reason = "NCCL/launcher bootstrap errors on " + std::to_string(bootstrapErrors.size())
-            + " line(s): ranks could not reach each other to set up communication (network interface, firewall, rendezvous).";
+        reason = ctx.say(kRule, "reason_bootstrap_errors", { { "lines", std::to_string(bootstrapErrors.size()) } });
     } else {
-        reason = std::to_string(started.size()) + " rank(s) started communicator init and none completed it.";
+        reason = ctx.say(kRule, "reason_none_completed", { { "started", std::to_string(started.size()) } });
     }
     Placeholders values = initiating.empty() ? (started.empty() ? Placeholders {} : ctx.placeholdersFor(started.front()))
                                              : ctx.placeholdersFor(initiating.front());
@@ -596,15 +565,13 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
     if (!initiating.empty())
         if (const RankInfo* info = b.rankInfo(initiating.front()); info && info->host != kNoStr)
             values["master_host"] = std::string(b.text(info->host));
-    Finding& f = out.add(ctx, "init.no_collective_completed", RootCauseClass::InitBootstrap, values);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::InitBootstrap, values);
     f.ranks = initiating;
-    if (f.title.empty())
-        f.title = "The job hung before its first collective";
     for (std::uint32_t i : bootstrapErrors)
         if (f.evidence.size() < 2)
             f.evidence.push_back(evidenceOf(b, i));
     if (inInit)
-        f.evidence.push_back(evidenceOf(b, inInit->evidence, "stack dump: main thread creating an NCCL communicator"));
+        f.evidence.push_back(evidenceOf(b, inInit->evidence, ctx.say(kRule, "stack_dump_evidence")));
     for (std::int32_t r : storeErrors)
         if (f.evidence.size() < 4) {
             f.evidence.push_back(evidenceOf(b, facts.ranks[r].storeErrors.front()));
@@ -616,10 +583,9 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
             break;
         }
     f.confidence = initiating.empty() ? 0.6 : 0.75;
-    f.explanation = "No collective ever completed. " + reason
-        + " PyTorch's watchdog does not cover communicator initialisation, so such hangs often print no timeout at all.";
-    out.propose(RootCauseClass::InitBootstrap, initiating, f.confidence, "init.no_collective_completed",
-        "The job hung before its first collective: " + reason);
+    values["reason"] = reason;
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::InitBootstrap, initiating, f.confidence, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model
