@@ -47,7 +47,8 @@ void addFailureEvidence(const RuleContext& ctx, const RankFacts& rf, Finding& f)
                 f.evidence.push_back(evidenceOf(b, t.evidence,
                     ctx.say(kFailureWords, "innermost_frame",
                         { { "function", std::string(b.text(last.function)) },
-                            { "file", std::string(b.text(last.file)) }, { "line", std::to_string(last.line) } })));
+                            { "file", std::string(b.text(last.file)) },
+                            { "line", std::to_string(last.line) } })));
             }
             break;
         }
@@ -122,7 +123,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     values["what"] = what;
     values["what_title"] = what.substr(0, 120);
     values["what_verdict"] = what.substr(0, 160);
-    values["culprits"] = initiating.size() == 1 ? ctx.rankLabel(rf.rank) : ctx.say(kFailureWords, "several_ranks", values);
+    values["culprits"] = initiating.size() == 1 ? ctx.rankLabel(rf.rank)
+                                                : ctx.say(kFailureWords, "several_ranks", values);
     Finding& f = out.add(ctx, rule, cls, values);
     f.ranks = initiating;
     addFailureEvidence(ctx, rf, f);
@@ -132,9 +134,11 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             values["time_inferred"] = ctx.say(kFailureWords, "time_inferred");
         values["at"] = ctx.say(kFailureWords, "at_time", values);
     }
-    if (facts.firstTimeout.valid() && !facts.firstTimeout.inferred && comparableTimes(rf.primaryFailureTime, facts.firstTimeout)
+    if (facts.firstTimeout.valid() && !facts.firstTimeout.inferred
+        && comparableTimes(rf.primaryFailureTime, facts.firstTimeout)
         && !earlierThan(facts.firstTimeout, rf.primaryFailureTime)) {
-        values["seconds"] = std::to_string(wholeSeconds(facts.firstTimeout) - wholeSeconds(rf.primaryFailureTime));
+        values["seconds"] = std::to_string(
+            wholeSeconds(facts.firstTimeout) - wholeSeconds(rf.primaryFailureTime));
         values["timeout_later"] = ctx.say(kFailureWords, "timeout_later", values);
     }
     if (initiating.size() > 1)
@@ -168,8 +172,10 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             // Without a stated world size the count is only what the highest rank named implies.
             values["others_known"] = std::to_string(othersKnown);
             f.explanation += ctx.say(kFailureWords,
-                ctx.bundle.world.worldSize ? "only_these_lines" : "only_these_lines_at_least", values);
-            out.propose(cls, initiating, 0.6, precedence, ctx.say(kFailureWords, "verdict_only_these_lines", values));
+                ctx.bundle.world.worldSize ? "only_these_lines" : "only_these_lines_at_least",
+                values);
+            out.propose(cls, initiating, 0.6, precedence,
+                ctx.say(kFailureWords, "verdict_only_these_lines", values));
             return;
         }
         if (survivors == 0 && failed.size() == 1 && facts.ranks.size() == 1) {
@@ -177,7 +183,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
             // alone): nothing contradicts the failure as the job's cause.
             f.confidence = 0.5;
             f.explanation += ctx.say(kFailureWords, "no_other_lines");
-            out.propose(cls, initiating, 0.5, precedence, ctx.say(kFailureWords, "verdict_no_other_lines", values));
+            out.propose(cls, initiating, 0.5, precedence,
+                ctx.say(kFailureWords, "verdict_no_other_lines", values));
             return;
         }
         if (survivors == 0) {
@@ -188,7 +195,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.7;
         values["survivors"] = std::to_string(survivors);
         f.explanation += ctx.say(kFailureWords, "launcher_killed", values);
-        out.propose(cls, initiating, 0.7, precedence, ctx.say(kFailureWords, "verdict_launcher_killed", values));
+        out.propose(cls, initiating, 0.7, precedence,
+            ctx.say(kFailureWords, "verdict_launcher_killed", values));
         return;
     }
     f.confidence = initiating.size() == 1 ? 0.85 : 0.7;
@@ -214,7 +222,8 @@ void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out)
     Placeholders values = ctx.placeholdersFor(rf.rank);
     values["ranks"] = formatRanks(exited);
     values["who"] = ctx.rankLabel(rf.rank);
-    values["culprits"] = exited.size() == 1 ? ctx.rankLabel(rf.rank) : ctx.say(kRule, "several_ranks", values);
+    values["culprits"]
+        = exited.size() == 1 ? ctx.rankLabel(rf.rank) : ctx.say(kRule, "several_ranks", values);
     Finding& f = out.add(ctx, kRule, RootCauseClass::RankCrashed, values);
     f.ranks = exited;
     f.evidence.push_back(evidenceOf(b, rf.commTeardown));
@@ -321,7 +330,8 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.75;
         values["state"] = ctx.say(kRule, full ? "state_full" : "state_not_extended");
         f.explanation = ctx.explain(kRule, values);
-        Proposal& p = out.propose(RootCauseClass::ResourceExhaustion, {}, 0.75, kRule, ctx.verdict(kRule, values));
+        Proposal& p = out.propose(
+            RootCauseClass::ResourceExhaustion, {}, 0.75, kRule, ctx.verdict(kRule, values));
         std::vector<std::int32_t> waited;
         for (std::int32_t r : b.world.ranksSeen)
             if (host.empty() || b.text(b.ranks[r].host) != host)
@@ -350,7 +360,8 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
     values["who"] = ctx.rankLabel(rf.rank);
     Finding& f = out.add(ctx, kRule, RootCauseClass::ResourceExhaustion, values);
     f.ranks = { rf.rank };
-    const std::uint32_t evidence = rf.resourceEvents.empty() ? rf.primaryFailure : rf.resourceEvents.front();
+    const std::uint32_t evidence
+        = rf.resourceEvents.empty() ? rf.primaryFailure : rf.resourceEvents.front();
     f.evidence.push_back(evidenceOf(b, evidence));
     if (evidence != rf.primaryFailure)
         f.evidence.push_back(evidenceOf(b, rf.primaryFailure));
@@ -361,8 +372,10 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
     f.explanation = ctx.explain(kRule, values);
     const std::size_t waiting = countWaiting(facts, { rf.rank });
     values["waiting"] = std::to_string(waiting);
-    values["aftermath"] = ctx.say(kRule, waiting > 0 ? "aftermath_waited" : "aftermath_stuck", values);
-    out.propose(RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, kRule, ctx.verdict(kRule, values));
+    values["aftermath"]
+        = ctx.say(kRule, waiting > 0 ? "aftermath_waited" : "aftermath_stuck", values);
+    out.propose(
+        RootCauseClass::ResourceExhaustion, { rf.rank }, 0.85, kRule, ctx.verdict(kRule, values));
 }
 
 // NCCL's proxy service thread (src/proxy.cc) logs "[Service thread] Connection closed by
@@ -407,7 +420,8 @@ void ruleLocalPeerClosed(const RuleContext& ctx, RuleOutput& out)
     Placeholders values = ranks.size() == 1 ? ctx.placeholdersFor(ranks.front()) : Placeholders {};
     values["host"] = std::string(b.text(host));
     values["closed_local_rank"] = std::to_string(local);
-    values["subject"] = ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : ctx.say(kRule, "process_of", values);
+    values["subject"]
+        = ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : ctx.say(kRule, "process_of", values);
     Finding& f = out.add(ctx, kRule, RootCauseClass::RankCrashed, values);
     if (ranks.size() == 1)
         f.ranks = ranks;
@@ -438,7 +452,10 @@ void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
     const Event& e = b.events[first];
     // How the worker ended ("killed by SIGKILL") and what that most often means, apart: the
     // title says only the first.
-    const std::string ending = e.code == -9 ? "sigkill" : e.code == -11 ? "sigsegv" : e.code == -7 ? "sigbus" : "exit_code";
+    const std::string ending = e.code == -9 ? "sigkill"
+        : e.code == -11                     ? "sigsegv"
+        : e.code == -7                      ? "sigbus"
+                                            : "exit_code";
     Placeholders values { { "code", std::to_string(e.code) } };
     values["ending"] = ctx.say(kRule, "ending_" + ending, values);
     values["ending_cause"] = ctx.say(kRule, "cause_" + ending, values);
@@ -542,22 +559,27 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
         initiating = notJoined;
         reason = ctx.say(kRule, "reason_store_clients",
             { { "expected", std::to_string(waitingForClients->seq) },
-                { "joined", std::to_string(waitingForClients->code) }, { "missing", formatRanks(notJoined) } });
+                { "joined", std::to_string(waitingForClients->code) },
+                { "missing", formatRanks(notJoined) } });
     } else if (!askedRank.empty()) {
         const std::int32_t asked = askedRank.begin()->first;
         initiating = { asked };
         reason = ctx.say(kRule, "reason_unique_id",
-            { { "failed", std::to_string(storeErrors.size()) }, { "asked", std::to_string(asked) } });
+            { { "failed", std::to_string(storeErrors.size()) },
+                { "asked", std::to_string(asked) } });
     } else if (incomplete && !notStarted.empty() && notStarted.size() * 2 < started.size() + notStarted.size()) {
         initiating = notStarted;
         reason = ctx.say(kRule, "reason_not_started",
-            { { "started", std::to_string(started.size()) }, { "not_started", formatRanks(notStarted) } });
+            { { "started", std::to_string(started.size()) },
+                { "not_started", formatRanks(notStarted) } });
     } else if (inInit && bootstrapErrors.empty() && !incomplete) {
         reason = ctx.say(kRule, "reason_stack_dump");
     } else if (!bootstrapErrors.empty()) {
-        reason = ctx.say(kRule, "reason_bootstrap_errors", { { "lines", std::to_string(bootstrapErrors.size()) } });
+        reason = ctx.say(kRule, "reason_bootstrap_errors",
+            { { "lines", std::to_string(bootstrapErrors.size()) } });
     } else {
-        reason = ctx.say(kRule, "reason_none_completed", { { "started", std::to_string(started.size()) } });
+        reason = ctx.say(
+            kRule, "reason_none_completed", { { "started", std::to_string(started.size()) } });
     }
     Placeholders values = initiating.empty() ? (started.empty() ? Placeholders {} : ctx.placeholdersFor(started.front()))
                                              : ctx.placeholdersFor(initiating.front());
@@ -571,7 +593,8 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
         if (f.evidence.size() < 2)
             f.evidence.push_back(evidenceOf(b, i));
     if (inInit)
-        f.evidence.push_back(evidenceOf(b, inInit->evidence, ctx.say(kRule, "stack_dump_evidence")));
+        f.evidence.push_back(
+            evidenceOf(b, inInit->evidence, ctx.say(kRule, "stack_dump_evidence")));
     for (std::int32_t r : storeErrors)
         if (f.evidence.size() < 4) {
             f.evidence.push_back(evidenceOf(b, facts.ranks[r].storeErrors.front()));
@@ -585,7 +608,8 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
     f.confidence = initiating.empty() ? 0.6 : 0.75;
     values["reason"] = reason;
     f.explanation = ctx.explain(kRule, values);
-    out.propose(RootCauseClass::InitBootstrap, initiating, f.confidence, kRule, ctx.verdict(kRule, values));
+    out.propose(
+        RootCauseClass::InitBootstrap, initiating, f.confidence, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model

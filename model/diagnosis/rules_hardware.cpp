@@ -82,14 +82,16 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
             values["bus_id"] = std::string(b.text(e.detail));
             values["xid"] = std::to_string(xid);
             if (xid != e.code)
-                values["through"] = ctx.say(kRule, "through", { { "reported_xid", std::to_string(e.code) } });
+                values["through"]
+                    = ctx.say(kRule, "through", { { "reported_xid", std::to_string(e.code) } });
             Finding& f = out.add(ctx, kRule, RootCauseClass::HardwareFault, values);
             f.confidence = hardware ? 0.6 : 0.4;
             f.evidence.push_back(evidenceOf(b, index));
             f.explanation = ctx.explain(kRule, values);
             // A hardware Xid says what broke even when it cannot say on which rank.
             if (hardware)
-                out.propose(RootCauseClass::HardwareFault, {}, 0.6, kRule, ctx.verdict(kRule, values));
+                out.propose(
+                    RootCauseClass::HardwareFault, {}, 0.6, kRule, ctx.verdict(kRule, values));
         }
         return;
     }
@@ -127,7 +129,8 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
         if (b.rankOfIdentity(c.identity) == r && c.busId == b.ranks[r].busId) {
             f.evidence.push_back(evidenceOf(b, c.evidence,
                 ctx.say(kXid, "init_line",
-                    { { "init_rank", std::to_string(r) }, { "init_bus_id", std::string(b.text(c.busId)) },
+                    { { "init_rank", std::to_string(r) },
+                        { "init_bus_id", std::string(b.text(c.busId)) },
                         { "init_host", std::string(b.text(c.host)) } })));
             break;
         }
@@ -136,13 +139,15 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
         values["peer_who"] = ctx.rankLabel(pair->second);
     values["xid_host"] = std::string(b.text(b.ranks[r].host));
     values["xid_bus_id"] = std::string(b.text(xid.detail));
-    values["xid_text"] = ctx.say(kXid, "xid_text", { { "xid", values["xid"] }, { "xid_message", std::string(b.text(xid.text)) } });
+    values["xid_text"] = ctx.say(kXid, "xid_text",
+        { { "xid", values["xid"] }, { "xid_message", std::string(b.text(xid.text)) } });
     double confidence = 0.9;
     if (pg && pg->stuckSeq >= 0) {
         const RankFacts& rf = ctx.facts.ranks[r];
         values["timed_out"] = std::to_string(pg->timedOut.size());
         values["stuck_seq"] = std::to_string(pg->stuckSeq);
-        values["waiting"] = ctx.say(kXid, rf.anyTimeout ? "waiting_peers" : "waiting_silent", values);
+        values["waiting"]
+            = ctx.say(kXid, rf.anyTimeout ? "waiting_peers" : "waiting_silent", values);
         values["verdict_waiting"] = ctx.say(kXid, "verdict_waiting", values);
         // An Xid on a rank that behaves like everyone else while another rank is the odd one
         // out is weaker evidence.

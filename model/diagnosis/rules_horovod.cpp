@@ -83,8 +83,8 @@ void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
             if (!culprits.empty() && !submittedOthers && !everReady.empty())
                 cls = RootCauseClass::StragglerStall;
             const char* phrase = cls == RootCauseClass::StragglerStall ? "why_never_reached"
-                : submittedOthers                                        ? "why_submitted_others"
-                                                                         : "why_did_not_submit";
+                : submittedOthers                                      ? "why_submitted_others"
+                                                                       : "why_did_not_submit";
             why = ctx.say(kRule, phrase, { { "culprits", formatRanks(culprits) } });
         }
     }
@@ -101,7 +101,7 @@ void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
         f.evidence.push_back(evidenceOf(b, i));
     f.explanation = ctx.explain(kRule, values);
     // Three verdicts, not one with parts: each reads as a whole sentence in the knowledge base.
-    const char* verdict = culprits.empty()         ? "verdict_unnamed"
+    const char* verdict = culprits.empty()      ? "verdict_unnamed"
         : cls == RootCauseClass::StragglerStall ? "verdict_never_submitted"
                                                 : "verdict_submitted_different";
     out.propose(cls, culprits, f.confidence,

@@ -143,7 +143,8 @@ void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out)
         const std::string where = ctx.say(kCountWords, "where",
             { { "op", opText(ctx, g.op) },
                 { "comm", g.comm.empty() ? ctx.say(kCountWords, "comm_unknown") : g.comm } });
-        const std::string rankWord = ctx.say(kCountWords, g.assumedRanks ? "rank_word_communicator" : "rank_word");
+        const std::string rankWord
+            = ctx.say(kCountWords, g.assumedRanks ? "rank_word_communicator" : "rank_word");
         if (!g.behind.empty()) {
             // RAS listed ranks below the count most ranks reached: they fell behind.
             static constexpr const char* kRule = "ras.count_behind";
@@ -165,7 +166,8 @@ void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out)
             addEvidence(b, g.events, f);
             f.explanation = ctx.explain(kRule, values);
             if (g.majority >= 0)
-                out.propose(RootCauseClass::StragglerStall, behind, f.confidence, kRule, ctx.verdict(kRule, values));
+                out.propose(RootCauseClass::StragglerStall, behind, f.confidence, kRule,
+                    ctx.verdict(kRule, values));
             continue;
         }
         if (g.ahead.empty())
@@ -185,7 +187,8 @@ void ruleRasCountMismatch(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.3;
         addEvidence(b, g.events, f);
         f.explanation = ctx.explain(kRule, values);
-        Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, kRule, ctx.verdict(kRule, values));
+        Proposal& p
+            = out.propose(RootCauseClass::Unknown, {}, 0.3, kRule, ctx.verdict(kRule, values));
         p.status = DiagnosisStatus::Inconclusive;
     }
 }
@@ -211,8 +214,10 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
         if (m.ranks.size() != 1) {
             Placeholders process { { "process_id", std::to_string(e.pid) } };
             if (!node.empty())
-                process["on_node"] = ctx.say(kUnmapped, "on_node", { { "node", std::string(node) } });
-            const std::string what = ctx.say(kUnmapped, e.pid >= 0 ? "process" : "process_unknown", process);
+                process["on_node"]
+                    = ctx.say(kUnmapped, "on_node", { { "node", std::string(node) } });
+            const std::string what
+                = ctx.say(kUnmapped, e.pid >= 0 ? "process" : "process_unknown", process);
             if (std::find(unmapped.begin(), unmapped.end(), what) == unmapped.end())
                 unmapped.push_back(what);
             deadEvents.push_back(i);
@@ -258,7 +263,8 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
         f.confidence = 0.45;
         addEvidence(b, std::vector<std::uint32_t>(missingEvents.begin(), missingEvents.end()), f);
         f.explanation = ctx.explain(kRule, values);
-        out.propose(RootCauseClass::StragglerStall, missingRanks, 0.45, kRule, ctx.verdict(kRule, values));
+        out.propose(
+            RootCauseClass::StragglerStall, missingRanks, 0.45, kRule, ctx.verdict(kRule, values));
     }
     if (!unmapped.empty()) {
         std::string list;
@@ -270,7 +276,8 @@ void ruleRasDeadProcess(const RuleContext& ctx, RuleOutput& out)
         addEvidence(b, deadEvents, f);
         f.explanation = ctx.explain(kUnmapped, values);
         if (deadRanks.empty() && missingRanks.empty()) {
-            Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, kUnmapped, ctx.verdict(kUnmapped, values));
+            Proposal& p = out.propose(
+                RootCauseClass::Unknown, {}, 0.3, kUnmapped, ctx.verdict(kUnmapped, values));
             p.status = DiagnosisStatus::Inconclusive;
         }
     }
