@@ -517,7 +517,8 @@ void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out)
     // this rule does not know, so those steps stay out.
     Placeholders values { { "op_name", op },
         { "where", stuckWhere(ctx, *pg) },
-        { "inside", formatRanks(std::vector<std::int32_t>(inside.begin(), inside.end())) } };
+        { "ranks", formatRanks(std::vector<std::int32_t>(inside.begin(), inside.end())) } };
+    values["inside"] = inside.size() == 1 ? ctx.rankLabel(*inside.begin()) : ctx.sayShared("ranks_subject", values);
     if (group > 0)
         values["group_seen"] = ctx.say(kRule, "group_seen",
             { { "group", std::to_string(group) }, { "seen", std::to_string(inside.size()) } });
