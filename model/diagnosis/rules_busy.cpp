@@ -54,10 +54,13 @@ bool identityHasWriter(const Bundle& b, const std::set<StrId>& hosts, std::uint3
     return id.statesRank() || id.pid >= 0 || (id.host != kNoStr && !hostMayHoldRankZero(b, hosts, id.host));
 }
 
+constexpr const char* kRule = "straggler.busy_while_others_waited";
+
 // What the busy line says the step is: a bar's description ("Running tokenizer on dataset")
 // with its elapsed time, else the line itself, short enough for a verdict sentence.
-std::string stepName(const Bundle& b, const Event& e)
+std::string stepName(const RuleContext& ctx, const Event& e)
 {
+    const Bundle& b = ctx.bundle;
     const std::string_view text = b.text(e.text);
     const std::size_t bar = text.find("%|");
     if (bar == std::string_view::npos)
@@ -68,7 +71,8 @@ std::string stepName(const Bundle& b, const Event& e)
     std::string name(text.substr(0, std::min<std::size_t>(end, 100)));
     if (e.durationMs >= 0) {
         const std::int64_t minutes = e.durationMs / 60000;
-        name += " for " + (minutes > 0 ? std::to_string(minutes) + " min" : std::to_string(e.durationMs / 1000) + " s");
+        name += minutes > 0 ? ctx.say(kRule, "step_minutes", { { "minutes", std::to_string(minutes) } })
+                            : ctx.say(kRule, "step_seconds", { { "seconds", std::to_string(e.durationMs / 1000) } });
     }
     return name;
 }
@@ -152,10 +156,9 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
         return;
 
     double confidence = 0.65 + (ranAsLong ? 0.15 : 0.0) - (ev.byConvention ? 0.05 : 0.0);
-    static constexpr const char* kRule = "straggler.busy_while_others_waited";
     Placeholders values = ctx.placeholdersFor(rank);
     values["who"] = ctx.rankLabel(rank);
-    values["step"] = stepName(b, b.events[ev.event]);
+    values["step"] = stepName(ctx, b.events[ev.event]);
     values["count"] = std::to_string(waiters.size());
     values["waiters"] = ctx.say(kRule, waiters.empty() ? "waiters_unknown" : "waiters_counted", values);
     if (ranAsLong)

@@ -27,7 +27,7 @@ OpType RuleContext::stuckOp() const
 std::string RuleContext::pgLabel(StrId pg) const
 {
     if (pg == kNoStr)
-        return "the process group";
+        return sayShared("pg_unknown");
     std::string out = "PG " + std::string(bundle.text(pg));
     if (const ProcessGroup* g = bundle.processGroup(pg); g && g->desc != kNoStr)
         out += " (" + std::string(bundle.text(g->desc)) + ")";
@@ -77,7 +77,16 @@ std::string RuleContext::say(std::string_view rule, std::string_view phrase, con
     if (const KnowledgeEntry* entry = knowledge.forRule(rule))
         if (auto it = entry->phrases.find(phrase); it != entry->phrases.end())
             return renderTemplate(it->second, values);
+    if (auto it = knowledge.phrases.find(phrase); it != knowledge.phrases.end())
+        return renderTemplate(it->second, values);
     return missingPhrase(rule, phrase);
+}
+
+std::string RuleContext::sayShared(std::string_view phrase, const Placeholders& values) const
+{
+    if (auto it = knowledge.phrases.find(phrase); it != knowledge.phrases.end())
+        return renderTemplate(it->second, values);
+    return missingPhrase("shared", phrase);
 }
 
 std::string RuleContext::explain(std::string_view rule, const Placeholders& values) const
