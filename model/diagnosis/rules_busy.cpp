@@ -26,27 +26,17 @@ struct BusyEvidence {
     bool byConvention = false; // an unprefixed line taken as the main process's
 };
 
-// Every host the bundle names, from the rank table and from line labels.
-std::set<StrId> hostsNamed(const Bundle& b)
-{
-    std::set<StrId> hosts(b.world.hosts.begin(), b.world.hosts.end());
-    for (const RawIdentity& id : b.identities)
-        if (id.host != kNoStr)
-            hosts.insert(id.host);
-    return hosts;
-}
-
 // A host label alone (pdsh's "node7: ", a collector's node name) names a machine, not a
 // process: a line under it can be rank 0's when rank 0 runs on that host, or when the bundle
 // names that one host and places rank 0 nowhere.
-bool hostMayHoldRankZero(const Bundle& b, const std::set<StrId>& hosts, StrId host)
+bool hostMayHoldRankZero(const Bundle& b, const std::set<std::string_view>& hosts, StrId host)
 {
     if (!b.ranks.empty() && b.ranks.front().host != kNoStr)
-        return b.ranks.front().host == host;
+        return b.text(b.ranks.front().host) == b.text(host);
     return hosts.size() == 1;
 }
 
-bool identityHasWriter(const Bundle& b, const std::set<StrId>& hosts, std::uint32_t identity)
+bool identityHasWriter(const Bundle& b, const std::set<std::string_view>& hosts, std::uint32_t identity)
 {
     if (identity >= b.identities.size())
         return false;
@@ -110,7 +100,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
     // disabled elsewhere, loggers are rank-zero-only), so an unprefixed line among prefixed
     // or self-naming waiters is rank 0's.
     std::map<std::int32_t, BusyEvidence> busy;
-    const std::set<StrId> hosts = hostsNamed(b);
+    const std::set<std::string_view> hosts = b.hostNames();
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
         if (e.kind != EventKind::TrainingProgress)
