@@ -1,4 +1,5 @@
 #include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
 
 #include <type_traits>
 #include <map>
@@ -87,6 +88,22 @@ std::string RuleContext::sayShared(std::string_view phrase, const Placeholders& 
     if (auto it = knowledge.phrases.find(phrase); it != knowledge.phrases.end())
         return renderTemplate(it->second, values);
     return missingPhrase("shared", phrase);
+}
+
+std::string RuleContext::ranksSubject(const std::vector<std::int32_t>& ranks) const
+{
+    return ranks.size() == 1 ? rankLabel(ranks.front()) : sayShared("ranks_subject", { { "ranks", formatRanks(ranks) } });
+}
+
+std::string RuleContext::ranksObject(const std::vector<std::int32_t>& ranks) const
+{
+    return ranks.size() == 1 ? rankLabel(ranks.front()) : sayShared("ranks_object", { { "ranks", formatRanks(ranks) } });
+}
+
+std::string RuleContext::title(std::string_view rule, const Placeholders& values) const
+{
+    const KnowledgeEntry* entry = knowledge.forRule(rule);
+    return entry && !entry->title.empty() ? renderTemplate(entry->title, values) : missingPhrase(rule, "title");
 }
 
 std::string RuleContext::explain(std::string_view rule, const Placeholders& values) const

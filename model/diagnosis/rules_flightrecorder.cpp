@@ -130,13 +130,6 @@ Placeholders placeholders(
     return p;
 }
 
-// One rank's label, or the rule's words for several ranks.
-std::string ranksText(const RuleContext& ctx, std::string_view rule, const std::vector<std::int32_t>& ranks)
-{
-    return ranks.size() == 1 ? ctx.rankLabel(ranks.front())
-                             : ctx.say(rule, "ranks", { { "ranks", formatRanks(ranks) } });
-}
-
 std::string secondsText(std::int64_t ns)
 {
     char buf[32];
@@ -198,7 +191,7 @@ void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
     Placeholders values
         = placeholders(ctx, first->evenSplit ? -1 : first->deviating.front(), pg, first->seq);
     values["ranks"] = formatRanks(first->deviating);
-    values["who"] = ranksText(ctx, kRule, first->deviating);
+    values["who"] = ctx.ranksObject(first->deviating);
     values["coll_seq"] = std::to_string(first->seq);
     values["pg_label"] = pgText(b, *pg);
     values["kind"] = std::string(frMismatchKindName(first->kind));
@@ -267,7 +260,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
     auto valuesFor = [&](std::string_view rule, const std::vector<std::int32_t>& suspects) {
         Placeholders values = placeholders(ctx, suspects.front(), pg, pg->stuckSeq);
         values["ranks"] = formatRanks(suspects);
-        values["who"] = ranksText(ctx, rule, suspects);
+        values["who"] = ctx.ranksObject(suspects);
         values["coll_seq"] = std::to_string(pg->stuckSeq);
         values["pg_label"] = pgText(b, *pg);
         return values;
@@ -498,7 +491,7 @@ void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out)
     static constexpr const char* kRule = "fr.missing_dump";
     Placeholders values = placeholders(ctx, missing.front(), pg, pg ? pg->stuckSeq : -1);
     values["ranks"] = formatRanks(missing);
-    values["who"] = ranksText(ctx, kRule, missing);
+    values["who"] = ctx.ranksObject(missing);
     values["dumped_count"] = std::to_string(fr.dumpedRanks.size());
     values["world_size"] = std::to_string(fr.worldSize);
     if (pg && othersAllWaiting) {

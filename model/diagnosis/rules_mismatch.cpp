@@ -39,21 +39,6 @@ std::string describe(const Signature& s)
     return out;
 }
 
-// The ranks a sentence starts with: one rank's label, or the rule's words for several.
-std::string whoOf(const RuleContext& ctx, std::string_view rule, const std::vector<std::int32_t>& ranks)
-{
-    return ranks.size() == 1 ? ctx.rankLabel(ranks.front())
-                             : ctx.say(rule, "ranks", { { "ranks", formatRanks(ranks) } });
-}
-
-// A rule entry's title filled with values, for findings whose rule id has no entry of its own.
-std::string titleOf(const RuleContext& ctx, std::string_view rule, const Placeholders& values)
-{
-    const KnowledgeEntry* entry = ctx.knowledge.forRule(rule);
-    return entry && !entry->title.empty() ? renderTemplate(entry->title, values)
-                                          : "{missing phrase " + std::string(rule) + "/title}";
-}
-
 } // namespace
 
 void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
@@ -132,11 +117,11 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
             ctx.say(kWords, "even_split_verdict", values));
         return;
     }
-    values["who"] = whoOf(ctx, kWords, minority);
+    values["who"] = ctx.ranksSubject(minority);
     values["odd_call"] = describe(sorted[1].first);
     values["usual_call"] = describe(sorted[0].first);
     values["majority_count"] = std::to_string(sorted[0].second.size());
-    f.title = titleOf(ctx, kWords, values);
+    f.title = ctx.title(kWords, values);
     f.ranks = minority;
     f.confidence = 0.85;
     f.explanation = ctx.explain(kWords, values);
@@ -224,7 +209,7 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
     static constexpr const char* kRule = "straggler.desync_report";
     Placeholders values = ctx.placeholdersFor(ranks.front());
     values["ranks"] = formatRanks(ranks);
-    values["who"] = whoOf(ctx, kRule, ranks);
+    values["who"] = ctx.ranksObject(ranks);
     Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
     f.ranks = ranks;
     f.confidence = 0.85;
@@ -401,7 +386,7 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
         const CallSignature& odd = sorted[1].first;
         Placeholders values = ctx.placeholdersFor(minority.front());
         values["ranks"] = formatRanks(minority);
-        values["who"] = whoOf(ctx, kCollRule, minority);
+        values["who"] = ctx.ranksSubject(minority);
         values["op_count"] = std::to_string(opCount);
         values["odd_call"] = odd.describe();
         values["usual_call"] = usual.describe();
@@ -454,7 +439,7 @@ void ruleEnqueuedAhead(const RuleContext& ctx, RuleOutput& out)
     static constexpr const char* kRule = "mismatch.enqueued_ahead";
     Placeholders values = ctx.placeholdersFor(ahead.front());
     values["ranks"] = formatRanks(ahead);
-    values["who"] = whoOf(ctx, kRule, ahead);
+    values["who"] = ctx.ranksSubject(ahead);
     values["coll_seq"] = std::to_string(pg->stuckSeq);
     values["prev_seq"] = std::to_string(pg->stuckSeq - 1);
     values["pg_label"] = ctx.pgLabel(pg->pg);

@@ -260,8 +260,8 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     Placeholders values = ctx.placeholdersFor(first);
     values["ranks"] = formatRanks(odd);
     values["who"] = odd.size() == 1 ? ctx.rankLabel(first) : formatRanks(odd);
-    values["subject"] = odd.size() == 1 ? ctx.rankLabel(first) : ctx.say(kRule, "ranks_subject", values);
-    values["object"] = odd.size() == 1 ? ctx.rankLabel(first) : ctx.say(kRule, "ranks_object", values);
+    values["subject"] = ctx.ranksSubject(odd);
+    values["object"] = ctx.ranksObject(odd);
     values["where"] = where;
     values["timed_out"] = std::to_string(pg->timedOut.size());
     Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
@@ -412,7 +412,7 @@ void ruleWatchdogBlocked(const RuleContext& ctx, RuleOutput& out)
     static constexpr const char* kRule = "hang.watchdog_blocked";
     Placeholders values = ctx.placeholdersFor(blocked.front());
     values["ranks"] = formatRanks(blocked);
-    values["object"] = blocked.size() == 1 ? ctx.rankLabel(blocked.front()) : ctx.say(kRule, "ranks_object", values);
+    values["object"] = ctx.ranksObject(blocked);
     values["processes"] = ctx.say(kRule, blocked.size() == 1 ? "one_process" : "several_processes");
     Finding& f = out.add(ctx, kRule, RootCauseClass::Unknown, values);
     f.ranks = blocked;
@@ -517,8 +517,7 @@ void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out)
     // this rule does not know, so those steps stay out.
     Placeholders values { { "op_name", op },
         { "where", stuckWhere(ctx, *pg) },
-        { "ranks", formatRanks(std::vector<std::int32_t>(inside.begin(), inside.end())) } };
-    values["inside"] = inside.size() == 1 ? ctx.rankLabel(*inside.begin()) : ctx.sayShared("ranks_subject", values);
+        { "inside", ctx.ranksSubject(std::vector<std::int32_t>(inside.begin(), inside.end())) } };
     if (group > 0)
         values["group_seen"] = ctx.say(kRule, "group_seen",
             { { "group", std::to_string(group) }, { "seen", std::to_string(inside.size()) } });
@@ -568,7 +567,7 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
     static constexpr const char* kRule = "silent.missing_rank";
     Placeholders values = ctx.placeholdersFor(silent.front());
     values["ranks"] = formatRanks(silent);
-    values["subject"] = silent.size() == 1 ? ctx.rankLabel(silent.front()) : ctx.say(kRule, "ranks_subject", values);
+    values["subject"] = ctx.ranksSubject(silent);
     values["these"] = ctx.say(kRule, silent.size() == 1 ? "this_rank" : "these_ranks");
     values["timed_out"] = std::to_string(pg->timedOut.size());
     values["op_name"] = stuckOpName(ctx);
