@@ -134,6 +134,20 @@ bool Bundle::recognisedAnything() const
     return !events.empty() || !tracebacks.empty() || !frDumps.empty();
 }
 
+std::set<std::string_view> Bundle::hostNames() const
+{
+    std::set<std::string_view> hosts;
+    for (StrId host : world.hosts)
+        hosts.insert(text(host));
+    for (const RawIdentity& id : identities)
+        if (id.host != kNoStr)
+            hosts.insert(text(id.host));
+    for (const Source& src : sources)
+        if (!src.pathIdentity.host.empty())
+            hosts.insert(src.pathIdentity.host);
+    return hosts;
+}
+
 std::string Bundle::describeRank(std::int32_t rank) const
 {
     std::string out = "rank " + std::to_string(rank);

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -153,6 +154,9 @@ public:
     // Whether any line or dump was understood. A paste of an unknown format still loads (it
     // is diagnosed as inconclusive, saying what was read), so this is asked, not assumed.
     bool recognisedAnything() const;
+    // Every host the bundle names: the rank table's, line labels' and file paths'. More than
+    // one is a multi-node job.
+    std::set<std::string_view> hostNames() const;
     // "rank 3 (node-01, GPU 3)" for explanations.
     std::string describeRank(std::int32_t rank) const;
 };

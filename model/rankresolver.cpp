@@ -841,19 +841,6 @@ private:
             m_b.issues.add("rank_conflict", sample);
     }
 
-    // Hosts named by line labels and file paths: more than one is a multi-node job.
-    std::size_t hostsNamed() const
-    {
-        std::set<std::string_view> hosts;
-        for (const RawIdentity& id : m_b.identities)
-            if (id.host != kNoStr)
-                hosts.insert(m_b.text(id.host));
-        for (const Source& src : m_b.sources)
-            if (!src.pathIdentity.host.empty())
-                hosts.insert(src.pathIdentity.host);
-        return hosts.size();
-    }
-
     // A single torchrun agent's lines and no other identity: a one-node job, local rank =
     // global rank (torchrun numbers local ranks from 0 on each node, and there is one node).
     // A host label on every line (pdsh, a collector) does not change that; a second host does.
@@ -862,7 +849,7 @@ private:
         for (std::int32_t r : m_b.identityRank)
             if (r >= 0)
                 return -1;
-        if (!m_b.workerGroups.empty() || m_worldSize || hostsNamed() > 1)
+        if (!m_b.workerGroups.empty() || m_worldSize || m_b.hostNames().size() > 1)
             return -1;
         std::set<SourceId> agentSources;
         std::int32_t maxLocal = -1;

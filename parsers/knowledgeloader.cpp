@@ -34,6 +34,16 @@ std::vector<model::VerifyStep> stepList(const nlohmann::json& entry)
     return out;
 }
 
+std::map<std::string, std::string, std::less<>> phraseMap(const nlohmann::json& owner)
+{
+    std::map<std::string, std::string, std::less<>> out;
+    if (auto it = owner.find("phrases"); it != owner.end() && it->is_object())
+        for (const auto& [name, text] : it->items())
+            if (text.is_string())
+                out.emplace(name, text.get<std::string>());
+    return out;
+}
+
 model::KnowledgeEntry entryFrom(const nlohmann::json& j)
 {
     model::KnowledgeEntry e;
@@ -48,10 +58,7 @@ model::KnowledgeEntry entryFrom(const nlohmann::json& j)
     e.fix = stringList(j, "fix");
     e.verify = stepList(j);
     e.confirm = stringList(j, "confirm");
-    if (auto it = j.find("phrases"); it != j.end() && it->is_object())
-        for (const auto& [name, text] : it->items())
-            if (text.is_string())
-                e.phrases.emplace(name, text.get<std::string>());
+    e.phrases = phraseMap(j);
     return e;
 }
 
@@ -77,6 +84,7 @@ model::Result<model::Knowledge> loadKnowledge(std::string_view json)
         for (const auto& [name, text] : it->items())
             if (text.is_string())
                 k.collectNextTime.emplace(name, text.get<std::string>());
+    k.phrases = phraseMap(doc);
     return k;
 }
 

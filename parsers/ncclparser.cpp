@@ -268,6 +268,43 @@ model::TimePoint timeBefore(std::string_view body, std::size_t start)
 // ---------------------------------------------------------------------------------------
 // Header
 
+// NCCL 2.0–2.2 (closed-source builds; 2.3 added the word) printed the level without "NCCL ":
+// "host:pid:tid [dev] INFO …" and "host:pid:tid [dev] file:line WARN …". Without the word a
+// line is taken only with the whole header at its start, so a Python logger's "INFO" or a
+// "host:port" in a message never reads as NCCL.
+bool NcclParser::headerWithoutNcclWord(std::string_view body, Header& header)
+{
+    const std::size_t hostEnd = body.find(' ');
+    if (hostEnd == std::string_view::npos || hostEnd + 1 >= body.size() || body[hostEnd + 1] != '[')
+        return false;
+    std::size_t hostOffset = 0;
+    if (!parseHostToken(body.substr(0, hostEnd), hostOffset, header.host, header.pid) || hostOffset != 0)
+        return false;
+    const std::size_t devEnd = body.find("] ", hostEnd + 2);
+    if (devEnd == std::string_view::npos)
+        return false;
+    const std::string_view digits = body.substr(hostEnd + 2, devEnd - hostEnd - 2);
+    if (digits.empty() || digits.size() > 3 || !allDigits(digits))
+        return false;
+    header.device = toInt32(digits);
+    std::size_t at = devEnd + 2;
+    auto levelWord = [&](std::string_view word, Level level) {
+        if (!body.substr(at).starts_with(word) || (at + word.size() < body.size() && body[at + word.size()] != ' '))
+            return false;
+        header.level = level;
+        header.msg = trimMessageEnd(body.substr(std::min(body.size(), at + word.size() + 1)));
+        return true;
+    };
+    if (levelWord("INFO", Level::Info))
+        return true;
+    const std::size_t fileEnd = body.find(' ', at);
+    if (fileEnd == std::string_view::npos || !isFileLine(body.substr(at, fileEnd - at)))
+        return false;
+    header.file = body.substr(at, body.find(':', at) - at);
+    at = fileEnd + 1;
+    return levelWord("WARN", Level::Warn) || levelWord("INFO", Level::Info);
+}
+
 bool NcclParser::headerBefore(std::string_view body, std::size_t ncclPos, Header& header)
 {
     // A paste may lose the host:pid:tid (XLA's and some launchers' builds print only
@@ -527,10 +564,12 @@ bool NcclParser::parseLine(
     if (!cached) {
         // The one memmem every non-NCCL line pays.
         const std::size_t ncclPos = findLiteral(body, kNcclWord);
-        if (ncclPos == std::string_view::npos)
-            return false;
-        if (!findHeader(body, ncclPos, header, firstStart))
+        if (ncclPos == std::string_view::npos) {
+            if (!headerWithoutNcclWord(body, header))
+                return false;
+        } else if (!findHeader(body, ncclPos, header, firstStart)) {
             return parseBanner(ctx, body, out);
+        }
         rememberHeader(body, header, firstStart);
         m_lastSeveralHeaders = header.start != firstStart;
         // A clean line whose header was just remembered (a file interleaving processes

@@ -188,6 +188,7 @@ private:
     };
     static constexpr std::uint32_t kNoIdentity = UINT32_MAX;
 
+    static bool headerWithoutNcclWord(std::string_view body, Header& header);
     void headerFromCache(std::string_view body, Header& header) const;
     enum class CachedColl : std::uint8_t { Recorded, NotColl, Torn };
     // A line starting with the cached header read as a COLL line (see parseLine).

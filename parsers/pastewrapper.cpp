@@ -57,19 +57,28 @@ bool blank(std::string_view line)
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
+// The head's lines, a CR before the break dropped; with skipBlank, only lines with text. At
+// most `limit` are kept.
+std::vector<std::string_view> headLines(std::string_view head, std::size_t limit, bool skipBlank)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start <= head.size() && lines.size() < limit;) {
+        const std::size_t nl = std::min(head.find('\n', start), head.size());
+        std::string_view line = head.substr(start, nl - start);
+        start = nl + 1;
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        if (!skipBlank || !blank(line))
+            lines.push_back(line);
+    }
+    return lines;
+}
+
 // Every line followed by a copy of itself (`head` holds whole lines only); the head may start
 // at the second copy of a pair.
 bool everyLineTwice(std::string_view head)
 {
-    std::vector<std::string_view> lines;
-    for (std::size_t start = 0; start <= head.size() && lines.size() < 2 * kHeadLines;) {
-        const std::size_t nl = std::min(head.find('\n', start), head.size());
-        std::string_view line = head.substr(start, nl - start);
-        if (line.ends_with('\r'))
-            line.remove_suffix(1);
-        lines.push_back(line);
-        start = nl + 1;
-    }
+    const std::vector<std::string_view> lines = headLines(head, 2 * kHeadLines, false);
     if (lines.size() < 8)
         return false;
     for (std::size_t first : { 0, 1 }) {
@@ -90,16 +99,7 @@ bool everyLineTwice(std::string_view head)
 // The width a terminal cut long lines at (see wrapWidth), 0 when the head is not hard-wrapped.
 std::size_t hardWrapWidth(std::string_view head)
 {
-    std::vector<std::string_view> lines;
-    for (std::size_t start = 0; start <= head.size() && lines.size() < kHeadLines;) {
-        const std::size_t nl = std::min(head.find('\n', start), head.size());
-        std::string_view line = head.substr(start, nl - start);
-        if (line.ends_with('\r'))
-            line.remove_suffix(1);
-        if (!blank(line))
-            lines.push_back(line);
-        start = nl + 1;
-    }
+    const std::vector<std::string_view> lines = headLines(head, kHeadLines, true);
     std::vector<std::size_t> widths;
     for (std::string_view l : lines)
         if (l.size() >= 60)
@@ -164,53 +164,35 @@ namespace {
 // The wrapper's strippable part, on whole lines.
 PasteWrapper detectLineWrapper(std::string_view head)
 {
-    std::size_t depth = std::numeric_limits<std::size_t>::max();
-    std::size_t spaces = std::numeric_limits<std::size_t>::max();
-    std::size_t tabs = std::numeric_limits<std::size_t>::max();
-    std::size_t lines = 0;
-    std::size_t numberedLines = 0;
-    std::size_t firstNumberLength = 0;
-    for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
-        const std::size_t nl = std::min(head.find('\n', start), head.size());
-        const std::string_view line = head.substr(start, nl - start);
-        start = nl + 1;
-        if (blank(line))
-            continue;
-        ++lines;
-        numberedLines += lineNumberLength(line) > 0;
-        if (lines == 1)
-            firstNumberLength = lineNumberLength(line);
-    }
-    if (lines == 0)
+    // Each step strips what the one before found, and looks again at the lines with text.
+    std::vector<std::string_view> lines = headLines(head, kHeadLines, true);
+    if (lines.empty())
         return {};
+    const std::size_t numberedLines = static_cast<std::size_t>(std::count_if(
+        lines.begin(), lines.end(), [](std::string_view l) { return lineNumberLength(l) > 0; }));
     // Two numbered lines at least, or one in cat -n's own width ("%6d\t"): a single "3\tx"
     // may be a table's row.
-    const bool numbered = numberedLines == lines && (lines >= 2 || firstNumberLength == 7);
-    lines = 0;
-    for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
-        const std::size_t nl = std::min(head.find('\n', start), head.size());
-        std::string_view line = head.substr(start, nl - start);
-        start = nl + 1;
-        if (numbered)
+    const bool numbered = numberedLines == lines.size() && (lines.size() >= 2 || lineNumberLength(lines.front()) == 7);
+    if (numbered) {
+        std::vector<std::string_view> unnumbered;
+        for (std::string_view line : headLines(head, std::numeric_limits<std::size_t>::max(), true)) {
             line.remove_prefix(lineNumberLength(line));
-        if (blank(line))
-            continue;
-        ++lines;
-        depth = std::min(depth, quoteDepthOf(line));
+            if (!blank(line) && unnumbered.size() < kHeadLines)
+                unnumbered.push_back(line);
+        }
+        lines = std::move(unnumbered);
+        if (lines.empty())
+            return { numbered, 0, {} };
     }
-    if (lines == 0)
-        return { numbered, 0, {} };
-    lines = 0;
-    for (std::size_t start = 0; start <= head.size() && lines < kHeadLines;) {
-        const std::size_t nl = std::min(head.find('\n', start), head.size());
-        std::string_view line = head.substr(start, nl - start);
-        if (numbered)
-            line.remove_prefix(lineNumberLength(line));
+    std::size_t depth = std::numeric_limits<std::size_t>::max();
+    for (std::string_view line : lines)
+        depth = std::min(depth, quoteDepthOf(line));
+    std::size_t spaces = std::numeric_limits<std::size_t>::max();
+    std::size_t tabs = std::numeric_limits<std::size_t>::max();
+    for (std::string_view line : lines) {
         line = withoutQuotes(line, depth);
-        start = nl + 1;
         if (blank(line))
             continue;
-        ++lines;
         spaces = std::min(spaces, line.find_first_not_of(' '));
         tabs = std::min(tabs, line.find_first_not_of('\t'));
     }

@@ -167,18 +167,17 @@ std::vector<std::string> missingEvidence(const Bundle& b, const DiagnosisFacts& 
 Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned threads)
 {
     const DiagnosisFacts facts = collectFacts(bundle, threads);
+    const RuleContext ctx { bundle, facts, knowledge };
     if (!bundle.recognisedAnything()) {
         // Text no parser understood is an answer too: say so and what to collect, never guess.
         Diagnosis d;
         d.status = DiagnosisStatus::Inconclusive;
         d.rootCause = RootCauseClass::Unknown;
         d.confidence = 0.0;
-        d.summary = "Nothing in the input was recognised as PyTorch, NCCL, launcher, traceback, kernel or "
-                    "stack-dump output, so nothing can be said about a hang. The import issues say what was read.";
+        d.summary = ctx.sayShared("verdict_nothing_recognised");
         d.missingEvidence = missingEvidence(bundle, facts, knowledge);
         return d;
     }
-    const RuleContext ctx { bundle, facts, knowledge };
     RuleOutput out;
     ruleFingerprintMismatch(ctx, out);
     ruleDesyncReport(ctx, out);
@@ -237,8 +236,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
         d.status = DiagnosisStatus::Inconclusive;
         d.rootCause = RootCauseClass::Unknown;
         d.confidence = 0.2;
-        d.summary = facts.anyTimeout ? "Collectives timed out, but the logs do not show which rank or link started it."
-                                     : "Errors were logged, but none of them explains a hang.";
+        d.summary = ctx.sayShared(facts.anyTimeout ? "verdict_timeouts_unexplained" : "verdict_errors_unexplained");
     } else if (std::any_of(bundle.frDumps.begin(), bundle.frDumps.end(),
                    [](const FrDump& dump) { return dump.stopUnknown || dump.truncated; })) {
         // A broken dump hides where its rank stood: with nothing else pointing at a hang,
@@ -246,17 +244,19 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
         d.status = DiagnosisStatus::Inconclusive;
         d.rootCause = RootCauseClass::Unknown;
         d.confidence = 0.2;
-        d.summary = "No rule found a hang, but a Flight Recorder dump is broken or cut short and "
-                    "cannot show where its rank stood (see the import issues).";
+        d.summary = ctx.sayShared("verdict_broken_dump");
     } else {
         d.status = DiagnosisStatus::NoHangFound;
         d.rootCause = RootCauseClass::None;
         d.confidence = 0.8;
-        d.summary = "No hang or collective failure found: no watchdog timeouts, no NCCL or rank failures.";
-        if (!facts.applicationXids.empty())
-            d.summary += " The kernel log's Xid " + std::to_string(bundle.events[facts.applicationXids.front()].code)
-                + (facts.applicationXids.size() > 1 ? " (and " + std::to_string(facts.applicationXids.size() - 1) + " more of its kind)" : std::string())
-                + " comes from an application's own kernel, and no rank of this job logged the CUDA error it would cause.";
+        Placeholders values;
+        if (!facts.applicationXids.empty()) {
+            const std::size_t more = facts.applicationXids.size() - 1;
+            values["application_xid"] = ctx.sayShared("application_xid",
+                { { "xid", std::to_string(bundle.events[facts.applicationXids.front()].code) },
+                    { "more", more ? ctx.sayShared("more_of_its_kind", { { "count", std::to_string(more) } }) : "" } });
+        }
+        d.summary = ctx.sayShared("verdict_no_hang", values);
     }
     if (d.status == DiagnosisStatus::Inconclusive)
         d.initiatingRanks.clear();

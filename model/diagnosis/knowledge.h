@@ -36,6 +36,8 @@ struct Knowledge {
     std::map<std::string, KnowledgeEntry, std::less<>> rules;   // by rule id
     // Advice when the evidence is missing, by key ("flight_recorder", "nccl_debug", ...).
     std::map<std::string, std::string, std::less<>> collectNextTime;
+    // Phrases several rules say alike ("Ranks {ranks}"), when a rule has none of that name.
+    std::map<std::string, std::string, std::less<>> phrases;
 
     const KnowledgeEntry* forClass(std::string_view name) const;
     const KnowledgeEntry* forRule(std::string_view id) const;

@@ -29,10 +29,19 @@ struct RuleContext {
     std::string rankLabel(std::int32_t rank) const { return bundle.describeRank(rank); }
     std::string pgLabel(StrId pg) const;
     Placeholders placeholdersFor(std::int32_t rank) const;
-    // One of a rule's phrases from the knowledge base, filled with values. A phrase the
-    // knowledge base lacks reads "{missing phrase rule/name}" and a value left unknown stays
-    // "{name}", both visible to the tests that read every finding's words.
+    // One of a rule's phrases from the knowledge base (the rule's own, else one shared by
+    // several rules), filled with values. A phrase the knowledge base lacks reads
+    // "{missing phrase rule/name}" and a value left unknown stays "{name}", both visible to
+    // the tests that read every finding's words.
     std::string say(std::string_view rule, std::string_view phrase, const Placeholders& values = {}) const;
+    // A phrase several rules share ("{op_name} #{stuck_seq} of {pg_label}").
+    std::string sayShared(std::string_view phrase, const Placeholders& values = {}) const;
+    // Ranks as a sentence names them: one rank's label, or "Ranks 3,5" to start a sentence
+    // and "ranks 3,5" inside one (shared phrases).
+    std::string ranksSubject(const std::vector<std::int32_t>& ranks) const;
+    std::string ranksObject(const std::vector<std::int32_t>& ranks) const;
+    // A rule entry's title filled with values: for a finding told in another rule's words.
+    std::string title(std::string_view rule, const Placeholders& values) const;
     // The rule's explanation (its entry's summary) and its verdict sentence, filled alike.
     std::string explain(std::string_view rule, const Placeholders& values) const;
     std::string verdict(std::string_view rule, const Placeholders& values) const;

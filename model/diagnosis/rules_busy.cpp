@@ -26,27 +26,17 @@ struct BusyEvidence {
     bool byConvention = false; // an unprefixed line taken as the main process's
 };
 
-// Every host the bundle names, from the rank table and from line labels.
-std::set<StrId> hostsNamed(const Bundle& b)
-{
-    std::set<StrId> hosts(b.world.hosts.begin(), b.world.hosts.end());
-    for (const RawIdentity& id : b.identities)
-        if (id.host != kNoStr)
-            hosts.insert(id.host);
-    return hosts;
-}
-
 // A host label alone (pdsh's "node7: ", a collector's node name) names a machine, not a
 // process: a line under it can be rank 0's when rank 0 runs on that host, or when the bundle
 // names that one host and places rank 0 nowhere.
-bool hostMayHoldRankZero(const Bundle& b, const std::set<StrId>& hosts, StrId host)
+bool hostMayHoldRankZero(const Bundle& b, const std::set<std::string_view>& hosts, StrId host)
 {
     if (!b.ranks.empty() && b.ranks.front().host != kNoStr)
-        return b.ranks.front().host == host;
+        return b.text(b.ranks.front().host) == b.text(host);
     return hosts.size() == 1;
 }
 
-bool identityHasWriter(const Bundle& b, const std::set<StrId>& hosts, std::uint32_t identity)
+bool identityHasWriter(const Bundle& b, const std::set<std::string_view>& hosts, std::uint32_t identity)
 {
     if (identity >= b.identities.size())
         return false;
@@ -54,10 +44,13 @@ bool identityHasWriter(const Bundle& b, const std::set<StrId>& hosts, std::uint3
     return id.statesRank() || id.pid >= 0 || (id.host != kNoStr && !hostMayHoldRankZero(b, hosts, id.host));
 }
 
+constexpr const char* kRule = "straggler.busy_while_others_waited";
+
 // What the busy line says the step is: a bar's description ("Running tokenizer on dataset")
 // with its elapsed time, else the line itself, short enough for a verdict sentence.
-std::string stepName(const Bundle& b, const Event& e)
+std::string stepName(const RuleContext& ctx, const Event& e)
 {
+    const Bundle& b = ctx.bundle;
     const std::string_view text = b.text(e.text);
     const std::size_t bar = text.find("%|");
     if (bar == std::string_view::npos)
@@ -68,7 +61,8 @@ std::string stepName(const Bundle& b, const Event& e)
     std::string name(text.substr(0, std::min<std::size_t>(end, 100)));
     if (e.durationMs >= 0) {
         const std::int64_t minutes = e.durationMs / 60000;
-        name += " for " + (minutes > 0 ? std::to_string(minutes) + " min" : std::to_string(e.durationMs / 1000) + " s");
+        name += minutes > 0 ? ctx.say(kRule, "step_minutes", { { "minutes", std::to_string(minutes) } })
+                            : ctx.say(kRule, "step_seconds", { { "seconds", std::to_string(e.durationMs / 1000) } });
     }
     return name;
 }
@@ -106,7 +100,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
     // disabled elsewhere, loggers are rank-zero-only), so an unprefixed line among prefixed
     // or self-naming waiters is rank 0's.
     std::map<std::int32_t, BusyEvidence> busy;
-    const std::set<StrId> hosts = hostsNamed(b);
+    const std::set<std::string_view> hosts = b.hostNames();
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
         if (e.kind != EventKind::TrainingProgress)
@@ -152,10 +146,9 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
         return;
 
     double confidence = 0.65 + (ranAsLong ? 0.15 : 0.0) - (ev.byConvention ? 0.05 : 0.0);
-    static constexpr const char* kRule = "straggler.busy_while_others_waited";
     Placeholders values = ctx.placeholdersFor(rank);
     values["who"] = ctx.rankLabel(rank);
-    values["step"] = stepName(b, b.events[ev.event]);
+    values["step"] = stepName(ctx, b.events[ev.event]);
     values["count"] = std::to_string(waiters.size());
     values["waiters"] = ctx.say(kRule, waiters.empty() ? "waiters_unknown" : "waiters_counted", values);
     if (ranAsLong)

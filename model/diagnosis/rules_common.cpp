@@ -1,4 +1,5 @@
 #include "model/diagnosis/rules.h"
+#include "model/ranklist.h"
 
 #include <type_traits>
 #include <map>
@@ -27,7 +28,7 @@ OpType RuleContext::stuckOp() const
 std::string RuleContext::pgLabel(StrId pg) const
 {
     if (pg == kNoStr)
-        return "the process group";
+        return sayShared("pg_unknown");
     std::string out = "PG " + std::string(bundle.text(pg));
     if (const ProcessGroup* g = bundle.processGroup(pg); g && g->desc != kNoStr)
         out += " (" + std::string(bundle.text(g->desc)) + ")";
@@ -77,7 +78,32 @@ std::string RuleContext::say(std::string_view rule, std::string_view phrase, con
     if (const KnowledgeEntry* entry = knowledge.forRule(rule))
         if (auto it = entry->phrases.find(phrase); it != entry->phrases.end())
             return renderTemplate(it->second, values);
+    if (auto it = knowledge.phrases.find(phrase); it != knowledge.phrases.end())
+        return renderTemplate(it->second, values);
     return missingPhrase(rule, phrase);
+}
+
+std::string RuleContext::sayShared(std::string_view phrase, const Placeholders& values) const
+{
+    if (auto it = knowledge.phrases.find(phrase); it != knowledge.phrases.end())
+        return renderTemplate(it->second, values);
+    return missingPhrase("shared", phrase);
+}
+
+std::string RuleContext::ranksSubject(const std::vector<std::int32_t>& ranks) const
+{
+    return ranks.size() == 1 ? rankLabel(ranks.front()) : sayShared("ranks_subject", { { "ranks", formatRanks(ranks) } });
+}
+
+std::string RuleContext::ranksObject(const std::vector<std::int32_t>& ranks) const
+{
+    return ranks.size() == 1 ? rankLabel(ranks.front()) : sayShared("ranks_object", { { "ranks", formatRanks(ranks) } });
+}
+
+std::string RuleContext::title(std::string_view rule, const Placeholders& values) const
+{
+    const KnowledgeEntry* entry = knowledge.forRule(rule);
+    return entry && !entry->title.empty() ? renderTemplate(entry->title, values) : missingPhrase(rule, "title");
 }
 
 std::string RuleContext::explain(std::string_view rule, const Placeholders& values) const

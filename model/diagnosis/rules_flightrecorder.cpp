@@ -130,11 +130,6 @@ Placeholders placeholders(
     return p;
 }
 
-std::string ranksText(const RuleContext& ctx, const std::vector<std::int32_t>& ranks)
-{
-    return ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "ranks " + formatRanks(ranks);
-}
-
 std::string secondsText(std::int64_t ns)
 {
     char buf[32];
@@ -191,59 +186,41 @@ void ruleFrMismatch(const RuleContext& ctx, RuleOutput& out)
     std::size_t further = 0;
     for (const FrMismatch& m : pg->mismatches)
         further += &m != first && m.kind != FrMismatchKind::State;
-    const std::string at = "collective #" + std::to_string(first->seq) + " of " + pgText(b, *pg);
-    const std::string sides = "ranks " + formatRanks(first->agreeing) + " recorded "
-        + describeFrEntry(b, first->agreeingEntry) + "; " + ranksText(ctx, first->deviating)
-        + " recorded " + describeFrEntry(b, first->deviatingEntry);
-    std::string tail;
-    if (further || pg->consequencesSuppressed)
-        tail = " Matching continued past it: " + std::to_string(further)
-            + " further independent mismatch(es) on this PG, "
-            + std::to_string(pg->consequencesSuppressed)
-            + " later disagreement(s) that only follow from this one were not counted again.";
 
+    static constexpr const char* kRule = "fr.mismatch";
     Placeholders values
         = placeholders(ctx, first->evenSplit ? -1 : first->deviating.front(), pg, first->seq);
     values["ranks"] = formatRanks(first->deviating);
-    Finding& f = out.add(ctx, "fr.mismatch", RootCauseClass::CollectiveMismatch, values);
+    values["who"] = ctx.ranksObject(first->deviating);
+    values["coll_seq"] = std::to_string(first->seq);
+    values["pg_label"] = pgText(b, *pg);
+    values["kind"] = std::string(frMismatchKindName(first->kind));
+    values["agreeing"] = formatRanks(first->agreeing);
+    values["agreeing_count"] = std::to_string(first->agreeing.size());
+    values["agreeing_call"] = describeFrEntry(b, first->agreeingEntry);
+    values["deviating_call"] = describeFrEntry(b, first->deviatingEntry);
+    if (further || pg->consequencesSuppressed)
+        values["continued"] = ctx.say(kRule, "continued",
+            { { "further", std::to_string(further) },
+                { "suppressed", std::to_string(pg->consequencesSuppressed) } });
+    Finding& f = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
     f.evidence.push_back(entryEvidence(b, first->deviatingEntry));
     f.evidence.push_back(entryEvidence(b, first->agreeingEntry));
     f.codeLocation = codeLocation(b, first->deviatingEntry);
-    const std::string kind(frMismatchKindName(first->kind));
     if (first->evenSplit) {
-        f.title = "Flight Recorder: ranks disagree on " + at + " in an even split (" + kind + ")";
+        f.title = ctx.say(kRule, "even_split_title", values);
         f.confidence = 0.6;
-        f.explanation = "The Flight Recorder dumps disagree on " + at + " (" + kind + "): " + sides
-            + ". Neither side is a minority, so the dumps cannot say which one took the wrong code "
-              "path and no rank is named."
-              " Compare the code that issues this collective on both sides (the stacks of both "
-              "entries)."
-            + tail;
+        f.explanation = ctx.say(kRule, "even_split_summary", values);
         Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "fr.mismatch_even_split",
-            "The Flight Recorder shows ranks disagreeing on " + at
-                + " in an even split; Rankscope does not pick a side.");
+            ctx.say(kRule, "even_split_verdict", values));
         p.stuckCollective = stuckOf(b, *pg);
         return;
     }
     f.ranks = first->deviating;
-    f.title = "Flight Recorder: " + ranksText(ctx, first->deviating)
-        + " issued a different collective at " + at + " (" + kind + ")";
     f.confidence = 0.9;
-    f.explanation = "Lined up by sequence number, the dumps show " + sides + ". The "
-        + std::to_string(first->agreeing.size())
-        + " ranks that agree are the reference (consensus, not whichever file came first), so "
-        + ranksText(ctx, first->deviating)
-        + " took a different code path: a skipped or extra collective, a rank-dependent branch or "
-          "a different tensor shape, "
-          "and every rank deadlocked on the mismatched call. The code location is where it issued "
-          "its call."
-        + tail;
-    Proposal& p
-        = out.propose(RootCauseClass::CollectiveMismatch, first->deviating, 0.9, "fr.mismatch",
-            ranksText(ctx, first->deviating) + " issued " + describeFrEntry(b, first->deviatingEntry)
-                + " at " + at + " while " + std::to_string(first->agreeing.size())
-                + " ranks issued " + describeFrEntry(b, first->agreeingEntry)
-                + " (Flight Recorder): a collective mismatch.");
+    f.explanation = ctx.explain(kRule, values);
+    Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, first->deviating, 0.9, kRule,
+        ctx.verdict(kRule, values));
     p.stuckCollective = stuckOf(b, *pg);
 }
 
@@ -279,8 +256,15 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
     }
     const std::size_t entered = started.size() + scheduled.size();
     const std::size_t holding = entered + completed.size();
-    const std::string at = "collective #" + std::to_string(pg->stuckSeq) + " of " + pgText(b, *pg);
-    const std::string waitText = describeFrEntry(b, pg->stuckEntry);
+    // The values every form's words share: the suspects, the stuck collective and the PG.
+    auto valuesFor = [&](std::string_view rule, const std::vector<std::int32_t>& suspects) {
+        Placeholders values = placeholders(ctx, suspects.front(), pg, pg->stuckSeq);
+        values["ranks"] = formatRanks(suspects);
+        values["who"] = ctx.ranksObject(suspects);
+        values["coll_seq"] = std::to_string(pg->stuckSeq);
+        values["pg_label"] = pgText(b, *pg);
+        return values;
+    };
 
     if (!stopped.empty() && entered > 0) {
         if (stopped.size() >= holding) {
@@ -292,28 +276,25 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
             extra.insert(extra.end(), scheduled.begin(), scheduled.end());
             extra.insert(extra.end(), completed.begin(), completed.end());
             std::sort(extra.begin(), extra.end());
-            Placeholders values = placeholders(ctx, extra.front(), pg, pg->stuckSeq);
-            values["ranks"] = formatRanks(extra);
-            Finding& f = out.add(ctx, "fr.mismatch", RootCauseClass::CollectiveMismatch, values);
+            // fr.mismatch's form for a collective only the minority issued.
+            static constexpr const char* kRule = "fr.mismatch";
+            Placeholders values = valuesFor(kRule, extra);
+            values["wait_call"] = describeFrEntry(b, pg->stuckEntry);
+            values["stopped"] = formatRanks(stopped);
+            values["stopped_count"] = std::to_string(stopped.size());
+            values["prev_seq"] = std::to_string(pg->stuckSeq - 1);
+            Finding& f = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
             f.ranks = extra;
             f.confidence = 0.7;
-            f.title = "Flight Recorder: " + ranksText(ctx, extra) + " issued " + at
-                + ", which the other ranks never issued";
-            f.explanation = ranksText(ctx, extra) + " enqueued " + at + " (" + waitText
-                + "), while " + std::to_string(stopped.size()) + " ranks (" + formatRanks(stopped)
-                + ") recorded nothing after #" + std::to_string(pg->stuckSeq - 1)
-                + " on this PG. The minority issued an extra collective (a rank-dependent branch "
-                  "such as logging or"
-                  " evaluation on one rank), and waits for peers that will never join.";
+            f.title = ctx.say(kRule, "extra_title", values);
+            f.explanation = ctx.say(kRule, "extra_summary", values);
             f.evidence.push_back(entryEvidence(b, pg->stuckEntry));
             if (const FrRankAtSeq* s = pg->at(stopped.front()); s && s->lastEntry != kNoFrIndex)
                 f.evidence.push_back(entryEvidence(b, s->lastEntry));
             f.codeLocation = codeLocation(b, pg->stuckEntry);
             Proposal& p
                 = out.propose(RootCauseClass::CollectiveMismatch, extra, 0.7, "fr.mismatch_extra_collective",
-                    ranksText(ctx, extra) + " issued " + at
-                        + " that the other ranks never issued (Flight Recorder): a collective "
-                          "mismatch.");
+                    ctx.say(kRule, "extra_verdict", values));
             p.stuckCollective = stuckOf(b, *pg);
             return;
         }
@@ -322,12 +303,14 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
             crashed = crashed || hasOwnFailure(ctx, r);
         const RootCauseClass cls
             = crashed ? RootCauseClass::RankCrashed : RootCauseClass::StragglerStall;
-        Placeholders values = placeholders(ctx, stopped.front(), pg, pg->stuckSeq);
-        values["ranks"] = formatRanks(stopped);
-        Finding& f = out.add(ctx, "fr.never_entered", cls, values);
+        static constexpr const char* kRule = "fr.never_entered";
+        Placeholders values = valuesFor(kRule, stopped);
+        values["wait_call"] = describeFrEntry(b, pg->stuckEntry);
+        values["entered"] = std::to_string(entered);
+        values["why"] = ctx.say(kRule, crashed ? "why_crashed" : "why_busy");
+        Finding& f = out.add(ctx, kRule, cls, values);
         f.ranks = stopped;
         f.confidence = 0.85;
-        f.title = "Flight Recorder: " + ranksText(ctx, stopped) + " never enqueued " + at;
         // The newest entry of the rank's whole dump (any PG) shows where it went instead.
         auto newestOf = [&](const FrRankAtSeq* s) {
             if (!s || s->dump >= b.frDumps.size() || b.frDumps[s->dump].entryCount == 0)
@@ -339,15 +322,19 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         for (const std::int32_t r : stopped) {
             const FrRankAtSeq* s = pg->at(r);
             const std::uint32_t newest = newestOf(s);
-            std::string said = !s || s->lastEntry == kNoFrIndex
-                ? " recorded nothing on this PG"
-                : " last enqueued " + describeFrEntry(b, s->lastEntry) + " on it";
+            const bool recordedHere = s && s->lastEntry != kNoFrIndex;
+            Placeholders said { { "label", ctx.rankLabel(r) } };
+            if (recordedHere)
+                said["last_call"] = describeFrEntry(b, s->lastEntry);
             if (newest != kNoFrIndex && (!s || newest != s->lastEntry)) {
-                const FrCall* c = callOf(b, newest);
-                said += ", and its newest entry is " + describeFrEntry(b, newest)
-                    + (c ? " on PG " + std::string(b.text(c->pg)) : std::string());
+                Placeholders newestWords { { "newest_call", describeFrEntry(b, newest) } };
+                if (const FrCall* c = callOf(b, newest))
+                    newestWords["newest_pg"]
+                        = ctx.say(kRule, "newest_pg", { { "pg_name", std::string(b.text(c->pg)) } });
+                said["newest"] = ctx.say(kRule, "newest_entry", newestWords);
             }
-            last += (last.empty() ? "" : "; ") + ctx.rankLabel(r) + said;
+            last += (last.empty() ? "" : "; ")
+                + ctx.say(kRule, recordedHere ? "rank_last_enqueued" : "rank_recorded_nothing", said);
             if (newest != kNoFrIndex && f.evidence.size() < kMaxEvidence)
                 f.evidence.push_back(entryEvidence(b, newest));
             if (s && s->lastEntry != kNoFrIndex && s->lastEntry != newest
@@ -357,18 +344,11 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         f.evidence.push_back(entryEvidence(b, pg->stuckEntry));
         if (const std::uint32_t newest = newestOf(pg->at(stopped.front())); newest != kNoFrIndex)
             f.codeLocation = codeLocation(b, newest);
-        f.explanation = std::to_string(entered) + " rank(s) enqueued " + at + " (" + waitText
-            + ") and wait in it, but " + last
-            + ". Its own buffer reaches back far enough to show it, so the rank never got to the "
-              "collective:"
-            + (crashed ? " it failed first (see its own error)."
-                       : " it was busy elsewhere (data loading, checkpoint I/O, a different code "
-                         "path) or hung in Python.")
-            + " The code location is the newest collective it did issue (on any PG).";
+        values["last"] = last;
+        f.explanation = ctx.explain(kRule, values);
         Proposal& p = out.propose(cls, stopped, 0.85,
             crashed ? Precedence("fr.never_entered_crashed") : Precedence("fr.never_entered"),
-            ranksText(ctx, stopped) + " never enqueued " + at + " while " + std::to_string(entered)
-                + " rank(s) waited in it (Flight Recorder).");
+            ctx.verdict(kRule, values));
         p.stuckCollective = stuckOf(b, *pg);
         return;
     }
@@ -382,25 +362,15 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         stuckInside = started;
         stuckInside.insert(stuckInside.end(), scheduled.begin(), scheduled.end());
         std::sort(stuckInside.begin(), stuckInside.end());
-        Placeholders values = placeholders(ctx, stuckInside.front(), pg, pg->stuckSeq);
-        values["ranks"] = formatRanks(stuckInside);
-        Finding& f = out.add(ctx, "fr.stuck_inside", std::nullopt, values);
+        static constexpr const char* kRule = "fr.stuck_inside";
+        Placeholders values = valuesFor(kRule, stuckInside);
+        values["completed_count"] = std::to_string(completed.size());
+        Finding& f = out.add(ctx, kRule, std::nullopt, values);
         f.ranks = stuckInside;
         f.confidence = 0.75;
-        f.title = "Flight Recorder: " + ranksText(ctx, stuckInside) + " is stuck inside " + at
-            + " that every peer completed";
         addPositionEvidence(f, b, *pg, stuckInside, completed.front());
-        f.explanation = std::to_string(completed.size()) + " rank(s) completed " + at + ", but "
-            + ranksText(ctx, stuckInside)
-            + " enqueued it and never completed it. PyTorch's \"last enqueued\" counter cannot "
-              "tell this from never"
-              " reaching it; the Flight Recorder can: the rank is inside the collective, so its "
-              "GPU kernel, its NCCL"
-              " transport or its watchdog is stuck. Look for an Xid, NVLink or IB error on its "
-              "host.";
-        Proposal& p = out.propose(RootCauseClass::Unknown, stuckInside, 0.7, "fr.stuck_inside",
-            ranksText(ctx, stuckInside) + " is stuck inside " + at
-                + " that every peer completed (Flight Recorder).");
+        f.explanation = ctx.explain(kRule, values);
+        Proposal& p = out.propose(RootCauseClass::Unknown, stuckInside, 0.7, kRule, ctx.verdict(kRule, values));
         p.stuckCollective = stuckOf(b, *pg);
         return;
     }
@@ -437,13 +407,16 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
                 worst = std::max(worst, g.ns);
             }
         if (!late.empty() && late.size() * 2 < gaps.size()) {
-            Placeholders values = placeholders(ctx, late.front(), pg, pg->stuckSeq);
-            values["ranks"] = formatRanks(late);
-            Finding& f = out.add(ctx, "fr.late_start", RootCauseClass::HardwareFault, values);
+            static constexpr const char* kRule = "fr.late_start";
+            Placeholders values = valuesFor(kRule, late);
+            values["worst"] = secondsText(worst);
+            values["median"] = secondsText(median);
+            values["on_time_count"] = std::to_string(gaps.size() - late.size());
+            if (timeoutNs > 0)
+                values["timeout_note"] = ctx.say(kRule, "timeout_note", { { "timeout", secondsText(timeoutNs) } });
+            Finding& f = out.add(ctx, kRule, RootCauseClass::HardwareFault, values);
             f.ranks = late;
             f.confidence = 0.7;
-            f.title = "Flight Recorder: " + ranksText(ctx, late) + " was noticed starting " + at
-                + " only " + secondsText(worst) + " after enqueuing it";
             std::int32_t onTime = -1;
             for (const Gap& g : gaps)
                 if (std::find(late.begin(), late.end(), g.rank) == late.end()) {
@@ -451,21 +424,8 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
                     break;
                 }
             addPositionEvidence(f, b, *pg, late, onTime);
-            f.explanation = "Every rank started " + at + " and none finished it. On "
-                + std::to_string(gaps.size() - late.size())
-                + " rank(s) the watchdog saw the start within " + secondsText(median)
-                + " of the enqueue, but on " + ranksText(ctx, late) + " only after "
-                + secondsText(worst)
-                + (timeoutNs > 0 ? " (the timeout is " + secondsText(timeoutNs) + ")"
-                                 : std::string())
-                + ". The watchdog polls every few milliseconds, so it was blocked for that long: a "
-                  "CUDA call on that rank"
-                  " did not return, which is what a hung GPU or driver does. Its peers wait in the "
-                  "collective for it.";
-            Proposal& p = out.propose(RootCauseClass::HardwareFault, late, 0.7, "fr.late_start",
-                ranksText(ctx, late)
-                    + "'s watchdog was blocked for about the timeout while its peers waited in "
-                    + at + " (Flight Recorder): its GPU or driver is hung.");
+            f.explanation = ctx.explain(kRule, values);
+            Proposal& p = out.propose(RootCauseClass::HardwareFault, late, 0.7, kRule, ctx.verdict(kRule, values));
             p.stuckCollective = stuckOf(b, *pg);
             return;
         }
@@ -482,27 +442,17 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
                 if (e.startedNs() > e.createdNs() && e.createdNs() > 0)
                     longestWait = std::max(longestWait, e.startedNs() - e.createdNs());
             }
-        Placeholders values = placeholders(ctx, scheduled.front(), pg, pg->stuckSeq);
-        values["ranks"] = formatRanks(scheduled);
-        Finding& f = out.add(ctx, "fr.not_started", RootCauseClass::StragglerStall, values);
+        static constexpr const char* kRule = "fr.not_started";
+        Placeholders values = valuesFor(kRule, scheduled);
+        values["started_count"] = std::to_string(started.size());
+        if (longestWait > 0)
+            values["longest_wait"] = ctx.say(kRule, "longest_wait", { { "longest", secondsText(longestWait) } });
+        Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
         f.ranks = scheduled;
         f.confidence = 0.75;
-        f.title = "Flight Recorder: " + ranksText(ctx, scheduled) + " never started " + at
-            + " that its peers started";
         addPositionEvidence(f, b, *pg, scheduled, started.front());
-        f.explanation = std::to_string(started.size()) + " rank(s) started " + at
-            + " and are still in it"
-            + (longestWait > 0 ? " (" + secondsText(longestWait) + " from enqueue to start at most)"
-                               : std::string())
-            + ", but " + ranksText(ctx, scheduled)
-            + " only enqueued it: its GPU never began the collective's kernel, so earlier work on "
-              "its stream (a long or"
-              " hung kernel, a blocking copy) held it back and the peers wait for it inside the "
-              "collective.";
-        Proposal& p
-            = out.propose(RootCauseClass::StragglerStall, scheduled, 0.75, "fr.not_started",
-                ranksText(ctx, scheduled) + " never started " + at
-                    + " while its peers did (Flight Recorder).");
+        f.explanation = ctx.explain(kRule, values);
+        Proposal& p = out.propose(RootCauseClass::StragglerStall, scheduled, 0.75, kRule, ctx.verdict(kRule, values));
         p.stuckCollective = stuckOf(b, *pg);
     }
 }
@@ -538,14 +488,22 @@ void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out)
                     || a.position == FrRankPosition::BufferDoesNotReach);
     const RootCauseClass cls
         = crashed ? RootCauseClass::RankCrashed : RootCauseClass::StragglerStall;
+    static constexpr const char* kRule = "fr.missing_dump";
     Placeholders values = placeholders(ctx, missing.front(), pg, pg ? pg->stuckSeq : -1);
     values["ranks"] = formatRanks(missing);
-    Finding& f = out.add(ctx, "fr.missing_dump", cls, values);
+    values["who"] = ctx.ranksObject(missing);
+    values["dumped_count"] = std::to_string(fr.dumpedRanks.size());
+    values["world_size"] = std::to_string(fr.worldSize);
+    if (pg && othersAllWaiting) {
+        values["waiting"] = ctx.say(kRule, "waiting",
+            { { "coll_seq", std::to_string(pg->stuckSeq) }, { "pg_label", pgText(b, *pg) } });
+        values["and_waited"] = ctx.say(kRule, "and_waited");
+    }
+    values["why"] = ctx.say(kRule, failed ? "why_failed" : alive ? "why_alive" : "why_gone");
+    Finding& f = out.add(ctx, kRule, cls, values);
     f.ranks = missing;
     const double confidence = failed ? 0.8 : (othersAllWaiting ? 0.7 : 0.55);
     f.confidence = confidence;
-    f.title = "Flight Recorder: no dump from " + ranksText(ctx, missing) + " while "
-        + std::to_string(fr.dumpedRanks.size()) + " ranks dumped";
     for (const std::int32_t r : fr.dumpedRanks) {
         if (f.evidence.size() >= 2)
             break;
@@ -555,31 +513,12 @@ void ruleFrMissingDump(const RuleContext& ctx, RuleOutput& out)
     }
     if (pg && pg->stuckEntry != kNoFrIndex)
         f.codeLocation = codeLocation(b, pg->stuckEntry);
-    std::string waiting;
-    if (pg && othersAllWaiting)
-        waiting = " Every rank that dumped had enqueued collective #" + std::to_string(pg->stuckSeq)
-            + " of " + pgText(b, *pg) + " and was waiting in it.";
-    f.explanation = "The job has " + std::to_string(fr.worldSize) + " ranks and "
-        + std::to_string(fr.dumpedRanks.size()) + " of them wrote a Flight Recorder dump, but "
-        + ranksText(ctx, missing) + " did not." + waiting
-        + (failed ? " The rank also failed on its own (see its error), so it died before the dump "
-                    "was requested."
-                : alive ? " Its logs show it alive after the hang began, so it was hung so hard "
-                          "(GIL deadlock, stuck CUDA"
-                          " call) that its dump never completed, or the file was left uncollected "
-                          "on its host."
-                        : " The dump is written by PyTorch's watchdog thread, which keeps running "
-                          "while Python is busy, so"
-                          " a rank that is only slow still writes one: the process was most likely "
-                          "gone (crashed or"
-                          " killed) before the dump was requested. Make sure the file was not just "
-                          "left uncollected on its host.");
+    f.explanation = ctx.explain(kRule, values);
     Proposal& p = out.propose(cls, missing, confidence,
         failed ? Precedence("fr.missing_dump_failed")
             : othersAllWaiting ? Precedence("fr.missing_dump_others_waiting")
                                : Precedence("fr.missing_dump"),
-        "No Flight Recorder dump from " + ranksText(ctx, missing) + " while the other ranks dumped"
-            + (othersAllWaiting ? " and waited in the stuck collective." : "."));
+        ctx.verdict(kRule, values));
     if (pg)
         p.stuckCollective = stuckOf(b, *pg);
 }
@@ -608,39 +547,35 @@ void ruleFrP2pUnmatched(const RuleContext& ctx, RuleOutput& out)
         return;
     const std::int32_t silent = first->recvMissing ? first->receiver : first->sender;
     const std::int32_t waiting = first->recvMissing ? first->sender : first->receiver;
+    static constexpr const char* kRule = "fr.p2p_unmatched";
     Placeholders values = placeholders(ctx, silent, firstPg, -1);
     values["peer"] = std::to_string(waiting);
     values["ranks"] = std::to_string(first->sender) + "," + std::to_string(first->receiver);
-    Finding& f = out.add(ctx, "fr.p2p_unmatched", RootCauseClass::CollectiveMismatch, values);
+    // The op names are NCCL's: the pending one and the one its partner never posted.
+    values["pending_op"] = first->recvMissing ? "send" : "recv";
+    values["missing_op"] = first->recvMissing ? "recv" : "send";
+    values["sender"] = std::to_string(first->sender);
+    values["receiver"] = std::to_string(first->receiver);
+    values["waiting_who"] = ctx.rankLabel(waiting);
+    values["silent_who"] = ctx.rankLabel(silent);
+    values["waiting_rank"] = std::to_string(waiting);
+    values["silent_rank"] = std::to_string(silent);
+    values["entry"] = describeFrEntry(b, first->entry);
+    values["pg_label"] = pgText(b, *firstPg);
+    values["direction"] = ctx.say(kRule, first->recvMissing ? "waits_on_send" : "waits_on_recv");
+    if (pairs.size() > 1) {
+        std::string list;
+        for (const auto& pair : pairs)
+            list += (list.empty() ? "" : ", ") + pair;
+        values["pairs"] = ctx.say(kRule, "unmatched_pairs", { { "pair_list", list } });
+    }
+    Finding& f = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
     f.ranks = { first->sender, first->receiver };
     f.confidence = 0.7;
-    f.title = "Flight Recorder: " + std::string(first->recvMissing ? "send" : "recv")
-        + " from rank " + std::to_string(first->sender) + " to rank "
-        + std::to_string(first->receiver) + " has no matching "
-        + (first->recvMissing ? "recv" : "send");
     f.evidence.push_back(entryEvidence(b, first->entry));
     f.codeLocation = codeLocation(b, first->entry);
-    f.explanation = ctx.rankLabel(waiting) + " posted " + describeFrEntry(b, first->entry) + " on "
-        + pgText(b, *firstPg) + ", but " + ctx.rankLabel(silent) + " never posted the matching "
-        + (first->recvMissing ? "recv" : "send")
-        + " (counted by peer pair in order, from where both ring buffers reach). A point-to-point "
-          "op blocks until its"
-          " partner arrives, so this pair deadlocked: "
-        + ctx.rankLabel(silent)
-        + " took a different path through the pipeline schedule or is stuck before it."
-        + (pairs.size() > 1 ? " Unmatched pairs (sender -> receiver): " +
-                    [&] {
-                        std::string s;
-                        for (const auto& p : pairs)
-                            s += (s.empty() ? "" : ", ") + p;
-                        return s;
-                    }()
-                    + "."
-                            : std::string());
-    Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, { silent }, 0.7, "fr.p2p_unmatched",
-        "Rank " + std::to_string(waiting) + " waits on a "
-            + (first->recvMissing ? "send to" : "recv from") + " rank " + std::to_string(silent)
-            + " that never posted its side (Flight Recorder p2p).");
+    f.explanation = ctx.explain(kRule, values);
+    Proposal& p = out.propose(RootCauseClass::CollectiveMismatch, { silent }, 0.7, kRule, ctx.verdict(kRule, values));
     p.pair = std::make_pair(first->sender, first->receiver);
     if (const FrPgMatch* s = firstStuck(ctx))
         p.stuckCollective = stuckOf(b, *s);

@@ -91,41 +91,41 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out)
         || minority.size() * 3 > observed;
     const bool opDiffers = sorted[0].first.family != sorted[1].first.family;
 
+    // The finding's two ids (op type, size) say the same: their words are the entry of the
+    // proposal's id, which the finding ids, having no entry, do not fill in by themselves.
+    static constexpr const char* kWords = "mismatch.op_or_size";
     Placeholders values = ctx.placeholdersFor(evenSplit ? sorted[0].second.front() : minority.front());
     values["ranks"] = formatRanks(minority);
     Finding& f = out.add(ctx, opDiffers ? "mismatch.op_type" : "mismatch.size", RootCauseClass::CollectiveMismatch, values);
-    const std::string at = "collective #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    values["coll_seq"] = std::to_string(pg->stuckSeq);
+    values["pg_label"] = ctx.pgLabel(pg->pg);
     std::string campsText;
     for (const auto& [sig, ranks] : sorted) {
-        campsText += (campsText.empty() ? "" : "; ") + std::string("ranks ") + formatRanks(ranks) + " run " + describe(sig);
+        campsText += (campsText.empty() ? "" : "; ")
+            + ctx.say(kWords, "camp", { { "camp_ranks", formatRanks(ranks) }, { "call", describe(sig) } });
         const RankProgress* p = b.progressOf(pg->pg, ranks.front());
         if (p && p->timeoutEvent != RankProgress::kNoEvent && f.evidence.size() < 6)
             f.evidence.push_back(evidenceOf(b, p->timeoutEvent));
     }
+    values["camps"] = campsText;
     if (evenSplit) {
-        if (f.title.empty())
-            f.title = "Ranks disagree on " + at + " in an even split";
+        f.title = ctx.say(kWords, "even_split_title", values);
         f.confidence = 0.6;
         f.ranks = {};
-        f.explanation = "The ranks split into equally large camps on " + at + ": " + campsText
-            + ". With an even split the logs cannot say which side took the wrong code path, so no rank is named."
-              " Compare the code paths that issue this collective on both sides.";
+        f.explanation = ctx.say(kWords, "even_split_summary", values);
         out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "mismatch.op_or_size_even_split",
-            "Ranks disagree on " + at + " (" + campsText + "); the split is even, so Rankscope does not pick a side.");
+            ctx.say(kWords, "even_split_verdict", values));
         return;
     }
-    if (f.title.empty())
-        f.title = (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority))
-            + " run a different collective at " + at;
+    values["who"] = ctx.ranksSubject(minority);
+    values["odd_call"] = describe(sorted[1].first);
+    values["usual_call"] = describe(sorted[0].first);
+    values["majority_count"] = std::to_string(sorted[0].second.size());
+    f.title = ctx.title(kWords, values);
     f.ranks = minority;
     f.confidence = 0.85;
-    f.explanation = "At the same sequence number the ranks issued different collectives: " + campsText
-        + ". The majority agrees, so the minority took a different code path (a skipped or extra collective, a"
-          " rank-dependent branch, a different tensor shape) and everyone deadlocked on the mismatched call.";
-    out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, "mismatch.op_or_size",
-        (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority)) + " issued "
-            + describe(sorted[1].first) + " at " + at + " while " + std::to_string(sorted[0].second.size())
-            + " ranks issued " + describe(sorted[0].first) + ": a collective mismatch.");
+    f.explanation = ctx.explain(kWords, values);
+    out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, kWords, ctx.verdict(kWords, values));
 }
 
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
@@ -164,29 +164,26 @@ void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
             tie = true;
         }
     }
+    static constexpr const char* kRule = "mismatch.fingerprint";
+    const bool singledOut = culprit >= 0 && !tie;
     Placeholders values = ctx.placeholdersFor(culprit >= 0 ? culprit : 0);
-    Finding& f = out.add(ctx, "mismatch.fingerprint", RootCauseClass::CollectiveMismatch, values);
+    if (singledOut)
+        values["who"] = ctx.rankLabel(culprit);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
     for (std::size_t i = 0; i < events.size() && i < 4; ++i)
         f.evidence.push_back(evidenceOf(b, events[i]));
-    if (culprit < 0 || tie) {
-        if (f.title.empty())
-            f.title = "TORCH_DISTRIBUTED_DEBUG=DETAIL detected a collective mismatch";
+    if (!singledOut) {
+        f.title = ctx.say(kRule, "no_culprit_title");
         f.confidence = 0.7;
-        f.explanation = "The collective fingerprint check found ranks running different collectives, but the reports"
-                        " do not single out one rank.";
+        f.explanation = ctx.say(kRule, "no_culprit_summary");
         out.propose(RootCauseClass::CollectiveMismatch, {}, 0.7, "mismatch.fingerprint_no_culprit",
-            "TORCH_DISTRIBUTED_DEBUG=DETAIL detected ranks running different collectives.");
+            ctx.say(kRule, "no_culprit_verdict"));
         return;
     }
-    if (f.title.empty())
-        f.title = ctx.rankLabel(culprit) + " runs a different collective (fingerprint check)";
     f.ranks = { culprit };
     f.confidence = 0.9;
-    f.explanation = "With TORCH_DISTRIBUTED_DEBUG=DETAIL every collective's fingerprint is compared across ranks"
-                    " before it runs; the check names " + ctx.rankLabel(culprit)
-        + " as running a different collective than its peers. This is a direct observation, not an inference.";
-    out.propose(RootCauseClass::CollectiveMismatch, { culprit }, 0.9, "mismatch.fingerprint",
-        ctx.rankLabel(culprit) + " ran a different collective than its peers (TORCH_DISTRIBUTED_DEBUG=DETAIL fingerprint check).");
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::CollectiveMismatch, { culprit }, 0.9, kRule, ctx.verdict(kRule, values));
 }
 
 void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
@@ -209,25 +206,21 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
     std::vector<std::int32_t> ranks;
     for (const auto& [r, n] : lagging)
         ranks.push_back(r);
+    static constexpr const char* kRule = "straggler.desync_report";
     Placeholders values = ctx.placeholdersFor(ranks.front());
     values["ranks"] = formatRanks(ranks);
-    Finding& f = out.add(ctx, "straggler.desync_report", RootCauseClass::StragglerStall, values);
+    values["who"] = ctx.ranksObject(ranks);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
     f.ranks = ranks;
-    if (f.title.empty())
-        f.title = "PyTorch's desync report names " + formatRanks(ranks) + " as lagging";
     f.confidence = 0.85;
     f.evidence.push_back(evidenceOf(b, sample->evidence,
-        "desync report: lagging ranks " + formatRanks(sample->laggingRanks) + ", finished but did not join "
-            + formatRanks(sample->finishedNotJoined)));
-    f.explanation = "TORCH_NCCL_DESYNC_DEBUG compares every rank's last started/finished collective through the store;"
-                    " it reports " + formatRanks(ranks)
-        + " as the lagging rank(s) that never joined the collective the others wait in.";
+        ctx.say(kRule, "report_evidence",
+            { { "lagging", formatRanks(sample->laggingRanks) }, { "not_joined", formatRanks(sample->finishedNotJoined) } })));
+    f.explanation = ctx.explain(kRule, values);
     // The report is a direct observation through the store; it names the lagging ranks out of
     // the whole group, not only the ranks whose logs are in the bundle.
     if (ranks.size() <= 2 || ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
-        out.propose(RootCauseClass::StragglerStall, ranks, 0.85, "straggler.desync_report",
-            "PyTorch's desync report names " + (ranks.size() == 1 ? ctx.rankLabel(ranks.front()) : "ranks " + formatRanks(ranks))
-                + " as never joining the collective the others wait in.");
+        out.propose(RootCauseClass::StragglerStall, ranks, 0.85, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model
@@ -265,6 +258,9 @@ struct CallSignature {
     }
 };
 
+// The finding of every COLL-line form (ranked, even split, processes only): its words are here.
+constexpr const char* kCollRule = "mismatch.coll_lines";
+
 // Without init lines the COLL lines cannot be tied to ranks, but processes whose calls on
 // same-sized communicators disagree at one opCount still show a mismatch (names nobody).
 void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
@@ -289,26 +285,26 @@ void collLineMismatchWithoutRanks(const RuleContext& ctx, RuleOutput& out)
         }
         if (traces.size() < 2 || sigs.size() < 2)
             continue;
-        Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, {});
-        f.title = "Processes called different collectives at NCCL opCount " + std::to_string(key.second);
+        Finding& f = out.add(ctx, kCollRule, RootCauseClass::CollectiveMismatch, {});
+        Placeholders values { { "op_count", std::to_string(key.second) }, { "nranks", std::to_string(key.first) } };
+        f.title = ctx.say(kCollRule, "processes_title", values);
         std::string camps;
         std::set<CallSignature> shown;
         for (const Call& c : calls) {
             if (!shown.insert(c.sig).second)
                 continue;
             const CollTrace& tr = b.collTraces[c.trace];
-            camps += (camps.empty() ? "" : "; ") + std::string(b.text(tr.host)) + ":" + std::to_string(tr.pid) + " called "
-                + c.sig.describe();
+            const Placeholders call { { "process", std::string(b.text(tr.host)) + ":" + std::to_string(tr.pid) },
+                { "call", c.sig.describe() }, { "op_count", values["op_count"] } };
+            camps += (camps.empty() ? "" : "; ") + ctx.say(kCollRule, "process_camp", call);
             if (f.evidence.size() < 4)
-                f.evidence.push_back({ c.evidence, c.sig.describe() + " at opCount " + std::to_string(key.second) });
+                f.evidence.push_back({ c.evidence, ctx.say(kCollRule, "process_call_evidence", call) });
         }
+        values["camps"] = camps;
         f.confidence = 0.6;
-        f.explanation = "On communicators of " + std::to_string(key.first) + " ranks, NCCL opCount "
-            + std::to_string(key.second) + " is a different call in different processes: " + camps
-            + ". Calls that do not match cannot complete. Without NCCL's init lines these processes cannot be tied to"
-              " ranks, and the lines do not show which side took the wrong code path.";
+        f.explanation = ctx.say(kCollRule, "processes_summary", values);
         out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "mismatch.coll_lines_processes",
-            "Processes called different collectives at the same NCCL opCount (" + camps + "): a collective mismatch.");
+            ctx.say(kCollRule, "processes_verdict", values));
         return;
     }
 }
@@ -367,45 +363,43 @@ void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out)
             // The calls disagree, but no side is clearly the odd one out (an even split, only
             // a couple of ranks in the bundle, or enough ranks missing to turn the count):
             // say it is a mismatch, name nobody.
-            Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, {});
-            f.title = "Ranks called different collectives at NCCL opCount " + std::to_string(opCount);
+            Finding& f = out.add(ctx, kCollRule, RootCauseClass::CollectiveMismatch, {});
+            Placeholders values { { "op_count", std::to_string(opCount) } };
+            f.title = ctx.say(kCollRule, "even_split_title", values);
             std::string campText;
             for (const auto& [sig, ranks] : sorted) {
-                campText += (campText.empty() ? "" : "; ") + std::string(ranks.size() == 1 ? "rank " : "ranks ")
-                    + formatRanks(ranks) + " called " + sig.describe();
+                campText += (campText.empty() ? "" : "; ")
+                    + ctx.say(kCollRule, ranks.size() == 1 ? "camp_one" : "camp_many",
+                        { { "camp_ranks", formatRanks(ranks) }, { "call", sig.describe() } });
                 if (f.evidence.size() < 4)
-                    f.evidence.push_back({ example.at(sig), "opCount " + std::to_string(opCount) + ": " + sig.describe() });
+                    f.evidence.push_back({ example.at(sig),
+                        ctx.say(kCollRule, "call_evidence", { { "op_count", values["op_count"] }, { "call", sig.describe() } }) });
             }
+            values["camps"] = campText;
             f.confidence = 0.6;
-            f.explanation = "At NCCL opCount " + std::to_string(opCount) + " the ranks in the bundle disagree: " + campText
-                + ". Calls that do not match cannot complete, but these lines do not show which side took the wrong"
-                  " code path.";
+            f.explanation = ctx.say(kCollRule, "even_split_summary", values);
             out.propose(RootCauseClass::CollectiveMismatch, {}, 0.6, "mismatch.coll_lines_even_split",
-                "Ranks called different collectives at NCCL opCount " + std::to_string(opCount) + " (" + campText
-                    + "); which side is wrong is not in these lines.");
+                ctx.say(kCollRule, "even_split_verdict", values));
             return;
         }
         const CallSignature& usual = sorted[0].first;
         const CallSignature& odd = sorted[1].first;
         Placeholders values = ctx.placeholdersFor(minority.front());
         values["ranks"] = formatRanks(minority);
-        Finding& f = out.add(ctx, "mismatch.coll_lines", RootCauseClass::CollectiveMismatch, values);
+        values["who"] = ctx.ranksSubject(minority);
+        values["op_count"] = std::to_string(opCount);
+        values["odd_call"] = odd.describe();
+        values["usual_call"] = usual.describe();
+        values["majority_count"] = std::to_string(sorted[0].second.size());
+        Finding& f = out.add(ctx, kCollRule, RootCauseClass::CollectiveMismatch, values);
         f.ranks = minority;
-        if (f.title.empty())
-            f.title = (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority))
-                + " called a different collective at NCCL opCount " + std::to_string(opCount);
-        f.evidence.push_back({ example.at(odd), "opCount " + std::to_string(opCount) + ": " + odd.describe() });
-        f.evidence.push_back({ example.at(usual), "opCount " + std::to_string(opCount) + ": " + usual.describe() });
+        f.evidence.push_back({ example.at(odd),
+            ctx.say(kCollRule, "call_evidence", { { "op_count", values["op_count"] }, { "call", odd.describe() } }) });
+        f.evidence.push_back({ example.at(usual),
+            ctx.say(kCollRule, "call_evidence", { { "op_count", values["op_count"] }, { "call", usual.describe() } }) });
         f.confidence = 0.85;
-        f.explanation = "NCCL logs every collective call with its opCount (NCCL_DEBUG_SUBSYS=COLL). At opCount "
-            + std::to_string(opCount) + " of the world communicator " + std::to_string(sorted[0].second.size())
-            + " ranks called " + usual.describe() + " while " + formatRanks(minority) + " called " + odd.describe()
-            + ". Calls that do not match cannot complete: the minority took a different code path (a different tensor"
-              " shape, a skipped or extra collective).";
-        out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, "mismatch.coll_lines",
-            (minority.size() == 1 ? ctx.rankLabel(minority.front()) : "Ranks " + formatRanks(minority)) + " called "
-                + odd.describe() + " where " + std::to_string(sorted[0].second.size()) + " ranks called "
-                + usual.describe() + " (NCCL opCount " + std::to_string(opCount) + "): a collective mismatch.");
+        f.explanation = ctx.explain(kCollRule, values);
+        out.propose(RootCauseClass::CollectiveMismatch, minority, 0.85, kCollRule, ctx.verdict(kCollRule, values));
         return;
     }
 }
@@ -442,36 +436,31 @@ void ruleEnqueuedAhead(const RuleContext& ctx, RuleOutput& out)
     // A clear odd one out: a handful of ranks against a large agreeing majority.
     if (ahead.empty() || atStuck.size() < 4 || ahead.size() > 2 || atStuck.size() < 4 * ahead.size())
         return;
-    const std::string at = "collective #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    static constexpr const char* kRule = "mismatch.enqueued_ahead";
     Placeholders values = ctx.placeholdersFor(ahead.front());
     values["ranks"] = formatRanks(ahead);
-    Finding& f = out.add(ctx, "mismatch.enqueued_ahead", RootCauseClass::CollectiveMismatch, values);
+    values["who"] = ctx.ranksSubject(ahead);
+    values["coll_seq"] = std::to_string(pg->stuckSeq);
+    values["prev_seq"] = std::to_string(pg->stuckSeq - 1);
+    values["pg_label"] = ctx.pgLabel(pg->pg);
+    values["stopped_count"] = std::to_string(atStuck.size());
+    Finding& f = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
     f.ranks = ahead;
-    const std::string who = ahead.size() == 1 ? ctx.rankLabel(ahead.front()) : "Ranks " + formatRanks(ahead);
-    if (f.title.empty())
-        f.title = who + " enqueued past " + at + " where every other rank stopped";
     std::string detail;
     for (std::int32_t r : ahead) {
         const RankProgress* p = b.progressOf(pg->pg, r);
-        detail += (detail.empty() ? "" : ", ") + ctx.rankLabel(r) + " last enqueued " + std::to_string(p->lastEnqueued);
+        detail += (detail.empty() ? "" : ", ")
+            + ctx.say(kRule, "rank_enqueued",
+                { { "label", ctx.rankLabel(r) }, { "enqueued", std::to_string(p->lastEnqueued) } });
         if (p->statusEvent != RankProgress::kNoEvent && f.evidence.size() < 4)
             f.evidence.push_back(evidenceOf(b, p->statusEvent));
     }
+    values["detail"] = detail;
     if (const RankProgress* p = b.progressOf(pg->pg, atStuck.front()); p && p->statusEvent != RankProgress::kNoEvent)
         f.evidence.push_back(evidenceOf(b, p->statusEvent));
     f.confidence = 0.6;
-    f.explanation = std::to_string(atStuck.size()) + " ranks report last enqueued " + std::to_string(pg->stuckSeq)
-        + " and last completed " + std::to_string(pg->stuckSeq - 1) + ": they all stopped right after " + at
-        + ", waiting for it. " + detail
-        + ": it kept issuing collectives the others never issued. Ranks running the same code stop at the same place,"
-          " so its #" + std::to_string(pg->stuckSeq)
-        + " was probably a different call (a collective skipped or added on a rank-local branch) and the calls paired"
-          " up at #" + std::to_string(pg->stuckSeq)
-        + " do not match. Caveat: this rests on the enqueue counters only; the op and size of its #"
-        + std::to_string(pg->stuckSeq) + " would be in its own WorkNCCL timeout line or NCCL COLL lines.";
-    out.propose(RootCauseClass::CollectiveMismatch, ahead, 0.6, "mismatch.enqueued_ahead",
-        who + " enqueued collectives past " + at + " while " + std::to_string(atStuck.size())
-            + " ranks all stopped there: its collective sequence diverged (a skipped or extra collective).");
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::CollectiveMismatch, ahead, 0.6, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model

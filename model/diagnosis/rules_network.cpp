@@ -20,9 +20,10 @@ bool isPrimaryStatus(std::int32_t status)
     return status != 5;
 }
 
-std::string hostText(const Bundle& b, StrId host)
+// A host's name, or the rule's words for a host no line names.
+std::string hostText(const RuleContext& ctx, std::string_view rule, StrId host)
 {
-    return host == kNoStr ? std::string("an unknown host") : std::string(b.text(host));
+    return host == kNoStr ? ctx.say(rule, "unknown_host") : std::string(ctx.bundle.text(host));
 }
 
 // Positive evidence that the job never got past its first collective ([formats 1.5], [formats 11] G): the
@@ -75,25 +76,20 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
         || (failingRanks.size() >= 3 && localHosts.size() >= 2 && !ctx.facts.anyCollectiveCompleted);
     if ((localHosts.size() >= 3 && peers.size() >= 3) || neverWorked) {
         // Same failure everywhere at once.
+        static constexpr const char* kRule = "network.many_hosts";
         Placeholders values = ctx.placeholdersFor(primary.front()->localRank);
         values["hosts"] = std::to_string(localHosts.size());
-        Finding& f = out.add(ctx, "network.many_hosts", RootCauseClass::Configuration, values);
-        if (f.title.empty())
-            f.title = "IB completion errors on " + std::to_string(localHosts.size()) + " hosts toward "
-                + std::to_string(peers.size()) + " peers";
+        values["peer_count"] = std::to_string(peers.size());
+        values["rank_count"] = std::to_string(failingRanks.size());
+        values["status"] = std::to_string(primary.front()->status);
+        if (neverWorked)
+            values["never_worked"] = ctx.say(kRule, "never_worked");
+        Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, values);
         for (std::size_t i = 0; i < primary.size() && i < 4; ++i)
             f.evidence.push_back(evidenceOf(b, primary[i]->event));
         f.confidence = 0.75;
-        f.explanation = "The same InfiniBand/RoCE completion error (status " + std::to_string(primary.front()->status)
-            + ") appears on " + std::to_string(failingRanks.size()) + " ranks on " + std::to_string(localHosts.size())
-            + " host(s) toward " + std::to_string(peers.size()) + " peer address(es)"
-            + (neverWorked ? ", before any collective ever completed" : "")
-            + ". One bad cable or NIC breaks one pair mid-run; transport that fails everywhere, or never worked at all,"
-              " points at the fabric's configuration (GID index, MTU, ACS/GDR, IB timeout/retry settings) or a"
-              " switch-wide event.";
-        out.propose(RootCauseClass::Configuration, {}, 0.75, "network.many_hosts",
-            "InfiniBand completion errors hit " + std::to_string(localHosts.size())
-                + " hosts at once: a fabric configuration problem, not one broken link.");
+        f.explanation = ctx.explain(kRule, values);
+        out.propose(RootCauseClass::Configuration, {}, 0.75, kRule, ctx.verdict(kRule, values));
         return;
     }
 
@@ -125,6 +121,7 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
     for (const auto* le : primary)
         if (le->localRank == peer && std::find(le->peerRanks.begin(), le->peerRanks.end(), a) != le->peerRanks.end())
             mirrored = true;
+    static constexpr const char* kRule = "network.ib_pair";
     Placeholders values = ctx.placeholdersFor(a);
     values["peer_ip"] = first.peerIp;
     if (first.peerHost != kNoStr)
@@ -134,7 +131,15 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
     const Event& e = b.events[first.event];
     if (e.detail != kNoStr)
         values["hca"] = std::string(b.text(e.detail));
-    Finding& f = out.add(ctx, "network.ib_pair", RootCauseClass::NetworkPair, values);
+    // The words' own values: the fix lines fill {peer_host} only when a line names the host.
+    values["who"] = ctx.rankLabel(a);
+    if (peer >= 0)
+        values["peer_who"] = ctx.rankLabel(peer);
+    values["peer_host_name"] = hostText(ctx, kRule, first.peerHost);
+    values["status"] = std::to_string(first.status);
+    if (first.status == 12 || first.status == 4)
+        values["status_note"] = ctx.say(kRule, first.status == 12 ? "status_retries" : "status_protection");
+    Finding& f = out.add(ctx, kRule, RootCauseClass::NetworkPair, values);
     f.evidence.push_back(evidenceOf(b, first.event));
     for (const auto* le : primary)
         if (le != &first && f.evidence.size() < 4)
@@ -142,43 +147,30 @@ void ruleIbPair(const RuleContext& ctx, RuleOutput& out)
     // Show the bootstrap line that ties the peer address to its host.
     for (const auto& addr : b.bootstrapAddresses)
         if (std::string(b.text(addr.ip)) == first.peerIp) {
-            f.evidence.push_back(evidenceOf(b, addr.evidence, "bootstrap address " + first.peerIp + " belongs to "
-                    + std::string(b.text(addr.host))));
+            f.evidence.push_back(evidenceOf(b, addr.evidence,
+                ctx.say(kRule, "bootstrap_address",
+                    { { "peer_ip", first.peerIp }, { "addr_host", std::string(b.text(addr.host)) } })));
             break;
         }
-    const std::string statusText = "status " + std::to_string(first.status)
-        + (first.status == 12 ? " (transport retries exhausted)" : first.status == 4 ? " (local protection error)" : "");
     if (peer < 0) {
+        // Only the peer's host is known: a form of its own, under its own precedence row.
         f.ranks = { a };
-        if (f.title.empty())
-            f.title = "IB completion error on " + ctx.rankLabel(a) + " toward " + hostText(b, first.peerHost);
+        f.title = ctx.say(kRule, "peer_host_title", values);
         f.confidence = 0.55;
-        f.explanation = ctx.rankLabel(a) + " got an InfiniBand completion error with " + statusText + " from peer "
-            + first.peerIp + " (" + hostText(b, first.peerHost) + "). "
-            + (first.peerRanks.empty() ? "No bootstrap line in the bundle maps that address to a rank."
-                                        : "That host runs ranks " + formatRanks(first.peerRanks)
-                       + "; the ring/channel lines do not say which one talks to it.");
+        values["peer_ranks_note"] = first.peerRanks.empty()
+            ? ctx.say(kRule, "peer_unmapped")
+            : ctx.say(kRule, "peer_host_ranks", { { "host_ranks", formatRanks(first.peerRanks) } });
+        f.explanation = ctx.say(kRule, "peer_host_summary", values);
         out.propose(RootCauseClass::NetworkPair, { a }, 0.55, "network.ib_peer_host",
-            "The link from " + ctx.rankLabel(a) + " to " + hostText(b, first.peerHost) + " failed (IB " + statusText + ").");
+            ctx.say(kRule, "peer_host_verdict", values));
         return;
     }
     f.ranks = { std::min(a, peer), std::max(a, peer) };
-    if (f.title.empty())
-        f.title = "Link between " + ctx.rankLabel(a) + " and " + ctx.rankLabel(peer) + " failed";
     f.confidence = pairedByMirror ? 0.75 : mirrored ? 0.9 : 0.85;
-    f.explanation = pairedByMirror
-        ? "Only two ranks report InfiniBand completion errors: " + ctx.rankLabel(a) + " (" + statusText + ") toward "
-            + first.peerIp + " and " + ctx.rankLabel(peer) + " toward another address. Without NCCL's bootstrap lines the addresses cannot be mapped to hosts, but two"
-              " ranks failing on each other's traffic are the two ends of one link."
-        : "The first InfiniBand completion error that is not a flush (" + statusText + ") was logged by "
-        + ctx.rankLabel(a) + " about peer " + first.peerIp + ", the bootstrap address of " + hostText(b, first.peerHost)
-        + "; of that host's ranks, " + ctx.rankLabel(peer) + " is the one the NCCL ring/channel lines connect to it."
-        + (mirrored ? " The peer logged the mirror error toward this side." : "")
-        + " Later status-5 (flush) errors and the watchdog timeouts on the other ranks are fallout: every rank entered"
-          " the collective and waited on this link.";
-    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, f.confidence, "network.ib_pair",
-        "The network link between " + ctx.rankLabel(a) + " and " + ctx.rankLabel(peer) + " failed (IB " + statusText
-            + "); the other ranks timed out waiting on it.");
+    if (mirrored)
+        values["mirrored"] = ctx.say(kRule, "mirrored");
+    f.explanation = pairedByMirror ? ctx.say(kRule, "mirror_summary", values) : ctx.explain(kRule, values);
+    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, f.confidence, kRule, ctx.verdict(kRule, values));
     p.pair = std::make_pair(f.ranks[0], f.ranks[1]);
 }
 
@@ -211,48 +203,44 @@ void ruleSocketClosed(const RuleContext& ctx, RuleOutput& out)
             || text.find("No route to host") != std::string_view::npos;
         if (!timedOut || first->localRank < 0)
             return;
+        static constexpr const char* kRule = "network.socket_timed_out";
         Placeholders values = ctx.placeholdersFor(first->localRank);
         values["peer_ip"] = first->peerIp;
-        Finding& f = out.add(ctx, "network.socket_timed_out", RootCauseClass::NetworkPair, values);
+        values["who"] = ctx.rankLabel(first->localRank);
+        values["message"] = std::string(text.substr(0, 120));
+        Finding& f = out.add(ctx, kRule, RootCauseClass::NetworkPair, values);
         f.ranks = { first->localRank };
         f.evidence.push_back(evidenceOf(b, first->event));
-        if (f.title.empty())
-            f.title = "TCP connection from " + ctx.rankLabel(first->localRank) + " to " + first->peerIp + " timed out";
         f.confidence = 0.5;
-        f.explanation = ctx.rankLabel(first->localRank) + "'s socket to " + first->peerIp
-            + " timed out (" + std::string(text.substr(0, 120))
-            + "): the peer's host stopped acknowledging, so the network path between them (or that host) failed."
-              " No line maps the address to a rank; NCCL_DEBUG=INFO bootstrap lines would.";
-        out.propose(RootCauseClass::NetworkPair, { first->localRank }, 0.5, "network.socket_timed_out",
-            "The connection from " + ctx.rankLabel(first->localRank) + " to " + first->peerIp
-                + " timed out: a network path failure; the peer's rank is not in the logs.");
+        f.explanation = ctx.explain(kRule, values);
+        out.propose(RootCauseClass::NetworkPair, { first->localRank }, 0.5, kRule, ctx.verdict(kRule, values));
         return;
     }
+    static constexpr const char* kRule = "network.socket_closed";
     Placeholders values = ctx.placeholdersFor(first->localRank);
     if (first->peerHost != kNoStr)
         values["peer_host"] = std::string(b.text(first->peerHost));
     values["peer_ip"] = first->peerIp;
-    Finding& f = out.add(ctx, "network.socket_closed", crashedThere.empty() ? std::optional(RootCauseClass::NetworkPair) : std::optional(RootCauseClass::RankCrashed), values);
+    values["who"] = ctx.rankLabel(first->localRank);
+    if (crashedThere.empty())
+        values["peer_who"] = ctx.rankLabel(first->peerRanks.front());
+    Finding& f = out.add(ctx, kRule, crashedThere.empty() ? std::optional(RootCauseClass::NetworkPair) : std::optional(RootCauseClass::RankCrashed), values);
     f.evidence.push_back(evidenceOf(b, first->event));
     if (!crashedThere.empty()) {
+        // The far side crashed: the finding backs the crash rules and proposes nothing.
         f.ranks = crashedThere;
-        if (f.title.empty())
-            f.title = "Peers saw " + hostText(b, first->peerHost) + " close its connections";
+        values["peer_host_name"] = hostText(ctx, kRule, first->peerHost);
+        values["crashed_ranks"] = formatRanks(crashedThere);
+        f.title = ctx.say(kRule, "crashed_title", values);
         f.confidence = 0.6;
-        f.explanation = ctx.rankLabel(first->localRank) + " reports that " + hostText(b, first->peerHost)
-            + " closed the connection; rank(s) " + formatRanks(crashedThere)
-            + " on that host failed on their own first, so this is the failure seen from the other side.";
+        f.explanation = ctx.say(kRule, "crashed_summary", values);
         return;
     }
     const std::int32_t peer = first->peerRanks.front();
     f.ranks = { std::min(first->localRank, peer), std::max(first->localRank, peer) };
-    if (f.title.empty())
-        f.title = "Socket connection between " + ctx.rankLabel(first->localRank) + " and " + ctx.rankLabel(peer) + " broke";
     f.confidence = 0.6;
-    f.explanation = ctx.rankLabel(first->localRank) + " lost its socket connection to " + first->peerIp + " ("
-        + ctx.rankLabel(peer) + ") although that rank did not fail on its own: the network path between the two broke.";
-    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, 0.6, "network.socket_closed",
-        "The socket connection between " + ctx.rankLabel(first->localRank) + " and " + ctx.rankLabel(peer) + " broke.");
+    f.explanation = ctx.explain(kRule, values);
+    Proposal& p = out.propose(RootCauseClass::NetworkPair, f.ranks, 0.6, kRule, ctx.verdict(kRule, values));
     p.pair = std::make_pair(f.ranks[0], f.ranks[1]);
 }
 
@@ -315,14 +303,15 @@ void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
     for (const auto& rf : ctx.facts.ranks)
         if (rf.primaryFailure != kNoIndex)
             return; // a rank that died of its own explains the broken connections better
+    static constexpr const char* kRule = "network.transport_everywhere";
     Placeholders values = ctx.placeholdersFor(b.events[samples.front()].rank);
     values["hosts"] = std::to_string(everywhere ? failingHosts.size() : noIbHosts.size());
-    Finding& f = out.add(ctx, "network.transport_everywhere", RootCauseClass::Configuration, values);
-    if (f.title.empty())
-        f.title = everywhere ? "Connections fail from every host (" + std::to_string(failingHosts.size()) + " of "
-                + std::to_string(hostsWithRanks.size()) + ")"
-                             : "No InfiniBand on " + std::to_string(noIbHosts.size())
-                + " hosts, and the socket fallback never connected";
+    values["failing_hosts"] = std::to_string(failingHosts.size());
+    values["no_ib_hosts"] = std::to_string(noIbHosts.size());
+    values["rank_hosts"] = std::to_string(hostsWithRanks.size());
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, values);
+    if (!everywhere) // the socket fallback that never worked: a form of its own
+        f.title = ctx.say(kRule, "fallback_title", values);
     for (std::uint32_t i : samples)
         f.evidence.push_back(evidenceOf(b, i));
     if (socketFallbackNeverWorked && noIbSample != kNoIndex)
@@ -338,31 +327,18 @@ void ruleTransportEverywhere(const RuleContext& ctx, RuleOutput& out)
         transport = std::string(b.text(b.events[transportLine].text));
         f.evidence.push_back(evidenceOf(b, transportLine));
     }
+    if (!transport.empty())
+        values["transport"] = ctx.say(kRule, "transport", { { "line", transport } });
     if (everywhere) {
         f.confidence = 0.75;
-        f.explanation = "Socket connections between ranks fail on " + std::to_string(failingHosts.size()) + " of the "
-            + std::to_string(hostsWithRanks.size()) + " hosts at the same stage, each toward a different peer"
-            + (transport.empty() ? std::string() : " (NCCL: \"" + transport + "\")")
-            + ". A single bad link breaks one pair of hosts; every host failing the same way means the network setup"
-              " itself: firewalled ports, the wrong interface in NCCL_SOCKET_IFNAME, or no InfiniBand inside the container.";
-        out.propose(RootCauseClass::Configuration, {}, 0.75, "network.transport_everywhere",
-            "Connections between ranks fail from every host while NCCL sets up its transport: a network configuration"
-            " problem (interface, firewall or missing InfiniBand), not one rank or link.");
+        f.explanation = ctx.explain(kRule, values);
+        out.propose(RootCauseClass::Configuration, {}, 0.75, kRule, ctx.verdict(kRule, values));
         return;
     }
     f.confidence = 0.65;
-    f.explanation = "NCCL found no InfiniBand device on " + std::to_string(noIbHosts.size()) + " of the "
-        + std::to_string(hostsWithRanks.size()) + " hosts (\"NET/IB : No device found.\") and fell back to TCP sockets"
-        + (transport.empty() ? std::string() : " (NCCL: \"" + transport + "\")") + "; then "
-        + std::to_string(failingHosts.size()) + " host(s) failed to open a socket connection to a peer host before any"
-          " collective ever completed. The transport never worked once, which is the job's network setup rather than a"
-          " link that broke: InfiniBand not visible in the container (devices, NCCL_IB_HCA), and the socket interface in"
-          " NCCL_SOCKET_IFNAME not routable or firewalled between hosts. The launcher ended the job after the first"
-          " failure, so the other hosts never got to report theirs.";
+    f.explanation = ctx.say(kRule, "fallback_summary", values);
     out.propose(RootCauseClass::Configuration, {}, 0.65, "network.transport_socket_fallback",
-        "No host found its InfiniBand device, NCCL fell back to sockets, and the socket connections between hosts never"
-        " came up: a network configuration problem (InfiniBand in the container, NCCL_SOCKET_IFNAME, firewall), not one"
-        " rank or link.");
+        ctx.say(kRule, "fallback_verdict", values));
 }
 
 } // namespace rankscope::model
@@ -392,13 +368,14 @@ void ruleIbAsyncEvents(const RuleContext& ctx, RuleOutput& out)
     for (std::uint32_t i : events)
         catastrophic = catastrophic || b.text(b.events[i].text).find("catastrophic") != std::string_view::npos;
     const RootCauseClass cls = catastrophic ? RootCauseClass::HardwareFault : RootCauseClass::NetworkPair;
+    const char* const rule = catastrophic ? "hardware.hca_catastrophic" : "network.port_error";
     Placeholders values;
     if (!host.empty())
         values["host"] = host;
-    Finding& f = out.add(ctx, catastrophic ? "hardware.hca_catastrophic" : "network.port_error", cls, values);
-    const std::string hostName = host.empty() ? std::string("one host") : host;
-    if (f.title.empty())
-        f.title = catastrophic ? "The InfiniBand adapter of " + hostName + " failed" : "The InfiniBand port of " + hostName + " went down";
+    values["host_name"] = host.empty() ? ctx.say(rule, "one_host") : host;
+    values["count"] = std::to_string(events.size());
+    values["message"] = std::string(b.text(b.events[events.front()].text));
+    Finding& f = out.add(ctx, rule, cls, values);
     for (std::size_t k = 0; k < events.size() && k < 3; ++k)
         f.evidence.push_back(evidenceOf(b, events[k]));
     std::set<std::int32_t> ranks;
@@ -407,18 +384,10 @@ void ruleIbAsyncEvents(const RuleContext& ctx, RuleOutput& out)
             ranks.insert(b.events[i].rank);
     f.ranks.assign(ranks.begin(), ranks.end());
     f.confidence = 0.7;
-    f.explanation = std::to_string(events.size()) + " process(es) on " + hostName + " report \""
-        + std::string(b.text(b.events[events.front()].text)) + "\". "
-        + (catastrophic ? "A local catastrophic error is the host channel adapter itself failing: every rank on the host"
-                          " loses the fabric at once."
-                        : "A port error is the link of that host's InfiniBand port going down (a flapping cable, a"
-                          " transceiver or a switch port); every rank using it stalls.")
-        + " The ranks elsewhere only wait for them.";
+    f.explanation = ctx.explain(rule, values);
     Proposal& p = out.propose(cls, {}, 0.7,
         catastrophic ? Precedence("hardware.hca_catastrophic") : Precedence("network.port_error"),
-        (catastrophic ? "The InfiniBand adapter of " + hostName + " failed (local catastrophic error)"
-                      : "The InfiniBand port of " + hostName + " went down (port error)")
-            + "; every rank on that host lost the fabric and the others waited.");
+        ctx.verdict(rule, values));
     std::vector<std::int32_t> waited;
     for (std::int32_t r : b.world.ranksSeen)
         if (host.empty() || b.text(b.ranks[r].host) != host)
@@ -438,18 +407,14 @@ void ruleDuplicateGpu(const RuleContext& ctx, RuleOutput& out)
             hits.push_back(i);
     if (hits.empty())
         return;
-    Finding& f = out.add(ctx, "configuration.duplicate_gpu", RootCauseClass::Configuration, {});
-    if (f.title.empty())
-        f.title = "Several ranks were given the same GPU";
+    static constexpr const char* kRule = "configuration.duplicate_gpu";
+    const Placeholders values { { "count", std::to_string(hits.size()) } };
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, values);
     for (std::size_t k = 0; k < hits.size() && k < 3; ++k)
         f.evidence.push_back(evidenceOf(b, hits[k]));
     f.confidence = 0.85;
-    f.explanation = "NCCL refused to build the communicator: " + std::to_string(hits.size())
-        + " rank(s) report \"Duplicate GPU detected\", i.e. two ranks share one CUDA device. The launch maps ranks to"
-          " GPUs wrongly (CUDA_VISIBLE_DEVICES, --gpus-per-task, or torch.cuda.set_device(local_rank) missing).";
-    out.propose(RootCauseClass::Configuration, {}, 0.85, "configuration.duplicate_gpu",
-        "Ranks share a GPU (\"Duplicate GPU detected\"): the launcher's rank-to-GPU mapping is wrong, so NCCL cannot set"
-        " up the communicator.");
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::Configuration, {}, 0.85, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model

@@ -103,24 +103,38 @@ std::int64_t stuckCollOpCount(const DiagnosisFacts& facts, const PgFacts& pg)
 
 namespace {
 
-std::string_view activityWords(StackActivity a)
+// What a stack dump or a last line shows the main thread doing, in the never-entered rule's words.
+std::string activityWords(const RuleContext& ctx, StackActivity a)
 {
     switch (a) {
     case StackActivity::DataLoading:
-        return "loading data";
+        return ctx.say("straggler.never_entered", "activity_data_loading");
     case StackActivity::CheckpointIo:
-        return "writing a checkpoint";
+        return ctx.say("straggler.never_entered", "activity_checkpoint_io");
     case StackActivity::Sleeping:
-        return "sleeping or waiting for input";
+        return ctx.say("straggler.never_entered", "activity_sleeping");
     case StackActivity::Other:
-        return "running Python outside any collective";
+        return ctx.say("straggler.never_entered", "activity_other");
     case StackActivity::InCollective:
-        return "inside a collective call";
+        return ctx.say("straggler.never_entered", "activity_in_collective");
     case StackActivity::InNcclInit:
-        return "creating an NCCL communicator";
+        return ctx.say("straggler.never_entered", "activity_in_nccl_init");
     default:
-        return "in an unknown place";
+        return ctx.say("straggler.never_entered", "activity_unknown");
     }
+}
+
+// The stuck collective's op as PyTorch names it, "collective" when no timeout line says.
+std::string stuckOpName(const RuleContext& ctx)
+{
+    return ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
+}
+
+// "allreduce #41 of PG 0 (default_pg)"
+std::string stuckWhere(const RuleContext& ctx, const PgFacts& pg)
+{
+    return ctx.sayShared("stuck_where",
+        { { "op_name", stuckOpName(ctx) }, { "stuck_seq", std::to_string(pg.stuckSeq) }, { "pg_label", ctx.pgLabel(pg.pg) } });
 }
 
 // Frames of a stack dump as evidence text.
@@ -155,6 +169,71 @@ std::vector<EvidenceLine> launcherLinesOf(const RuleContext& ctx, const std::vec
     return lines;
 }
 
+// The odd ranks printed nothing of their own after their last normal step and nothing shows
+// they were alive: they stopped logging. Whether they died or hung is what the launcher's
+// teardown may tell.
+void concludeStoppedLogging(const RuleContext& ctx, RuleOutput& out, const PgFacts& pg,
+    const std::vector<std::int32_t>& odd, Placeholders values)
+{
+    static constexpr const char* kRule = "silent.stopped_logging";
+    const Bundle& b = ctx.bundle;
+    const std::int32_t first = odd.front();
+    Finding& s = out.add(ctx, kRule, RootCauseClass::Unknown, values);
+    s.ranks = odd;
+    s.confidence = 0.55;
+    if (const RankFacts& rf = ctx.facts.ranks[first]; rf.lastEvent != kNoIndex)
+        s.evidence.push_back(evidenceOf(b, rf.lastEvent));
+    for (std::int32_t r : pg.timedOut) {
+        const RankProgress* p = b.progressOf(pg.pg, r);
+        if (p && p->timeoutEvent != RankProgress::kNoEvent) {
+            s.evidence.push_back(evidenceOf(b, p->timeoutEvent));
+            break;
+        }
+    }
+    std::vector<std::int32_t> unresponsive;
+    for (std::int32_t r : odd)
+        if (ctx.facts.ranks[r].survivedSigterm)
+            unresponsive.push_back(r);
+    if (!unresponsive.empty()) {
+        // torchrun SIGKILLs only a worker still alive 30 s after SIGTERM (elastic
+        // multiprocessing api.py _close); ranks waiting in a collective die on SIGTERM.
+        values["teardown"] = ctx.say(kRule, "unresponsive", { { "unresponsive", formatRanks(unresponsive) } });
+        for (const auto& e : launcherLinesOf(ctx, unresponsive))
+            if (s.evidence.size() < 6)
+                s.evidence.push_back(e);
+    } else {
+        values["teardown"] = ctx.say(kRule, "died_or_hung");
+    }
+    // Several ranks equally silent: nothing tells which one stopped first, so none is named.
+    if (odd.size() > 1) {
+        s.confidence = 0.35;
+        values["several"] = ctx.say(kRule, "several_alike");
+        s.explanation = ctx.explain(kRule, values);
+        return;
+    }
+    s.explanation = ctx.explain(kRule, values);
+    const bool hung = ctx.facts.ranks[first].survivedSigterm;
+    if (hung)
+        s.confidence = 0.65;
+    values["how"] = ctx.say(kRule, hung ? "verdict_hung" : "verdict_unknown");
+    out.propose(RootCauseClass::Unknown, odd, s.confidence, kRule, ctx.verdict(kRule, values));
+}
+
+// Each odd rank's own watchdog fired in another collective than the one its peers wait in:
+// both sides wait for each other, a collective-order mismatch.
+void concludeWaitsElsewhere(const RuleContext& ctx, RuleOutput& out, const std::vector<std::int32_t>& odd,
+    std::vector<EvidenceLine> evidence, Placeholders values)
+{
+    static constexpr const char* kRule = "mismatch.waits_elsewhere";
+    values["waits"] = ctx.say(kRule, odd.size() == 1 ? "waits_one" : "waits_many");
+    Finding& m = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
+    m.ranks = odd;
+    m.evidence = std::move(evidence);
+    m.confidence = 0.8;
+    m.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::CollectiveMismatch, odd, 0.8, kRule, ctx.verdict(kRule, values));
+}
+
 } // namespace
 
 void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
@@ -176,17 +255,20 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
         return;
 
     const std::int32_t first = odd.front();
+    static constexpr const char* kRule = "straggler.never_entered";
+    const std::string where = stuckWhere(ctx, *pg);
     Placeholders values = ctx.placeholdersFor(first);
     values["ranks"] = formatRanks(odd);
-    Finding& f = out.add(ctx, "straggler.never_entered", RootCauseClass::StragglerStall, values);
+    values["who"] = odd.size() == 1 ? ctx.rankLabel(first) : formatRanks(odd);
+    values["subject"] = ctx.ranksSubject(odd);
+    values["object"] = ctx.ranksObject(odd);
+    values["where"] = where;
+    values["timed_out"] = std::to_string(pg->timedOut.size());
+    Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
     f.ranks = odd;
-    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
-    const std::string where = op + " #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
-    if (f.title.empty())
-        f.title = (odd.size() == 1 ? ctx.rankLabel(first) + " never entered " : formatRanks(odd) + " never entered ") + where;
 
     double confidence = 0.6;
-    std::string explanation;
+    std::string perRank; // what each odd rank's own evidence says
     std::size_t disambiguated = 0;
     std::size_t insideNccl = 0;
     std::size_t alive = 0; // odd ranks that showed they were still running after the hang began
@@ -194,23 +276,26 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     for (std::int32_t r : odd) {
         const RankFacts& rf = ctx.facts.ranks[r];
         const RankProgress* p = b.progressOf(pg->pg, r);
+        Placeholders own { { "rank_label", ctx.rankLabel(r) } };
         if (p && p->hasStatus) {
             ++alive;
-            explanation += ctx.rankLabel(r) + " reports last enqueued " + std::to_string(p->lastEnqueued)
-                + " and last completed " + std::to_string(p->lastCompleted) + " while the stuck collective is #"
-                + std::to_string(pg->stuckSeq) + ". ";
+            own["enqueued"] = std::to_string(p->lastEnqueued);
+            own["completed"] = std::to_string(p->lastCompleted);
+            own["stuck_seq"] = std::to_string(pg->stuckSeq);
+            perRank += ctx.say(kRule, "status", own);
             if (p->statusEvent != RankProgress::kNoEvent)
                 f.evidence.push_back(evidenceOf(b, p->statusEvent));
         } else {
-            explanation += ctx.rankLabel(r) + " kept logging but printed no watchdog timeout for "
-                + ctx.pgLabel(pg->pg) + ". ";
+            own["pg_label"] = ctx.pgLabel(pg->pg);
+            perRank += ctx.say(kRule, "no_timeout", own);
             if (rf.lastEvent != kNoIndex)
                 f.evidence.push_back(evidenceOf(b, rf.lastEvent));
         }
         if (rf.stackDump != kNoIndex) {
             const StackDump& s = b.stackDumps[rf.stackDump];
             f.evidence.push_back(evidenceOf(b, s.evidence, stackText(b, s)));
-            explanation += "Its stack dump shows the main thread " + std::string(activityWords(rf.activity)) + ". ";
+            own["activity"] = activityWords(ctx, rf.activity);
+            perRank += ctx.say(kRule, "stack", own);
             if (isStragglerActivity(rf.activity)) {
                 ++disambiguated;
                 ++alive;
@@ -218,22 +303,24 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
                 ++insideNccl;
         } else if (rf.lastActivityEvent != kNoIndex && isStragglerActivity(rf.lastActivity)) {
             f.evidence.push_back(evidenceOf(b, rf.lastActivityEvent));
-            explanation += "Its last line says it was " + std::string(activityWords(rf.lastActivity)) + ": \""
-                + std::string(b.text(b.events[rf.lastActivityEvent].text)).substr(0, 160) + "\". ";
+            own["activity"] = activityWords(ctx, rf.lastActivity);
+            own["line"] = std::string(b.text(b.events[rf.lastActivityEvent].text)).substr(0, 160);
+            perRank += ctx.say(kRule, "last_line", own);
             ++disambiguated;
             ++alive;
         } else if (rf.lastCollOpCount >= 0 && peerOpCount >= 0) {
             if (rf.lastCollOpCount < peerOpCount) {
-                explanation += "Its last NCCL COLL line has opCount " + std::to_string(rf.lastCollOpCount)
-                    + " against " + std::to_string(peerOpCount) + " on the waiting ranks: it never called NCCL for this collective. ";
+                own["own_op_count"] = std::to_string(rf.lastCollOpCount);
+                own["peer_op_count"] = std::to_string(peerOpCount);
+                perRank += ctx.say(kRule, "coll_behind", own);
                 ++disambiguated;
             } else {
-                explanation += "Its NCCL COLL lines reach the same opCount as its peers: it is inside the NCCL call. ";
+                perRank += ctx.say(kRule, "coll_same", own);
                 ++insideNccl;
             }
         } else if (rf.lastUtilization >= 0 && rf.lastUtilization < 5) {
-            explanation += "Its GPU sits idle (" + std::to_string(static_cast<int>(rf.lastUtilization))
-                + "% utilisation) while the waiting GPUs spin. ";
+            own["utilisation"] = std::to_string(static_cast<int>(rf.lastUtilization));
+            perRank += ctx.say(kRule, "gpu_idle", own);
             ++disambiguated;
         }
     }
@@ -257,78 +344,26 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     // that is not a straggler claim.
     if (alive == 0 && insideNccl == 0) {
         out.findings.pop_back();
-        Finding& s = out.add(ctx, "silent.stopped_logging", RootCauseClass::Unknown, values);
-        s.ranks = odd;
-        s.title = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd))
-            + " stopped logging before " + where;
-        s.confidence = 0.55;
-        if (const RankFacts& rf = ctx.facts.ranks[first]; rf.lastEvent != kNoIndex)
-            s.evidence.push_back(evidenceOf(b, rf.lastEvent));
-        for (std::int32_t r : pg->timedOut) {
-            const RankProgress* p = b.progressOf(pg->pg, r);
-            if (p && p->timeoutEvent != RankProgress::kNoEvent) {
-                s.evidence.push_back(evidenceOf(b, p->timeoutEvent));
-                break;
-            }
-        }
-        s.explanation = std::to_string(pg->timedOut.size()) + " rank(s) timed out in " + where + " while "
-            + (odd.size() == 1 ? ctx.rankLabel(first) : "ranks " + formatRanks(odd))
-            + " printed no timeout, no status and no error: its own output stops after its last normal step (only"
-              " NCCL's or the launcher's teardown lines follow).";
-        std::vector<std::int32_t> unresponsive;
-        for (std::int32_t r : odd)
-            if (ctx.facts.ranks[r].survivedSigterm)
-                unresponsive.push_back(r);
-        if (!unresponsive.empty()) {
-            // torchrun SIGKILLs only a worker still alive 30 s after SIGTERM (elastic
-            // multiprocessing api.py _close); ranks waiting in a collective die on SIGTERM.
-            s.explanation += " When the job was torn down, " + formatRanks(unresponsive)
-                + " did not react to the launcher's SIGTERM and had to be SIGKILLed 30 s later, while the ranks"
-                  " waiting in the collective died at once: the process was alive but unresponsive — hung (in a CUDA"
-                  " or driver call, or uninterruptible I/O) — before its watchdog could report. Its last lines do not"
-                  " say where.";
-            for (const auto& e : launcherLinesOf(ctx, unresponsive))
-                if (s.evidence.size() < 6)
-                    s.evidence.push_back(e);
-        } else {
-            s.explanation += " It either died without a word (SIGKILL, OOM killer, node loss) or hung before its"
-                             " watchdog could report; the logs cannot tell which.";
-        }
-        // Several ranks equally silent: nothing tells which one stopped first, so none is named.
-        if (odd.size() > 1) {
-            s.confidence = 0.35;
-            s.explanation += " Several ranks look the same here, so none of them is named as the cause.";
-            return;
-        }
-        const bool hung = ctx.facts.ranks[first].survivedSigterm;
-        if (hung)
-            s.confidence = 0.65;
-        out.propose(RootCauseClass::Unknown, odd, s.confidence, "silent.stopped_logging",
-            ctx.rankLabel(first) + " went silent while " + std::to_string(pg->timedOut.size())
-                + " rank(s) timed out waiting in " + where
-                + (hung ? "; it ignored the launcher's SIGTERM, so it was hung, not dead, but its logs do not say where."
-                        : "; whether it died or hung is not in the logs."));
+        concludeStoppedLogging(ctx, out, *pg, odd, values);
         return;
     }
     const std::size_t waiting = pg->entered.size() + pg->completed.size();
-    explanation += std::to_string(pg->timedOut.size()) + " other rank(s) timed out inside " + where
-        + " waiting for " + (odd.size() == 1 ? "it" : "them") + " (" + std::to_string(waiting)
-        + " entered it). The watchdog fires on the healthy side; the rank that is missing is the cause.";
+    values["waiting"] = std::to_string(waiting);
+    values["them"] = ctx.say(kRule, odd.size() == 1 ? "waiting_for_one" : "waiting_for_many");
+    values["per_rank"] = perRank;
     if (disambiguated == odd.size()) {
         confidence = 0.85;
     } else if (insideNccl > 0) {
         confidence = 0.45;
-        explanation += " Caveat: PyTorch bumps \"last enqueued\" only after the NCCL call returns, and the evidence"
-                       " shows the rank inside NCCL: it may be stuck in the collective (GPU, link or NCCL) rather than late.";
+        values["caveat"] = ctx.say(kRule, "caveat_inside_nccl");
     } else {
         confidence = 0.65;
-        explanation += " Caveat: PyTorch bumps \"last enqueued\" only after the NCCL call returns, so a rank stuck inside"
-                       " the call looks the same; no stack dump, Flight Recorder or COLL line settles it here.";
+        values["caveat"] = ctx.say(kRule, "caveat_unsettled");
     }
     if (pg->neverEntered.empty())
         confidence -= 0.1; // only the absence of a timeout line (PyTorch ≤2.1 prints no status)
     f.confidence = confidence;
-    f.explanation = explanation;
+    f.explanation = ctx.explain(kRule, values);
     for (std::int32_t r : pg->timedOut) {
         if (f.evidence.size() >= 6)
             break;
@@ -338,37 +373,21 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
             break;
         }
     }
-    std::string summary = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd)) + " never entered "
-        + where + "; " + std::to_string(pg->timedOut.size()) + " rank(s) timed out waiting";
     const RankFacts& firstFacts = ctx.facts.ranks[first];
     const StackActivity shown = firstFacts.activity != StackActivity::Unknown ? firstFacts.activity
         : (firstFacts.lastActivityEvent != kNoIndex ? firstFacts.lastActivity : StackActivity::Unknown);
     if (disambiguated && isStragglerActivity(shown))
-        summary += " while it was " + std::string(activityWords(shown));
-    summary += ".";
+        values["while_busy"] = ctx.say(kRule, "while_busy", { { "activity", activityWords(ctx, shown) } });
     if (!elsewhereEvidence.empty() && elsewhereEvidence.size() == odd.size()) {
-        const std::vector<EvidenceLine> stuckEvidence = f.evidence;
+        std::vector<EvidenceLine> evidence = std::move(elsewhereEvidence);
+        for (const auto& e : f.evidence)
+            if (evidence.size() < 6)
+                evidence.push_back(e);
         out.findings.pop_back();
-        Finding& m = out.add(ctx, "mismatch.waits_elsewhere", RootCauseClass::CollectiveMismatch, values);
-        m.ranks = odd;
-        m.title = (odd.size() == 1 ? ctx.rankLabel(first) : "Ranks " + formatRanks(odd))
-            + (odd.size() == 1 ? " waits" : " wait") + " in another collective than " + where;
-        m.evidence = elsewhereEvidence;
-        for (const auto& e : stuckEvidence)
-            if (m.evidence.size() < 6)
-                m.evidence.push_back(e);
-        m.confidence = 0.8;
-        m.explanation = std::to_string(pg->timedOut.size()) + " rank(s) timed out in " + where + " while "
-            + (odd.size() == 1 ? ctx.rankLabel(first) : "ranks " + formatRanks(odd))
-            + " timed out in a different collective (another process group or a call the others do not make). Each"
-              " side waits for the other: the ranks issued collectives in a different order, for instance a"
-              " rank-conditional collective (logging, metrics, evaluation on some ranks only).";
-        out.propose(RootCauseClass::CollectiveMismatch, odd, 0.8, "mismatch.waits_elsewhere",
-            (odd.size() == 1 ? ctx.rankLabel(first) + " waits" : "Ranks " + formatRanks(odd) + " wait") + " in another collective while "
-                + std::to_string(pg->timedOut.size()) + " rank(s) wait in " + where + ": a collective-order mismatch.");
+        concludeWaitsElsewhere(ctx, out, odd, std::move(evidence), values);
         return;
     }
-    out.propose(RootCauseClass::StragglerStall, odd, confidence, "straggler.never_entered", summary);
+    out.propose(RootCauseClass::StragglerStall, odd, confidence, kRule, ctx.verdict(kRule, values));
 }
 
 // ProcessGroupNCCL's watchdog thread wakes every 100 ms and counts a heartbeat whether or not
@@ -390,27 +409,18 @@ void ruleWatchdogBlocked(const RuleContext& ctx, RuleOutput& out)
             blocked.push_back(rf.rank);
     if (blocked.empty())
         return;
+    static constexpr const char* kRule = "hang.watchdog_blocked";
     Placeholders values = ctx.placeholdersFor(blocked.front());
     values["ranks"] = formatRanks(blocked);
-    Finding& f = out.add(ctx, "hang.watchdog_blocked", RootCauseClass::Unknown, values);
+    values["object"] = ctx.ranksObject(blocked);
+    values["processes"] = ctx.say(kRule, blocked.size() == 1 ? "one_process" : "several_processes");
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Unknown, values);
     f.ranks = blocked;
-    if (f.title.empty())
-        f.title = "The NCCL watchdog thread itself got stuck";
     f.confidence = 0.35;
-    const std::string who = blocked.size() == 1 ? ctx.rankLabel(blocked.front()) : "ranks " + formatRanks(blocked);
-    f.explanation = "The heartbeat monitor fired on " + who
-        + " and no collective timed out anywhere. The watchdog thread counts a heartbeat every 100 ms whether or not"
-          " a collective is in flight, so a main thread waiting on a filesystem, a lock or a slow peer does not"
-          " stop it: the watchdog was blocked inside a CUDA or NCCL call (an event query, an event destroy, a"
-          " communicator abort) on a GPU or driver that stopped answering, or waited for the GIL held by a thread"
-          " inside such a call. The logs do not say which; the native stack of the process and the node's kernel"
-          " log do.";
+    f.explanation = ctx.explain(kRule, values);
     for (std::size_t i = 0; i < blocked.size() && i < 2; ++i)
         f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[blocked[i]].heartbeatStuck));
-    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.35, "hang.watchdog_blocked",
-        "The NCCL watchdog thread got stuck on " + who
-            + " with no collective timed out: a CUDA or NCCL call (or the GIL) hung in "
-            + (blocked.size() == 1 ? "that process" : "those processes") + "; the logs do not say why.");
+    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.35, kRule, ctx.verdict(kRule, values));
     p.status = DiagnosisStatus::Inconclusive;
 }
 
@@ -435,12 +445,11 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
         return;
     const Bundle& b = ctx.bundle;
     Placeholders values = ctx.placeholdersFor(pg->entered.front());
-    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
-    const std::string where = op + " #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
+    values["where"] = stuckWhere(ctx, *pg);
+    values["entered"] = std::to_string(pg->entered.size());
     if (!ctx.facts.algorithmOverrides.empty()) {
-        Finding& f = out.add(ctx, "mismatch.algorithm_deadlock", RootCauseClass::CollectiveMismatch, values);
-        if (f.title.empty())
-            f.title = "Every rank is inside " + where + " with an NCCL algorithm/protocol override";
+        static constexpr const char* kRule = "mismatch.algorithm_deadlock";
+        Finding& f = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
         f.confidence = 0.5;
         std::string settings;
         for (std::uint32_t i : ctx.facts.algorithmOverrides) {
@@ -449,25 +458,19 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
             if (settings.find(item) == std::string::npos)
                 settings += (settings.empty() ? "" : ", ") + item;
             if (f.evidence.size() < 3)
-                f.evidence.push_back(evidenceOf(b, s.evidence, std::string(b.text(s.name)) + " set by environment to "
-                        + std::string(b.text(s.value))));
+                f.evidence.push_back(evidenceOf(b, s.evidence,
+                    ctx.say(kRule, "setting_evidence",
+                        { { "name", std::string(b.text(s.name)) }, { "value", std::string(b.text(s.value)) } })));
         }
-        f.explanation = "All " + std::to_string(pg->entered.size()) + " ranks entered " + where
-            + " and none completed it; no rank is missing, no transport error, no Xid. The job forces " + settings
-            + ": a hang inside NCCL with a forced algorithm or protocol is the known signature of an algorithm/protocol"
-              " deadlock (no single rank is to blame). Rerun without the override to confirm.";
-        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.5, "mismatch.algorithm_deadlock",
-            "Every rank entered " + where + " and none finished it, with " + settings
-                + " forced: an NCCL algorithm/protocol deadlock, not one bad rank.");
+        values["settings"] = settings;
+        f.explanation = ctx.explain(kRule, values);
+        out.propose(RootCauseClass::CollectiveMismatch, {}, 0.5, kRule, ctx.verdict(kRule, values));
         return;
     }
-    Finding& f = out.add(ctx, "hang.all_entered", std::nullopt, values);
-    if (f.title.empty())
-        f.title = "Every rank is inside " + where + "; the logs do not say why";
+    static constexpr const char* kRule = "hang.all_entered";
+    Finding& f = out.add(ctx, kRule, std::nullopt, values);
     f.confidence = 0.3;
-    f.explanation = "All " + std::to_string(pg->entered.size()) + " ranks entered " + where
-        + " and none completed it, so no rank is missing at the PyTorch level: the hang is inside NCCL, the transport or a"
-          " GPU. These logs carry no NCCL warning, Xid or stack dump that points at one rank or link.";
+    f.explanation = ctx.explain(kRule, values);
     for (std::int32_t r : pg->entered) {
         const RankProgress* p = b.progressOf(pg->pg, r);
         if (p && p->timeoutEvent != RankProgress::kNoEvent) {
@@ -475,8 +478,7 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
             break;
         }
     }
-    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, "hang.all_entered",
-        "Every rank entered " + where + " and timed out; the logs do not show which rank, GPU or link is stuck.");
+    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.3, kRule, ctx.verdict(kRule, values));
     p.status = DiagnosisStatus::Inconclusive;
 }
 
@@ -509,30 +511,25 @@ void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out)
     inside.insert(pg->entered.begin(), pg->entered.end());
     if (group > 0 && inside.size() >= group)
         return;
-    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
-    const std::string where = op + " #" + std::to_string(pg->stuckSeq) + " of " + ctx.pgLabel(pg->pg);
-    Finding& f = out.add(ctx, "straggler.sync_point_timeout", RootCauseClass::StragglerStall, {});
-    if (f.title.empty())
-        f.title = "Ranks timed out at a one-element " + op + ": a rank had not reached it";
+    static constexpr const char* kRule = "straggler.sync_point_timeout";
+    const std::string op = stuckOpName(ctx);
+    // Only values of its own: the class's advice names a rank and a sequence number, which
+    // this rule does not know, so those steps stay out.
+    Placeholders values { { "op_name", op },
+        { "where", stuckWhere(ctx, *pg) },
+        { "inside", ctx.ranksSubject(std::vector<std::int32_t>(inside.begin(), inside.end())) } };
+    if (group > 0)
+        values["group_seen"] = ctx.say(kRule, "group_seen",
+            { { "group", std::to_string(group) }, { "seen", std::to_string(inside.size()) } });
+    Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
     f.confidence = 0.35;
     for (std::int32_t r : pg->timedOut) {
         const RankProgress* p = b.progressOf(pg->pg, r);
         if (p && p->timeoutEvent != RankProgress::kNoEvent && f.evidence.size() < 2)
             f.evidence.push_back(evidenceOf(b, p->timeoutEvent));
     }
-    f.explanation = formatRanks(std::vector<std::int32_t>(inside.begin(), inside.end())) + " timed out in " + where
-        + ", a call of one element (NumelIn=1): a barrier, the size exchange of all_gather_object or"
-          " broadcast_object_list, or a scalar reduction. It moves no data, so it cannot be slow on the network; it"
-          " waits for a member that had not called it"
-        + (group > 0 ? " (the group has " + std::to_string(group) + " members, " + std::to_string(inside.size())
-                    + " seen inside the call)"
-                     : "")
-        + ". That rank was busy elsewhere (evaluation, a checkpoint, data loading, work only one rank does) or took"
-          " another code path. These lines do not show which rank it was.";
-    Proposal& p = out.propose(RootCauseClass::StragglerStall, {}, 0.35, "straggler.sync_point_timeout",
-        "Ranks timed out in " + where
-            + ", a one-element call that moves no data: a rank had not reached it (busy elsewhere or on another code"
-              " path). Which rank is not in these lines.");
+    f.explanation = ctx.explain(kRule, values);
+    Proposal& p = out.propose(RootCauseClass::StragglerStall, {}, 0.35, kRule, ctx.verdict(kRule, values));
     p.status = DiagnosisStatus::Inconclusive;
 }
 
@@ -567,32 +564,26 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
     // Ranks that logged nothing at all for the PG, although the world says they exist.
     if (silent.empty() || silent.size() * 2 >= pg->members.size())
         return;
+    static constexpr const char* kRule = "silent.missing_rank";
     Placeholders values = ctx.placeholdersFor(silent.front());
     values["ranks"] = formatRanks(silent);
-    Finding& f = out.add(ctx, "silent.missing_rank", RootCauseClass::Unknown, values);
-    f.ranks = silent;
-    const std::string op = ctx.stuckOp() != OpType::Unknown ? std::string(torchName(ctx.stuckOp())) : "collective";
-    if (f.title.empty())
-        f.title = (silent.size() == 1 ? ctx.rankLabel(silent.front()) : "Ranks " + formatRanks(silent))
-            + " logged nothing while the others timed out";
-    f.confidence = 0.55;
+    values["subject"] = ctx.ranksSubject(silent);
+    values["these"] = ctx.say(kRule, silent.size() == 1 ? "this_rank" : "these_ranks");
+    values["timed_out"] = std::to_string(pg->timedOut.size());
+    values["op_name"] = stuckOpName(ctx);
+    values["stuck_seq"] = std::to_string(pg->stuckSeq);
     std::string files;
     for (std::int32_t r : silent) {
         const RankInfo* info = b.rankInfo(r);
         if (info && !info->sources.empty())
             files += (files.empty() ? "" : ", ") + b.sources[info->sources.front()].path;
     }
-    f.explanation = std::to_string(pg->timedOut.size()) + " rank(s) timed out in " + op + " #"
-        + std::to_string(pg->stuckSeq) + " while " + (silent.size() == 1 ? "this rank" : "these ranks")
-        + " wrote no timeout, no error and no status"
-        + (files.empty() ? std::string(" (no log at all in a bundle that holds most ranks)") : " (its log " + files + " is present but silent)")
-        + ". A process that died without output (SIGKILL, OOM killer, node loss) or hung before logging looks like"
-          " this; the logs cannot tell which.";
-    out.propose(RootCauseClass::Unknown, silent, 0.55, "silent.missing_rank",
-        (silent.size() == 1 ? ctx.rankLabel(silent.front()) : "Ranks " + formatRanks(silent))
-            + " went silent while " + std::to_string(pg->timedOut.size())
-            + " rank(s) timed out waiting in " + op + " #" + std::to_string(pg->stuckSeq)
-            + "; whether it died or hung is not in the logs.");
+    values["log_note"] = files.empty() ? ctx.say(kRule, "no_log") : ctx.say(kRule, "silent_log", { { "files", files } });
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Unknown, values);
+    f.ranks = silent;
+    f.confidence = 0.55;
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::Unknown, silent, 0.55, kRule, ctx.verdict(kRule, values));
 }
 
 } // namespace rankscope::model

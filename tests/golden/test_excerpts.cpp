@@ -63,6 +63,16 @@ std::string collLines(const std::string& host, int devices, int odd, int nranks 
     return text;
 }
 
+// The ≤2.3 watchdog line of a rank that timed out in barrier() (a one-element ALLREDUCE,
+// SeqNum 2) after `ranForMs`, behind whatever prefix collected it.
+std::string barrierTimeout(const std::string& prefix, int rank, int ranForMs)
+{
+    return prefix + "[E ProcessGroupNCCL.cpp:475] [Rank " + std::to_string(rank)
+        + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, "
+          "NumelOut=1, Timeout(ms)=1800000) ran for "
+        + std::to_string(ranForMs) + " milliseconds before timing out.\n";
+}
+
 void checkExcerpt(const Excerpt& e)
 {
     const nlohmann::json j = diagnoseExcerpt(e);
@@ -144,20 +154,16 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
         { "busy-main-process-barrier",
             { { "paste.log",
                 "Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]"
-                "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
-                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 milliseconds before timing out.\n"
-                "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
-                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds before timing out.\n" } },
+                + barrierTimeout("", 2, 1800410)
+                + barrierTimeout("", 1, 1800397) } },
             "hang_diagnosed", "straggler_stall", { 0 } },
         // pdsh labels every line with its node. A label names a machine, not a process: on a
         // one-node job the unprefixed bar is still rank 0's.
         { "busy-pdsh-one-host",
             { { "paste.log",
                 "gpu-node-7: Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]\n"
-                "gpu-node-7: [E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
-                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 milliseconds before timing out.\n"
-                "gpu-node-7: [E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
-                "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 milliseconds before timing out.\n" } },
+                + barrierTimeout("gpu-node-7: ", 2, 1800410)
+                + barrierTimeout("gpu-node-7: ", 1, 1800397) } },
             "hang_diagnosed", "straggler_stall", { 0 } },
         // Two nodes, rank 0 placed on gpu-node-1 by its own prefixed line: the bar on gpu-node-1 can be
         // rank 0's, ...
@@ -165,15 +171,9 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log",
                 "gpu-node-1: [rank0]:[I ProcessGroupNCCL.cpp:686] [Rank 0] ProcessGroupNCCL initialization options: size: 4\n"
                 "gpu-node-1: Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]\n"
-                "gpu-node-1: [rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: "
-                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 "
-                "milliseconds before timing out.\n"
-                "gpu-node-2: [rank2]:[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
-                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 "
-                "milliseconds before timing out.\n"
-                "gpu-node-2: [rank3]:[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout: "
-                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800402 "
-                "milliseconds before timing out.\n" } },
+                + barrierTimeout("gpu-node-1: [rank1]:", 1, 1800397)
+                + barrierTimeout("gpu-node-2: [rank2]:", 2, 1800410)
+                + barrierTimeout("gpu-node-2: [rank3]:", 3, 1800402) } },
             "hang_diagnosed", "straggler_stall", { 0 } },
         // ... the same bar on gpu-node-2 cannot: a process of gpu-node-2 drew it, and every rank of
         // gpu-node-2 is accounted for as a waiter.
@@ -181,15 +181,9 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log",
                 "gpu-node-1: [rank0]:[I ProcessGroupNCCL.cpp:686] [Rank 0] ProcessGroupNCCL initialization options: size: 4\n"
                 "gpu-node-2: Running tokenizer on dataset:  61%|######    | 61000/100000 [29:41<19:02, 34.2 examples/s]\n"
-                "gpu-node-1: [rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: "
-                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800397 "
-                "milliseconds before timing out.\n"
-                "gpu-node-2: [rank2]:[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
-                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800410 "
-                "milliseconds before timing out.\n"
-                "gpu-node-2: [rank3]:[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout: "
-                "WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800402 "
-                "milliseconds before timing out.\n" } },
+                + barrierTimeout("gpu-node-1: [rank1]:", 1, 1800397)
+                + barrierTimeout("gpu-node-2: [rank2]:", 2, 1800410)
+                + barrierTimeout("gpu-node-2: [rank3]:", 3, 1800402) } },
             "inconclusive", "straggler_stall", {} },
         // An all-gather's output is its input times the group: four ranks, three of them seen
         // waiting in the same collective. The fourth, silent, is the one they wait for.

@@ -19,3 +19,27 @@ TEST_CASE("a rule says its phrases from the knowledge base, and a missing one sh
     CHECK(ctx.say("straggler.example", "caveat") == "{missing phrase straggler.example/caveat}");
     CHECK(ctx.say("no.such_rule", "status") == "{missing phrase no.such_rule/status}");
 }
+
+TEST_CASE("a phrase several rules share is said when the rule has none of that name", "[knowledge]")
+{
+    Bundle bundle;
+    DiagnosisFacts facts;
+    Knowledge knowledge;
+    knowledge.phrases["ranks_subject"] = "Ranks {ranks}";
+    knowledge.rules["silent.example"].phrases["ranks_subject"] = "The ranks {ranks}";
+    const RuleContext ctx { bundle, facts, knowledge };
+    CHECK(ctx.say("other.rule", "ranks_subject", { { "ranks", "3, 5" } }) == "Ranks 3, 5");
+    CHECK(ctx.say("silent.example", "ranks_subject", { { "ranks", "3, 5" } }) == "The ranks 3, 5");
+}
+
+TEST_CASE("a shared phrase is said by its name alone", "[knowledge]")
+{
+    Bundle bundle;
+    DiagnosisFacts facts;
+    Knowledge knowledge;
+    knowledge.phrases["pg_unknown"] = "the process group";
+    const RuleContext ctx { bundle, facts, knowledge };
+    CHECK(ctx.sayShared("pg_unknown") == "the process group");
+    CHECK(ctx.pgLabel(kNoStr) == "the process group");
+    CHECK(ctx.sayShared("stuck_where") == "{missing phrase shared/stuck_where}");
+}

@@ -475,6 +475,31 @@ TEST_CASE("≤2.6 Ring connection lines are channel sends", "[parsers][nccl]")
     CHECK(str(p, p.commLinks[0].transport) == "NET/IB/0/GDRDMA");
 }
 
+// NCCL 2.0-2.2 printed the level without the word "NCCL" (2.3 added it).
+TEST_CASE("≤2.2 lines without the NCCL word are read with their whole header", "[parsers][nccl]")
+{
+    auto p = scan("node1:54573:54696 [1] include/socket.h:194 WARN Call to recv failed : Connection reset by peer\n"
+                  "node1:54573:54696 [1] INFO transport/net_ib.cu:537 -> 2\n"
+                  "learngpu060:3728593:3730444 [6] INFO Ring 00 : 6[6] -> 10[2] via P2P/IPC\n");
+    const auto* warn = firstOf(p, EventKind::NcclSocketError); // a WARN from socket.h
+    REQUIRE(warn);
+    CHECK(str(p, warn->text).find("Call to recv failed") != std::string::npos);
+    CHECK(identityOf(p, *warn).pid == 54573);
+    CHECK(str(p, identityOf(p, *warn).host) == "node1");
+    CHECK(hasLink(p, LinkKind::ChannelSend, 0, 6, 10));
+}
+
+TEST_CASE("a level word without NCCL's whole header is no NCCL line", "[parsers][nccl]")
+{
+    // Python logging, a host:port in a message, a header cut short: none is NCCL's.
+    auto p = scan("2024-05-01 12:00:01 INFO train.py:12 WARN loss is nan\n"
+                  "worker-3:29500 [1] INFO connected\n"
+                  "node1:54573:54696 INFO no device field\n"
+                  "node1:54573:54696 [1] transport/net_ib.cu:537 ERROR not a level\n"
+                  "node1:54573:54696 [1234] INFO device index too long\n");
+    CHECK(p.events.empty());
+}
+
 TEST_CASE("links per comm and process are capped", "[parsers][nccl]")
 {
     std::string text;
