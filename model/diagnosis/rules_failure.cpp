@@ -123,8 +123,7 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     values["what"] = what;
     values["what_title"] = what.substr(0, 120);
     values["what_verdict"] = what.substr(0, 160);
-    values["culprits"] = initiating.size() == 1 ? ctx.rankLabel(rf.rank)
-                                                : ctx.say(kFailureWords, "several_ranks", values);
+    values["culprits"] = ctx.ranksSubject(initiating);
     Finding& f = out.add(ctx, rule, cls, values);
     f.ranks = initiating;
     addFailureEvidence(ctx, rf, f);
@@ -222,8 +221,7 @@ void ruleEarlyExit(const RuleContext& ctx, RuleOutput& out)
     Placeholders values = ctx.placeholdersFor(rf.rank);
     values["ranks"] = formatRanks(exited);
     values["who"] = ctx.rankLabel(rf.rank);
-    values["culprits"]
-        = exited.size() == 1 ? ctx.rankLabel(rf.rank) : ctx.say(kRule, "several_ranks", values);
+    values["culprits"] = ctx.ranksSubject(exited);
     Finding& f = out.add(ctx, kRule, RootCauseClass::RankCrashed, values);
     f.ranks = exited;
     f.evidence.push_back(evidenceOf(b, rf.commTeardown));

@@ -120,6 +120,13 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
     values["xid"] = std::to_string(xid.code);
     if (pair)
         values["peer_rank"] = std::to_string(pair->second);
+    values["who"] = ctx.rankLabel(r);
+    if (pair)
+        values["peer_who"] = ctx.rankLabel(pair->second);
+    values["xid_host"] = std::string(b.text(b.ranks[r].host));
+    values["xid_bus_id"] = std::string(b.text(xid.detail));
+    values["xid_text"] = ctx.say(kXid, "xid_text",
+        { { "xid", values["xid"] }, { "xid_message", std::string(b.text(xid.text)) } });
     Finding& f = out.add(ctx, rule, RootCauseClass::HardwareFault, values);
     f.ranks = initiating;
     for (std::int32_t x : initiating)
@@ -134,13 +141,6 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
                         { "init_host", std::string(b.text(c.host)) } })));
             break;
         }
-    values["who"] = ctx.rankLabel(r);
-    if (pair)
-        values["peer_who"] = ctx.rankLabel(pair->second);
-    values["xid_host"] = std::string(b.text(b.ranks[r].host));
-    values["xid_bus_id"] = std::string(b.text(xid.detail));
-    values["xid_text"] = ctx.say(kXid, "xid_text",
-        { { "xid", values["xid"] }, { "xid_message", std::string(b.text(xid.text)) } });
     double confidence = 0.9;
     if (pg && pg->stuckSeq >= 0) {
         const RankFacts& rf = ctx.facts.ranks[r];

@@ -138,16 +138,17 @@ std::string stuckWhere(const RuleContext& ctx, const PgFacts& pg)
 }
 
 // Frames of a stack dump as evidence text.
-std::string stackText(const Bundle& b, const StackDump& s)
+std::string stackText(const RuleContext& ctx, const StackDump& s)
 {
-    std::string out = "main thread:";
+    const Bundle& b = ctx.bundle;
+    std::string out;
     for (std::size_t i = 0; i < s.mainThread.size() && i < 4; ++i) {
         const StackFrame& f = s.mainThread[i];
         out += (i ? " <- " : " ") + std::string(b.text(f.function));
         if (f.file != kNoStr)
             out += " (" + std::string(b.text(f.file)) + (f.line >= 0 ? ":" + std::to_string(f.line) : "") + ")";
     }
-    return out;
+    return ctx.sayShared("main_thread_frames", { { "frames", out } });
 }
 
 // The launcher's lines that signalled these ranks (SIGTERM, then SIGKILL), as evidence.
@@ -293,7 +294,7 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
         }
         if (rf.stackDump != kNoIndex) {
             const StackDump& s = b.stackDumps[rf.stackDump];
-            f.evidence.push_back(evidenceOf(b, s.evidence, stackText(b, s)));
+            f.evidence.push_back(evidenceOf(b, s.evidence, stackText(ctx, s)));
             own["activity"] = activityWords(ctx, rf.activity);
             perRank += ctx.say(kRule, "stack", own);
             if (isStragglerActivity(rf.activity)) {

@@ -240,7 +240,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             c.values = ctx.placeholdersFor(rank);
             c.ranks = { rank };
         }
-        c.values["who"] = rank >= 0 ? ctx.rankLabel(rank) : std::string("A process");
+        c.values["who"] = rank >= 0 ? ctx.rankLabel(rank) : ctx.sayShared("a_process");
         conclude(ctx, out, c, socketConfig);
     }
     if (!ib.empty()) {

@@ -40,7 +40,7 @@ std::vector<fs::path> caseDirs(const fs::path& root)
 }
 
 // The words a user reads come from the knowledge base, filled per finding: a phrase missing
-// there or a value the rule did not give would show as "{...}".
+// there or a value the rule did not give would show as "{...}", a title missing as nothing.
 void checkWords(const nlohmann::json& diagnosis)
 {
     static const std::regex kUnfilled("\\{(missing phrase [^}]*|[a-z_]+)\\}");
@@ -52,6 +52,8 @@ void checkWords(const nlohmann::json& diagnosis)
     };
     check(diagnosis["verdict"]["summary"]);
     for (const auto& f : diagnosis["findings"]) {
+        INFO(f["rule"].get<std::string>());
+        CHECK_FALSE(f["title"].get<std::string>().empty());
         check(f["title"]);
         check(f["explanation"]);
     }
