@@ -73,6 +73,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "ras_count_mismatch",
     "horovod_stalled_tensor",
     "gpu_inaccessible",
+    "gloo_connect_error",
+    "gloo_loopback_fallback",
 };
 } // namespace
 

@@ -103,6 +103,9 @@ enum class EventKind : std::uint16_t {
     // nvidia-smi
     GpuInaccessible,      // "Unable to determine the device handle for GPU0000:03:00.0: Unknown
                           // Error": the driver lost the GPU; detail = PCI busId
+    // PyTorch's Gloo backend (c10d ProcessGroupGloo, gloo/transport/tcp)
+    GlooConnectError,     // a Gloo TCP connection failed: peer = the address it went to
+    GlooLoopbackFallback, // the hostname resolved to no address: Gloo bound to loopback
     KindCount
 };
 

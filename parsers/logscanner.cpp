@@ -271,6 +271,7 @@ void LogScanner::parseSegment(const LineSegment& rawSegment)
     offer(m_gpu);
     offer(m_horovod);
     offer(m_jax);
+    offer(m_gloo);
     // NCCL prints RAS's own verdicts as INFO lines ("NCCL INFO RAS declaring peer … as
     // DEAD; rasDeadPeersHash …"); the NCCL parser claims them as NCCL output, so they are
     // offered here too. Only lines whose message starts with "RAS " (or torn lines, where an

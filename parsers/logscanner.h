@@ -11,6 +11,7 @@
 #include "parsers/activityparser.h"
 #include "parsers/gputelemetryparser.h"
 #include "parsers/horovodparser.h"
+#include "parsers/glooparser.h"
 #include "parsers/jaxcoordinationparser.h"
 #include "parsers/kernelparser.h"
 #include "parsers/launcherparser.h"
@@ -81,6 +82,7 @@ private:
     NcclTestsParser m_ncclTests;
     HorovodParser m_horovod;
     JaxCoordinationParser m_jax;
+    GlooParser m_gloo;
     RasTextParser m_ras;
 
     // Latest timestamp per prefix identity: lines without a time of their own inherit it.

@@ -56,6 +56,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "configuration.nccl_library", 84, "a NCCL that cannot be loaded means no collective ran on any rank: the installation, not a rank" },
     { "crash.early_exit", 83, "a rank that destroyed its communicator and left explains the others timing out in the next collective" },
     { "fr.never_entered_crashed", 83, "the Flight Recorder shows the rank never enqueued the collective and it failed on its own: a crash, as the traceback rules say" },
+    { "configuration.gloo_loopback", 83, "a Gloo rank that published a loopback address is refused by every peer on another host; the connection failures all follow from it" },
     { "configuration.socket_interface", 83, "NCCL unable to open a socket on its interface is the configuration every later connection failure follows from" },
 
     // The network seen whole or from both ends, and deaths seen from outside the process.

@@ -15,6 +15,9 @@
 //     manager state, not the GPU or the job.
 //   Socket creation or interface selection failing (src/misc/socket.cc, bootstrap): the
 //     network interface configuration (NCCL_SOCKET_IFNAME, IPv4/IPv6 family).
+//   A Gloo connection refused by a loopback address (gloo/transport/tcp/pair.cc): a rank's
+//     hostname resolved to 127.x (or to nothing, and PyTorch fell back to loopback), so it
+//     published an address its peers on other hosts cannot reach (GLOO_SOCKET_IFNAME).
 
 #include "model/diagnosis/rules.h"
 #include "model/ranklist.h"
@@ -110,7 +113,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
-        portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration;
+        portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -170,6 +173,13 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             else if (isNcclLibraryText(text))
                 ncclLibrary.push_back(i);
             break;
+        case EventKind::GlooConnectError:
+            if (b.text(e.peer).starts_with("127."))
+                glooLoopback.push_back(i);
+            break;
+        case EventKind::GlooLoopbackFallback:
+            glooFallback.push_back(i);
+            break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
             if (contains(text, "Address family not supported")
@@ -187,6 +197,22 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         }
     }
 
+    if (!glooLoopback.empty()) {
+        // On one host a refused loopback connection is a peer that is not listening (yet, or
+        // any more). It is the address that is wrong when PyTorch said it fell back to
+        // loopback, when the address is a hostname's own (127.0.1.1, not the 127.0.0.1 a
+        // single-host job binds to), or when the bundle names more than one host.
+        const std::string_view address = b.text(b.events[glooLoopback.front()].peer);
+        const bool hostnameAddress = !address.starts_with("127.0.0.1:") && address != "127.0.0.1";
+        if (!glooFallback.empty() || hostnameAddress || b.hostNames().size() > 1) {
+            std::vector<std::uint32_t> events = glooFallback;
+            events.insert(events.end(), glooLoopback.begin(), glooLoopback.end());
+            conclude(ctx, out,
+                { "configuration.gloo_loopback", RootCauseClass::Configuration,
+                    glooFallback.empty() ? 0.65 : 0.75, { { "address", std::string(address) } } },
+                events);
+        }
+    }
     if (!allocation.empty())
         conclude(ctx, out,
             { "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, 0.65 },

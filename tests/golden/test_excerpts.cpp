@@ -157,6 +157,21 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 + barrierTimeout("", 2, 1800410)
                 + barrierTimeout("", 1, 1800397) } },
             "hang_diagnosed", "straggler_stall", { 0 } },
+        // Gloo connects to the address each peer published. Refused by a hostname's loopback
+        // address (127.0.1.1) from another host: the hostname resolves to loopback.
+        { "gloo-hostname-loopback",
+            { { "paste.log",
+                "terminate called after throwing an instance of 'gloo::IoException'\n"
+                "  what():  [../third_party/gloo/gloo/transport/tcp/pair.cc:724] connect [127.0.1.1]:29500: "
+                "Connection refused\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // ... but 127.0.0.1 refused on a one-host job with no fallback warning is a peer not
+        // listening (yet, or any more): no configuration claim.
+        { "gloo-one-host-peer-not-listening",
+            { { "paste.log",
+                "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [127.0.0.1]:41733: "
+                "Connection refused\n" } },
+            "inconclusive", "unknown", {} },
         // pdsh labels every line with its node. A label names a machine, not a process: on a
         // one-node job the unprefixed bar is still rank 0's.
         { "busy-pdsh-one-host",
