@@ -43,6 +43,29 @@ inline const char* findByte(const char* p, const char* end, char c)
     return findEitherByte(p, end, c, c);
 }
 
+// First place in [p, end) where byte a is followed by byte b, or end. For a keyword whose
+// first byte is common in text ("loo": 'l' is everywhere, "oo" is rare), where anchoring a
+// search on the first byte stops at nearly every word.
+inline const char* findBytePair(const char* p, const char* end, char a, char b)
+{
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8(a);
+    const __m128i vb = _mm_set1_epi8(b);
+    while (end - p >= 17) {
+        const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+        const int mask = _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(first, va), _mm_cmpeq_epi8(second, vb)));
+        if (mask != 0)
+            return p + __builtin_ctz(static_cast<unsigned>(mask));
+        p += 16;
+    }
+#endif
+    for (; p + 1 < end; ++p)
+        if (p[0] == a && p[1] == b)
+            return p;
+    return end;
+}
+
 // a[0, n) == b[0, n), inline: for the 20-60 byte headers compared on every line, where the
 // call into libc memcmp costs as much as the comparison.
 inline bool bytesEqual(const char* a, const char* b, std::size_t n)

@@ -8,6 +8,7 @@ namespace rankscope::parsers {
 using model::bytesEqual;
 using model::bytesEqualShort;
 using model::findByte;
+using model::findBytePair;
 using model::findEitherByte;
 using model::sameText;
 

@@ -1,5 +1,6 @@
 #include "parsers/glooparser.h"
 
+#include "parsers/bytescan.h"
 #include "parsers/textscan.h"
 
 #include <string>
@@ -29,6 +30,21 @@ std::string bracketedAddressAfter(std::string_view text, std::string_view marker
     return address;
 }
 
+// Every line pays this search: both messages hold "loo" ("Gloo", "gloo/", "loopback"). It
+// looks for the rare "oo" and checks the 'l' before it, rather than stopping at every 'l'.
+bool holdsLoo(std::string_view text)
+{
+    const char* const end = text.data() + text.size();
+    for (const char* p = text.data() + 1; p < end; ++p) {
+        p = findBytePair(p, end, 'o', 'o');
+        if (p == end)
+            return false;
+        if (p[-1] == 'l')
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 bool GlooParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
@@ -38,8 +54,7 @@ bool GlooParser::parseLine(const LineContext& ctx, std::string_view body, model:
     const bool continues = m_addressPending && ctx.identity == m_pendingIdentity && !body.empty()
         && (body.front() == ' ' || body.front() == '\t');
     m_addressPending = false;
-    // Every other line pays one search: both messages hold "loo" ("Gloo", "gloo/", "loopback").
-    if (!continues && findLiteral(body, "loo") == std::string_view::npos)
+    if (!continues && !holdsLoo(body))
         return false;
     const std::string_view text = trim(body);
     if (text.find("Using the loopback") != std::string_view::npos) {

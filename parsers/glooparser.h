@@ -24,6 +24,7 @@ class GlooParser {
 public:
     bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool inBlock() const { return m_addressPending; }
+    void finish(model::ParsedSource&) { m_addressPending = false; }
 
 private:
     bool m_addressPending = false; // a connect failure whose address the next line may hold

@@ -263,15 +263,7 @@ void LogScanner::parseSegment(const LineSegment& rawSegment)
         if (!ncclLine || parser.inBlock())
             recognised |= parser.parseLine(ctx, body, m_out);
     };
-    offer(m_pytorch);
-    offer(m_python);
-    offer(m_launcher);
-    offer(m_kernel);
-    offer(m_stacks);
-    offer(m_gpu);
-    offer(m_horovod);
-    offer(m_jax);
-    offer(m_gloo);
+    std::apply([&](auto&... parser) { (offer(parser), ...); }, lineParsers());
     // NCCL prints RAS's own verdicts as INFO lines ("NCCL INFO RAS declaring peer … as
     // DEAD; rasDeadPeersHash …"); the NCCL parser claims them as NCCL output, so they are
     // offered here too. Only lines whose message starts with "RAS " (or torn lines, where an
@@ -304,9 +296,8 @@ void LogScanner::parseSegment(const LineSegment& rawSegment)
         recognised = m_ncclTests.parseLine(ctx, body, m_out);
     if (recognised)
         ++m_recognised;
-    m_blockOpen = m_pytorch.inBlock() || m_python.inBlock() || m_launcher.inBlock()
-        || m_kernel.inBlock() || m_stacks.inBlock() || m_gpu.inBlock() || m_ras.inBlock()
-        || m_horovod.inBlock() || m_jax.inBlock();
+    m_blockOpen = m_ras.inBlock()
+        || std::apply([](const auto&... parser) { return (parser.inBlock() || ...); }, lineParsers());
 }
 
 void LogScanner::finish()
@@ -314,15 +305,8 @@ void LogScanner::finish()
     m_splitter.finish([this](const LineSegment& s) { onSegment(s); });
     flushHardWrap(); // the paste may end on a cut piece
     m_nccl.finish(m_out);
-    m_pytorch.finish(m_out);
-    m_python.finish(m_out);
-    m_launcher.finish(m_out);
-    m_kernel.finish(m_out);
-    m_stacks.finish(m_out);
-    m_gpu.finish(m_out);
+    std::apply([this](auto&... parser) { (parser.finish(m_out), ...); }, lineParsers());
     m_ras.finish(m_out);
-    m_horovod.finish(m_out);
-    m_jax.finish(m_out);
     m_activity.finish(m_out);
 
     m_out.source.lines = m_splitter.lines();

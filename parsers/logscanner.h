@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace rankscope::parsers {
@@ -84,6 +85,10 @@ private:
     JaxCoordinationParser m_jax;
     GlooParser m_gloo;
     RasTextParser m_ras;
+    // The parsers offered every line after NCCL's, in this order; whose open blocks send the
+    // next line down the full path; and that finish after NCCL's. NCCL, RAS (offered NCCL's
+    // lines too), progress and nccl-tests lines have rules of their own in onSegment.
+    auto lineParsers() { return std::tie(m_pytorch, m_python, m_launcher, m_kernel, m_stacks, m_gpu, m_horovod, m_jax, m_gloo); }
 
     // Latest timestamp per prefix identity: lines without a time of their own inherit it.
     // Indexed by identity index (dense, small).

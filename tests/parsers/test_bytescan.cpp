@@ -9,6 +9,7 @@
 
 using rankscope::parsers::bytesEqual;
 using rankscope::parsers::findByte;
+using rankscope::parsers::findBytePair;
 using rankscope::parsers::findEitherByte;
 
 TEST_CASE("findEitherByte and findByte find the first match or the end", "[parsers][bytescan]")
@@ -52,4 +53,33 @@ TEST_CASE("bytesEqual and bytesEqualShort agree with memcmp at every length and 
                 CHECK_FALSE(rankscope::parsers::bytesEqualShort(a.data(), b.data(), n));
         }
     }
+}
+
+TEST_CASE("findBytePair finds a byte followed by another, in either loop", "[parsers][bytescan]")
+{
+    // Every position and every length, so both the 16-byte loop and the tail are crossed, and
+    // a pair split across two 16-byte blocks is found.
+    for (std::size_t size = 0; size < 48; ++size)
+        for (std::size_t at = 0; at + 1 < size + 1; ++at) {
+            std::string text(size, 'o');
+            for (std::size_t i = 0; i < size; ++i)
+                text[i] = (i % 2) ? 'x' : 'o'; // "oxox…": 'o' never followed by 'o'
+            const char* const begin = text.data();
+            const char* const end = begin + size;
+            CHECK(findBytePair(begin, end, 'o', 'o') == end);
+            if (at + 1 < size) {
+                text[at] = 'o';
+                text[at + 1] = 'o';
+                const char* found = findBytePair(begin, end, 'o', 'o');
+                REQUIRE(found != end);
+                CHECK(found <= begin + at);
+                CHECK(found[0] == 'o');
+                CHECK(found[1] == 'o');
+            }
+        }
+    const std::string_view last = "abcdefghijklmnopqrstuvwxyz0123456789oo";
+    CHECK(findBytePair(last.data(), last.data() + last.size(), 'o', 'o') == last.data() + last.size() - 2);
+    // The last byte alone is no pair.
+    const std::string_view single = "abcdefghijklmnopqrstuvwxyz0123456789o";
+    CHECK(findBytePair(single.data(), single.data() + single.size(), 'o', 'o') == single.data() + single.size());
 }
