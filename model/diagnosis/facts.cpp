@@ -52,6 +52,13 @@ bool isResourceText(std::string_view text)
         "shared memory", "OutOfMemoryError", "cudaErrorMemoryAllocation" });
 }
 
+// NCCL's own warning that it could not create, extend or open a /dev/shm segment
+// (shmutils.cc, shm.h), as a WARN line or quoted after PyTorch's "Last error:".
+bool isNcclShmText(std::string_view text)
+{
+    return containsAny(text, { "/dev/shm", "shared memory segment", "posix_fallocate", "unable to allocate shared memory" });
+}
+
 namespace {
 
 
@@ -298,12 +305,18 @@ private:
                 if (e.kind == EventKind::TorchAsyncNcclError
                     || (e.kind == EventKind::TorchWatchdogException && e.peer != kNoStr))
                     rf.asyncErrors.push_back(i);
+                if (e.kind == EventKind::TorchAsyncNcclError && isNcclShmText(detail))
+                    m_f.shmEvents.push_back(i);
                 break;
             case EventKind::TorchNcclApiError:
                 if (isResourceText(text) || isResourceText(detail)) {
                     primary(rf, i, true);
                     rf.ncclAllocationFailure = true;
                 }
+                // NCCL's /dev/shm WARN quoted after "Last error:" is the node's shared memory,
+                // as the WARN line itself would be.
+                if (isNcclShmText(detail))
+                    m_f.shmEvents.push_back(i);
                 break;
             case EventKind::TorchHeartbeatStuck:
             case EventKind::TorchHeartbeatTerminate:
@@ -412,6 +425,12 @@ private:
             break;
         case EventKind::NcclShmError:
             m_f.shmEvents.push_back(index);
+            break;
+        case EventKind::TorchNcclApiError:
+        case EventKind::TorchAsyncNcclError:
+            // NCCL's WARN quoted after "Last error:", from a line no rank prefix names.
+            if (isNcclShmText(m_b.text(e.detail)))
+                m_f.shmEvents.push_back(index);
             break;
         case EventKind::GpuXid: {
             if (e.code >= 0 && xidCategory(static_cast<std::uint64_t>(e.code)) == XidCategory::Application)

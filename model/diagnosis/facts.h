@@ -181,6 +181,8 @@ DiagnosisFacts collectFacts(const Bundle& bundle, unsigned threads = 0);
 
 // Messages of a failed allocation: CUDA OOM, NCCL's calloc/malloc, /dev/shm.
 bool isResourceText(std::string_view text);
+// NCCL's warning that a /dev/shm segment could not be created, extended or opened.
+bool isNcclShmText(std::string_view text);
 // CUDA errors that mean the GPU itself is broken or gone (ECC, unknown error, fallen off).
 bool isCudaStickyText(std::string_view text);
 

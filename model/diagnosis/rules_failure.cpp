@@ -294,11 +294,13 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             if (e.rank >= 0)
                 ranks.insert(e.rank);
             pids.insert(b.identities[e.identity].pid);
-            full = full || b.text(e.text).find("No space left") != std::string_view::npos;
+            // NCCL's own WARN, or PyTorch's exception quoting it after "Last error:".
+            const std::string_view message = b.text(e.kind == EventKind::NcclShmError ? e.text : e.detail);
+            full = full || message.find("No space left") != std::string_view::npos;
             // strerror(EACCES) / strerror(EPERM) after shm_open or open: the process may not
             // create files in /dev/shm at all. A permission, not a lack of space.
-            if (b.text(e.text).find("Permission denied") != std::string_view::npos
-                || b.text(e.text).find("Operation not permitted") != std::string_view::npos)
+            if (message.find("Permission denied") != std::string_view::npos
+                || message.find("Operation not permitted") != std::string_view::npos)
                 ++denied;
         }
         if (denied > 0 && !full) {

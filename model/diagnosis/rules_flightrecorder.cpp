@@ -257,7 +257,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
     const std::size_t entered = started.size() + scheduled.size();
     const std::size_t holding = entered + completed.size();
     // The values every form's words share: the suspects, the stuck collective and the PG.
-    auto valuesFor = [&](std::string_view rule, const std::vector<std::int32_t>& suspects) {
+    auto valuesFor = [&](const std::vector<std::int32_t>& suspects) {
         Placeholders values = placeholders(ctx, suspects.front(), pg, pg->stuckSeq);
         values["ranks"] = formatRanks(suspects);
         values["who"] = ctx.ranksObject(suspects);
@@ -278,7 +278,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
             std::sort(extra.begin(), extra.end());
             // fr.mismatch's form for a collective only the minority issued.
             static constexpr const char* kRule = "fr.mismatch";
-            Placeholders values = valuesFor(kRule, extra);
+            Placeholders values = valuesFor(extra);
             values["wait_call"] = describeFrEntry(b, pg->stuckEntry);
             values["stopped"] = formatRanks(stopped);
             values["stopped_count"] = std::to_string(stopped.size());
@@ -304,7 +304,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         const RootCauseClass cls
             = crashed ? RootCauseClass::RankCrashed : RootCauseClass::StragglerStall;
         static constexpr const char* kRule = "fr.never_entered";
-        Placeholders values = valuesFor(kRule, stopped);
+        Placeholders values = valuesFor(stopped);
         values["wait_call"] = describeFrEntry(b, pg->stuckEntry);
         values["entered"] = std::to_string(entered);
         values["why"] = ctx.say(kRule, crashed ? "why_crashed" : "why_busy");
@@ -363,7 +363,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
         stuckInside.insert(stuckInside.end(), scheduled.begin(), scheduled.end());
         std::sort(stuckInside.begin(), stuckInside.end());
         static constexpr const char* kRule = "fr.stuck_inside";
-        Placeholders values = valuesFor(kRule, stuckInside);
+        Placeholders values = valuesFor(stuckInside);
         values["completed_count"] = std::to_string(completed.size());
         Finding& f = out.add(ctx, kRule, std::nullopt, values);
         f.ranks = stuckInside;
@@ -408,7 +408,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
             }
         if (!late.empty() && late.size() * 2 < gaps.size()) {
             static constexpr const char* kRule = "fr.late_start";
-            Placeholders values = valuesFor(kRule, late);
+            Placeholders values = valuesFor(late);
             values["worst"] = secondsText(worst);
             values["median"] = secondsText(median);
             values["on_time_count"] = std::to_string(gaps.size() - late.size());
@@ -443,7 +443,7 @@ void ruleFrStuckPosition(const RuleContext& ctx, RuleOutput& out)
                     longestWait = std::max(longestWait, e.startedNs() - e.createdNs());
             }
         static constexpr const char* kRule = "fr.not_started";
-        Placeholders values = valuesFor(kRule, scheduled);
+        Placeholders values = valuesFor(scheduled);
         values["started_count"] = std::to_string(started.size());
         if (longestWait > 0)
             values["longest_wait"] = ctx.say(kRule, "longest_wait", { { "longest", secondsText(longestWait) } });

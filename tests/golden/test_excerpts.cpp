@@ -157,6 +157,16 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 + barrierTimeout("", 2, 1800410)
                 + barrierTimeout("", 1, 1800397) } },
             "hang_diagnosed", "straggler_stall", { 0 } },
+        // PyTorch's NCCL error quotes NCCL's last WARN after "Last error:": a /dev/shm segment it
+        // could not create is the node's shared memory, whichever line the paste kept a rank on.
+        { "shm-quoted-after-last-error",
+            { { "paste.log",
+                "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, "
+                "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
+                "[rank0]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n"
+                "[rank0]: Last error:\n"
+                "[rank0]: Error while creating shared memory segment /dev/shm/nccl-AbC123 (size 9637888)\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
         // Gloo connects to the address each peer published. Refused by a hostname's loopback
         // address (127.0.1.1) from another host: the hostname resolves to loopback.
         { "gloo-hostname-loopback",
