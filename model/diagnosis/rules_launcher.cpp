@@ -30,7 +30,7 @@ void ruleLauncherRootCause(const RuleContext& ctx, const std::vector<std::int32_
         values["launcher_host"] = std::string(b.text(lf.host));
         Finding& f = out.add(ctx, rule, std::nullopt, values);
         f.ranks = { lf.globalRank };
-        f.evidence.push_back(evidenceOf(b, lf.evidence, ctx.say(rule, "evidence", values)));
+        f.evidence.push_back(evidenceOf(b, lf.evidence, ctx.sayShared("launcher_root_cause_evidence", values)));
         if (agrees) {
             f.confidence = 0.5;
             f.explanation = ctx.explain(rule, values);
