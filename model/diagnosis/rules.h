@@ -29,8 +29,8 @@ struct RuleContext {
     std::string rankLabel(std::int32_t rank) const { return bundle.describeRank(rank); }
     std::string pgLabel(StrId pg) const;
     Placeholders placeholdersFor(std::int32_t rank) const;
-    // One of a rule's phrases from the knowledge base (the rule's own, else one shared by
-    // several rules), filled with values. A phrase the knowledge base lacks reads
+    // One of a rule's phrases from the knowledge base, filled with values. A phrase the
+    // rule's entry lacks reads
     // "{missing phrase rule/name}" and a value left unknown stays "{name}", both visible to
     // the tests that read every finding's words.
     std::string say(std::string_view rule, std::string_view phrase, const Placeholders& values = {}) const;

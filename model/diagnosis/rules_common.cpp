@@ -78,8 +78,6 @@ std::string RuleContext::say(std::string_view rule, std::string_view phrase, con
     if (const KnowledgeEntry* entry = knowledge.forRule(rule))
         if (auto it = entry->phrases.find(phrase); it != entry->phrases.end())
             return renderTemplate(it->second, values);
-    if (auto it = knowledge.phrases.find(phrase); it != knowledge.phrases.end())
-        return renderTemplate(it->second, values);
     return missingPhrase(rule, phrase);
 }
 
@@ -100,22 +98,31 @@ std::string RuleContext::ranksObject(const std::vector<std::int32_t>& ranks) con
     return ranks.size() == 1 ? rankLabel(ranks.front()) : sayShared("ranks_object", { { "ranks", formatRanks(ranks) } });
 }
 
-std::string RuleContext::title(std::string_view rule, const Placeholders& values) const
+namespace {
+
+// One text field of a rule's entry, filled; the missing-phrase marker when it is empty.
+std::string entryText(const Knowledge& knowledge, std::string_view rule, std::string KnowledgeEntry::*field,
+    std::string_view name, const Placeholders& values)
 {
     const KnowledgeEntry* entry = knowledge.forRule(rule);
-    return entry && !entry->title.empty() ? renderTemplate(entry->title, values) : missingPhrase(rule, "title");
+    return entry && !(entry->*field).empty() ? renderTemplate(entry->*field, values) : missingPhrase(rule, name);
+}
+
+} // namespace
+
+std::string RuleContext::title(std::string_view rule, const Placeholders& values) const
+{
+    return entryText(knowledge, rule, &KnowledgeEntry::title, "title", values);
 }
 
 std::string RuleContext::explain(std::string_view rule, const Placeholders& values) const
 {
-    const KnowledgeEntry* entry = knowledge.forRule(rule);
-    return entry && !entry->summary.empty() ? renderTemplate(entry->summary, values) : missingPhrase(rule, "summary");
+    return entryText(knowledge, rule, &KnowledgeEntry::summary, "summary", values);
 }
 
 std::string RuleContext::verdict(std::string_view rule, const Placeholders& values) const
 {
-    const KnowledgeEntry* entry = knowledge.forRule(rule);
-    return entry && !entry->verdict.empty() ? renderTemplate(entry->verdict, values) : missingPhrase(rule, "verdict");
+    return entryText(knowledge, rule, &KnowledgeEntry::verdict, "verdict", values);
 }
 
 Finding& RuleOutput::add(const RuleContext& ctx, std::string rule, std::optional<RootCauseClass> suggests,

@@ -20,7 +20,7 @@ TEST_CASE("a rule says its phrases from the knowledge base, and a missing one sh
     CHECK(ctx.say("no.such_rule", "status") == "{missing phrase no.such_rule/status}");
 }
 
-TEST_CASE("a phrase several rules share is said when the rule has none of that name", "[knowledge]")
+TEST_CASE("a rule's phrase is its own: a shared one of the same name is not taken for it", "[knowledge]")
 {
     Bundle bundle;
     DiagnosisFacts facts;
@@ -28,8 +28,9 @@ TEST_CASE("a phrase several rules share is said when the rule has none of that n
     knowledge.phrases["ranks_subject"] = "Ranks {ranks}";
     knowledge.rules["silent.example"].phrases["ranks_subject"] = "The ranks {ranks}";
     const RuleContext ctx { bundle, facts, knowledge };
-    CHECK(ctx.say("other.rule", "ranks_subject", { { "ranks", "3, 5" } }) == "Ranks 3, 5");
     CHECK(ctx.say("silent.example", "ranks_subject", { { "ranks", "3, 5" } }) == "The ranks 3, 5");
+    CHECK(ctx.say("other.rule", "ranks_subject") == "{missing phrase other.rule/ranks_subject}");
+    CHECK(ctx.sayShared("ranks_subject", { { "ranks", "3, 5" } }) == "Ranks 3, 5");
 }
 
 TEST_CASE("a shared phrase is said by its name alone", "[knowledge]")
