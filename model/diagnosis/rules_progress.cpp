@@ -6,6 +6,7 @@
 #include "model/ranklist.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace rankscope::model {
@@ -534,6 +535,28 @@ void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out)
     p.status = DiagnosisStatus::Inconclusive;
 }
 
+namespace {
+
+// True when every rank seen was read from one and the same file, as in a combined launcher
+// log or a paste: a rank of the world that is absent from it printed nothing there.
+bool allRanksInOneSource(const Bundle& b)
+{
+    std::optional<SourceId> only;
+    for (std::int32_t r : b.world.ranksSeen) {
+        const RankInfo* info = b.rankInfo(r);
+        if (!info)
+            continue;
+        for (SourceId s : info->sources) {
+            if (only && *only != s)
+                return false;
+            only = s;
+        }
+    }
+    return only.has_value();
+}
+
+} // namespace
+
 void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
 {
     const PgFacts* pg = ctx.stuckPg();
@@ -546,8 +569,12 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
     if (!pg->completed.empty())
         return;
     // Only a bundle that shows the rank should have logged makes its silence evidence: its
-    // own file is present, or most of the world is here. A pasted excerpt that stops is not.
-    const bool mostOfWorld = b.world.ranksSeen.size() * 2 > static_cast<std::size_t>(*b.world.worldSize);
+    // own file is present, or most of the world speaks in the one file its lines would have
+    // gone to (a combined launcher log or paste). A pasted excerpt that stops is not, and
+    // neither is a rank without a file when every rank has its own or a node's file: that
+    // file was simply not collected.
+    const bool mostOfWorld = b.world.ranksSeen.size() * 2 > static_cast<std::size_t>(*b.world.worldSize)
+        && allRanksInOneSource(b);
     std::vector<std::int32_t> silent;
     for (std::int32_t r : pg->silent) {
         const RankFacts& rf = ctx.facts.ranks[r];

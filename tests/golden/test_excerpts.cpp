@@ -652,6 +652,22 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) ran for 600086 "
                 "milliseconds before timing out.\n" } },
             "hang_diagnosed", "unknown", { 0 } },
+        // The same three timeouts in per-rank files, and no file for rank 0: its file was not
+        // collected, which says nothing about what it did.
+        { "gather-shape-per-rank-files-one-missing",
+            { { "rank1.log",
+                  "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: "
+                  "WorkNCCL(SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) "
+                  "ran for 600059 milliseconds before timing out.\n" },
+                { "rank2.log",
+                    "[rank2]:[E ProcessGroupNCCL.cpp:563] [Rank 2] Watchdog caught collective operation timeout: "
+                    "WorkNCCL(SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) "
+                    "ran for 600086 milliseconds before timing out.\n" },
+                { "rank3.log",
+                    "[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: "
+                    "WorkNCCL(SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) "
+                    "ran for 600055 milliseconds before timing out.\n" } },
+            "inconclusive", "unknown", {} },
     };
     for (const auto& e : excerpts) {
         DYNAMIC_SECTION(e.name)

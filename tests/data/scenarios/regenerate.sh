@@ -82,5 +82,7 @@ gen mismatch-subgroup-skip-torch24  --scenario collective_mismatch --variant sub
 gen mismatch-subgroup-skip-pyspy    --scenario collective_mismatch --variant subgroup_skip --ranks 16 --torch 2.6 --layout torchrun-logdir --pyspy --seed 123
 gen healthy-benign-noise-pernode   --scenario healthy --variant benign_noise --ranks 16 --layout per-node --torch 2.7 --seed 121
 gen partial-missing-rank-file-srun  --scenario partial_bundle --variant missing_rank_file --ranks 16 --layout srun-combined --seed 125
+gen partial-missing-rank-file       --scenario partial_bundle --variant missing_rank_file --ranks 8 --seed 124
+gen partial-missing-rank-file-pernode --scenario partial_bundle --variant missing_rank_file --ranks 16 --layout per-node --seed 300
 gen partial-cut-mid-line            --scenario partial_bundle --variant cut_mid_line --ranks 8 --seed 126
 gen partial-cut-mid-line-logdir     --scenario partial_bundle --variant cut_mid_line --ranks 16 --layout torchrun-logdir --pyspy --seed 127
