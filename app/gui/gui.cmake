@@ -4,6 +4,7 @@ list(APPEND RANKSCOPE_GUI_SOURCES
     chartspanel.cpp
     documentloader.cpp
     errorhub.cpp
+    eventloopprobe.cpp
     logsearchdialog.cpp
     logsearchrunner.cpp
     mainwindow.cpp

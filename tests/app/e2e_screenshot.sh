@@ -41,6 +41,10 @@ if ! grep -q '^shown after: [0-9][0-9]* ms$' "$home/stdout"; then
     echo "FAILED: no open-to-verdict time printed"
     exit 1
 fi
+if ! grep -q '^longest event-loop stall: [0-9][0-9]* ms$' "$home/stdout"; then
+    echo "FAILED: no event-loop stall printed"
+    exit 1
+fi
 size=$(wc -c <"$out" 2>/dev/null || echo 0)
 if [ "$size" -lt 20000 ]; then
     echo "FAILED: screenshot $out missing or nearly empty ($size bytes)"
