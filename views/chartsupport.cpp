@@ -68,6 +68,32 @@ std::vector<bool> initiatingMask(const BundleDocument& doc, std::size_t ranks)
     return mask;
 }
 
+QList<QPointF> markerPoints(const std::vector<QPointF>& points, std::size_t ranks, double hi)
+{
+    constexpr std::size_t kColumns = 1024;
+    constexpr std::size_t kRows = 256;
+    QList<QPointF> out;
+    if (ranks <= kThinAboveRanks) {
+        out.reserve(static_cast<qsizetype>(points.size()));
+        for (const QPointF& p : points)
+            out.append(p);
+        return out;
+    }
+    std::vector<bool> taken(kColumns * kRows, false);
+    for (const QPointF& p : points) {
+        const std::size_t column = std::min(kColumns - 1,
+            static_cast<std::size_t>(std::max(0.0, p.x()) / static_cast<double>(ranks) * static_cast<double>(kColumns)));
+        const std::size_t row = hi > 0
+            ? std::min(kRows - 1, static_cast<std::size_t>(std::max(0.0, p.y()) / hi * static_cast<double>(kRows - 1)))
+            : 0;
+        if (taken[column * kRows + row])
+            continue;
+        taken[column * kRows + row] = true;
+        out.append(p);
+    }
+    return out;
+}
+
 double niceStep(double raw)
 {
     if (raw <= 0)

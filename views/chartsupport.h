@@ -5,7 +5,9 @@
 #include "views/bundledocument.h"
 
 #include <QFontMetrics>
+#include <QList>
 #include <QPalette>
+#include <QPointF>
 #include <QString>
 
 #include <vector>
@@ -28,6 +30,14 @@ model::StrId chartProcessGroup(const BundleDocument& doc, const QString& selecte
 QString processGroupLabel(const model::Bundle& bundle, model::StrId pg);
 // Initiating ranks (and the stuck pair) of the diagnosis.
 std::vector<bool> initiatingMask(const BundleDocument& doc, std::size_t ranks);
+
+// The markers a scatter series of one point per rank draws. Each marker is a graphics item of
+// its own, made on the GUI thread when the chart is built (4096 of them held a bundle's
+// window still for about 45 ms), so past kThinAboveRanks ranks the ranks whose markers fall
+// in the same cell of a grid finer than the chart's pixels share one. `points` are (rank,
+// value) in rank order, values from 0 to `hi`.
+inline constexpr std::size_t kThinAboveRanks = 1024;
+QList<QPointF> markerPoints(const std::vector<QPointF>& points, std::size_t ranks, double hi);
 
 // The smallest 1, 2 or 5 × 10^k at or above `raw` (axis tick steps).
 double niceStep(double raw);

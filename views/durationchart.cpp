@@ -185,6 +185,8 @@ void DurationChart::rebuild()
     m_initiating->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     double hi = 0;
     bool initiatingWaited = false;
+    std::vector<QPointF> waitingPoints;
+    std::vector<QPointF> stuckPoints;
     for (std::size_t r = 0; r < ranks; ++r) {
         double v = m_values[r];
         if (initiating[r]) {
@@ -199,14 +201,16 @@ void DurationChart::rebuild()
             m_values[r] = v;
             m_initiating->append(static_cast<qreal>(r), v);
         } else if (v >= 0) {
-            (state[r] == model::RankState::StuckInCollective ? stuck : m_waiting)
-                ->append(static_cast<qreal>(r), v);
+            (state[r] == model::RankState::StuckInCollective ? stuckPoints : waitingPoints)
+                .emplace_back(static_cast<qreal>(r), v);
         } else {
             continue;
         }
         hi = std::max(hi, v);
         m_hasData = true;
     }
+    m_waiting->append(charts::markerPoints(waitingPoints, ranks, hi));
+    stuck->append(charts::markerPoints(stuckPoints, ranks, hi));
     // A network pair's ends are named for the failed link, as everywhere (the model's words).
     const QString initiators = theme::initiatorsLabel(
         doc->diagnosis ? doc->diagnosis->rootCause : model::RootCauseClass::None);

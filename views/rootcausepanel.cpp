@@ -33,11 +33,10 @@ namespace {
 // Rank links listed when the collateral list is expanded; beyond that the compact ranges
 // say it all and thousands of links would only slow the panel down.
 constexpr std::size_t kMaxRankLinks = 2048;
-
-quint64 evidenceKey(model::SourceId source, std::uint64_t line)
-{
-    return (static_cast<quint64>(source) << 40) ^ static_cast<quint64>(line);
-}
+// Runs of ranks ("3-16", "18") shown per line of the collateral summary: scattered ranks of
+// a large job would otherwise fill the panel with numbers (and cost tens of milliseconds of
+// text layout on the GUI thread); "Show every rank" lists them all.
+constexpr std::size_t kSummaryRankRuns = 24;
 
 QString fromStd(std::string_view text)
 {
@@ -67,6 +66,18 @@ QString breakable(const QString& text)
             out.append(QChar(0x200B));
     }
     return out;
+}
+
+// A rank list for one summary line, at most kSummaryRankRuns runs, as HTML.
+QString summaryRanks(const std::vector<std::int32_t>& ranks)
+{
+    std::size_t omitted = 0;
+    QString text = breakable(QString::fromStdString(model::formatRanksAtMost(ranks, kSummaryRankRuns, omitted)))
+                       .toHtmlEscaped();
+    if (omitted > 0)
+        text += QCoreApplication::translate("rankscope::views::RootCausePanel", " and %n more run(s)", nullptr,
+            static_cast<int>(omitted));
+    return text;
 }
 
 // A filled, rounded label: status, class and confidence badges. One line when it fits;
@@ -463,17 +474,24 @@ void RootCausePanel::changeEvent(QEvent* event)
 
 void RootCausePanel::activateEvidence(const model::EvidenceRef& ref)
 {
-    const auto it = m_eventOfEvidence.constFind(evidenceKey(ref.source, ref.line));
-    if (it != m_eventOfEvidence.constEnd())
-        m_selection->selectEvent(*it); // selects its rank and its evidence as well
-    else
-        m_selection->selectEvidence(ref);
+    // The event written on that line, looked up on the click rather than for every evidence
+    // line while a bundle opens: one pass over the events, off the path to the verdict.
+    const DocumentPtr& doc = m_selection->document();
+    if (doc && doc->bundle) {
+        const auto& events = doc->bundle->events;
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            if (events[i].evidence.source == ref.source && events[i].evidence.line == ref.line) {
+                m_selection->selectEvent(static_cast<int>(i)); // its rank and evidence too
+                return;
+            }
+        }
+    }
+    m_selection->selectEvidence(ref);
 }
 
 void RootCausePanel::rebuild()
 {
     const int scroll = verticalScrollBar()->value();
-    m_eventOfEvidence.clear();
     // Created inside the viewport so every child inherits the panel's palette from the start.
     auto* content = new QWidget(viewport());
     content->setBackgroundRole(QPalette::Base);
@@ -491,24 +509,6 @@ void RootCausePanel::rebuild()
         return;
     }
     const model::Diagnosis& d = *doc->diagnosis;
-    // Map each evidence line to the event written on it, for timeline navigation.
-    for (const model::Finding& f : d.findings) {
-        for (const model::EvidenceLine& e : f.evidence)
-            m_eventOfEvidence.insert(evidenceKey(e.ref.source, e.ref.line), -1);
-    }
-    const auto& events = doc->bundle->events;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        const auto it = m_eventOfEvidence.find(
-            evidenceKey(events[i].evidence.source, events[i].evidence.line));
-        if (it != m_eventOfEvidence.end() && *it < 0)
-            *it = static_cast<int>(i);
-    }
-    for (auto it = m_eventOfEvidence.begin(); it != m_eventOfEvidence.end();) {
-        if (*it < 0)
-            it = m_eventOfEvidence.erase(it);
-        else
-            ++it;
-    }
 
     layout->addWidget(buildVerdict(content));
     if (QWidget* culprits = buildCulprits(content))
@@ -693,16 +693,13 @@ QWidget* RootCausePanel::buildCollateral(QWidget* parent)
     lines << tr("<b>%1</b>: %2")
                  .arg(d.collateralRanks.size() == 1 ? tr("1 rank")
                                                     : tr("%1 ranks").arg(d.collateralRanks.size()))
-                 .arg(
-                     breakable(QString::fromStdString(model::formatRanks(d.collateralRanks)))
-                         .toHtmlEscaped());
+                 .arg(summaryRanks(d.collateralRanks));
     for (const auto& [state, ranks] : byState) {
         const QColor color = theme::rankStateColor(static_cast<model::RankState>(state), palette());
         lines << tr("<span style=\"color:%1\">■</span> %2 — %3: %4")
                      .arg(color.name(), theme::rankStateLabel(static_cast<model::RankState>(state)))
                      .arg(ranks.size())
-                     .arg(breakable(QString::fromStdString(model::formatRanks(ranks)))
-                             .toHtmlEscaped());
+                     .arg(summaryRanks(ranks));
     }
     summary->setText(lines.join(QStringLiteral("<br>")));
     layout->addWidget(summary);

@@ -11,7 +11,6 @@
 #include "views/lineexplainer.h"
 #include "model/evidence.h"
 
-#include <QHash>
 #include <QScrollArea>
 
 namespace rankscope::views {
@@ -54,8 +53,6 @@ private:
     SelectionState* m_selection;
     QString m_pendingText;
     LineExplainer m_explainer;
-    // (source, line) of each evidence line → event index; rebuilt per document.
-    QHash<quint64, int> m_eventOfEvidence;
 };
 
 } // namespace rankscope::views

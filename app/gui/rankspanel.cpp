@@ -29,8 +29,11 @@ namespace {
 // Special entries of the state filter (real states use their enum value).
 constexpr int kAllStates = -1;
 constexpr int kInitiatingOnly = -2;
-// Fitting columns to contents reads every row; above this many rows use font-based widths.
-constexpr int kFitRowsLimit = 2000;
+// Fitting a column to its contents lays out the text of the rows it reads, on the GUI thread
+// while a bundle opens: it reads the visible rows and this many more, so a table of 16k ranks
+// costs what one of 200 does (a long host name further down is elided, and its column can
+// be widened by hand).
+constexpr int kFitSampleRows = 128;
 } // namespace
 
 RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
@@ -73,6 +76,8 @@ RanksPanel::RanksPanel(views::SelectionState* selection, QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(
         fontMetrics().height() + fontMetrics().height() / 2);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setResizeContentsPrecision(kFitSampleRows);
+    m_table->verticalHeader()->setResizeContentsPrecision(kFitSampleRows);
     m_table->setWordWrap(false);
     // Tab leaves the table for the next control: walking the cells would change the
     // selected rank in every view and trap the keyboard here.
@@ -219,21 +224,8 @@ void RanksPanel::updateCount()
 
 void RanksPanel::fitColumns()
 {
-    QHeaderView* header = m_table->horizontalHeader();
-    if (m_model->rowCount() <= kFitRowsLimit) {
-        for (int c = 0; c < RankTableModel::FirstErrorColumn; ++c)
-            m_table->resizeColumnToContents(c);
-        return;
-    }
-    const QFontMetrics fm = fontMetrics();
-    const int digit = fm.horizontalAdvance(QLatin1Char('9'));
-    header->resizeSection(RankTableModel::RankColumn, digit * 8);
-    header->resizeSection(RankTableModel::HostColumn, digit * 16);
-    header->resizeSection(RankTableModel::LocalRankColumn, digit * 7);
-    header->resizeSection(RankTableModel::GpuColumn, digit * 18);
-    header->resizeSection(RankTableModel::StateColumn, digit * 24);
-    header->resizeSection(RankTableModel::LastEnqueuedColumn, digit * 14);
-    header->resizeSection(RankTableModel::LastCompletedColumn, digit * 14);
+    for (int c = 0; c < RankTableModel::FirstErrorColumn; ++c)
+        m_table->resizeColumnToContents(c);
 }
 
 } // namespace rankscope::app

@@ -6,6 +6,7 @@
 #include "app/gui/chartspanel.h"
 #include "app/gui/mainwindow.h"
 #include "views/chartlegend.h"
+#include "views/chartsupport.h"
 #include "views/durationchart.h"
 #include "views/progresschart.h"
 #include "views/selectionstate.h"
@@ -72,6 +73,29 @@ views::DocumentPtr bigJob()
 }
 
 } // namespace
+
+TEST_CASE("a chart of thousands of ranks draws one marker per cell, not per rank", "[charts]")
+{
+    // Up to kThinAboveRanks ranks every rank keeps its marker.
+    std::vector<QPointF> few;
+    for (int r = 0; r < 1024; ++r)
+        few.emplace_back(r, 600.0);
+    CHECK(views::charts::markerPoints(few, 1024, 600.0).size() == 1024);
+
+    // 4096 ranks that all waited 600 s, but one that waited 10 s and one at 300 s: the band
+    // at 600 s shares markers (at most one per column), the outliers keep theirs, and no
+    // marker is drawn where no rank is.
+    std::vector<QPointF> many;
+    for (int r = 0; r < 4096; ++r)
+        many.emplace_back(r, r == 1000 ? 10.0 : r == 3000 ? 300.0 : 600.0);
+    const QList<QPointF> drawn = views::charts::markerPoints(many, 4096, 600.0);
+    CHECK(drawn.size() <= 1024 + 2);
+    CHECK(drawn.size() >= 1000);
+    CHECK(drawn.contains(QPointF(1000, 10.0)));
+    CHECK(drawn.contains(QPointF(3000, 300.0)));
+    for (const QPointF& p : drawn)
+        CHECK(many[static_cast<std::size_t>(p.x())] == p);
+}
 
 TEST_CASE("progress chart draws the initiating rank's bar in the initiating colour", "[charts]")
 {

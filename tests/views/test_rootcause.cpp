@@ -223,6 +223,38 @@ TEST_CASE("root cause panel summarises collateral ranks as ranges and expands to
     CHECK(selection.selectedRank() == 3);
 }
 
+TEST_CASE("a scattered collateral list stays a short summary line", "[rootcause]")
+{
+    // Every other rank of a 200-rank job: 100 runs. The summary names the first ones and how
+    // many more there are; the full list behind "Show every rank" still has each of them.
+    const views::DocumentPtr base = straggler();
+    auto doc = std::make_shared<views::BundleDocument>(*base);
+    auto diagnosis = std::make_shared<model::Diagnosis>(*base->diagnosis);
+    diagnosis->collateralRanks.clear();
+    for (std::int32_t r = 0; r < 200; r += 2)
+        diagnosis->collateralRanks.push_back(r);
+    doc->diagnosis = diagnosis;
+    views::SelectionState selection;
+    RootCausePanel panel(&selection);
+    panel.resize(480, 800);
+    panel.show();
+    selection.setDocument(doc);
+
+    auto* collateral = panel.findChild<QLabel*>(QStringLiteral("collateralSummary"));
+    REQUIRE(collateral);
+    const QString text = collateral->text().remove(QChar(0x200B));
+    CHECK(text.contains(QStringLiteral("100 ranks")));
+    CHECK(text.contains(QStringLiteral("0,2,4,6,")));
+    CHECK(text.contains(QStringLiteral("and 76 more runs")));
+    CHECK_FALSE(text.contains(QStringLiteral(",198")));
+    auto* toggle = panel.findChild<QToolButton*>(QStringLiteral("collateralToggle"));
+    auto* list = panel.findChild<QLabel*>(QStringLiteral("collateralList"));
+    REQUIRE(toggle);
+    REQUIRE(list);
+    toggle->click();
+    CHECK(list->text().contains(QStringLiteral("href=\"rank:198\"")));
+}
+
 TEST_CASE("clicking an evidence line selects it and the event written on it", "[rootcause]")
 {
     auto doc = straggler();
