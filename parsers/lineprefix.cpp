@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 
 namespace rankscope::parsers {
 
@@ -226,6 +227,16 @@ bool stripRay(std::string_view& s, LinePrefix& p)
     std::size_t i = 1;
     while (i < s.size() && i < 80 && (isAlnum(s[i]) || s[i] == '_' || s[i] == ':'))
         ++i;
+    // vLLM's worker processes put their rank in the world of the engine before the pid:
+    // "(VllmWorker rank=1 pid=97) ".
+    std::optional<std::uint64_t> rank;
+    if (s.substr(i).starts_with(" rank=")) {
+        i += 6;
+        const std::size_t rankStart = i;
+        rank = readUnsigned(s, i);
+        if (!rank || i == rankStart || *rank > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+            return false;
+    }
     if (!s.substr(i).starts_with(" pid="))
         return false;
     i += 5;
@@ -248,6 +259,53 @@ bool stripRay(std::string_view& s, LinePrefix& p)
         ++i;
     p.pid = static_cast<std::int32_t>(*pid);
     p.ip = ip;
+    if (rank)
+        p.globalRank = static_cast<std::int32_t>(*rank);
+    s.remove_prefix(i);
+    return true;
+}
+
+// vLLM's logger header: "ERROR 03-20 23:26:06 [multiproc_executor.py:375] " (level, month-day,
+// time, then the file and line, bracketed since 0.7; "… worker_base.py:382] " before). It says
+// nothing about the writer, but the message after it is what the parsers read.
+bool stripVllmLoggerHeader(std::string_view& s, LinePrefix& p)
+{
+    constexpr std::array<std::string_view, 5> kLevels { "DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL " };
+    std::size_t i = 0;
+    for (std::string_view level : kLevels)
+        if (s.starts_with(level)) {
+            i = level.size();
+            break;
+        }
+    // "MM-DD hh:mm:ss" at fixed places after the level.
+    constexpr std::string_view kShape = "00-00 00:00:00 ";
+    if (i == 0 || s.size() < i + kShape.size() + 6)
+        return false;
+    for (std::size_t k = 0; k < kShape.size(); ++k) {
+        const char c = s[i + k];
+        if (kShape[k] == '0' ? !isDigit(c) : c != kShape[k])
+            return false;
+    }
+    i += kShape.size();
+    const bool bracketed = s[i] == '[';
+    if (bracketed)
+        ++i;
+    // "file.py:123]" with no space inside; a path may lead ("v1/executor/multiproc_executor.py").
+    const std::size_t close = s.find(']', i);
+    if (close == std::string_view::npos || close - i > 160)
+        return false;
+    const std::string_view where = s.substr(i, close - i);
+    const std::size_t colon = where.rfind(':');
+    if (where.find(' ') != std::string_view::npos || colon == std::string_view::npos || colon < 4
+        || !where.substr(0, colon).ends_with(".py") || colon + 1 == where.size())
+        return false;
+    for (char c : where.substr(colon + 1))
+        if (!isDigit(c))
+            return false;
+    i = close + 1;
+    if (i < s.size() && s[i] == ' ')
+        ++i;
+    p.loggerHeader = s.substr(0, i);
     s.remove_prefix(i);
     return true;
 }
@@ -456,7 +514,7 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
         } else if (c == '(') {
             stripped = stripRay(line, prefix);
         } else if (isUpper(c)) {
-            stripped = stripMpiTimestamp(line) || stripLabelOrHost(line, prefix)
+            stripped = stripMpiTimestamp(line) || stripVllmLoggerHeader(line, prefix) || stripLabelOrHost(line, prefix)
                 || (round == 0 && stripGrepFileName(line, prefix));
         } else if (isAlnum(c) || c == '.' || c == '/') {
             stripped = (round == 0 && isDigit(c) && stripCollectorTimestamp(line, prefix))

@@ -12,6 +12,8 @@
 //   "03: "                      srun --label                → srunTask 3
 //   "node12: " / "10.0.0.5: "   pdsh                        → host
 //   "(RayTrainWorker pid=1, ip=10.0.0.5) "  Ray            → pid, ip
+//   "(VllmWorker rank=1 pid=97) "  vLLM's worker processes → globalRank 1, pid
+//   "ERROR 03-20 23:26:06 [multiproc_executor.py:375] "  vLLM's logger header (ignored)
 //   "[default3]:"               torchrun tee                → localRank 3
 //   "[rank3]:"                  PyTorch C++ logger          → globalRank 3
 //   "[rank: 1] "                Lightning                   → globalRank 1
@@ -38,6 +40,10 @@ struct LinePrefix {
     std::string_view role; // torchrun role name ("default", "trainer")
     // The time a log collector put in front of the line; says nothing about the writer.
     std::string_view collectorTime;
+    // A logging library's header stripped from the line (vLLM's "ERROR 03-20 23:26:06
+    // [file.py:375] "): says nothing about the writer, but a header that changes starts
+    // another log record.
+    std::string_view loggerHeader;
 
     bool empty() const
     {

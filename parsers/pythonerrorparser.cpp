@@ -472,7 +472,11 @@ PythonErrorParser::BlockLine PythonErrorParser::feedBlock(Block& block, const Li
 
     // Stage::Message: the exception message may go on over further lines until something
     // that is clearly not part of it.
-    const bool ends = trimmed.empty() || (block.leadRepeats && !leadMatched)
+    // A logger that repeats its header on every line of a record (vLLM) starts another
+    // record with another header: "INFO … [launcher.py:80] Shutting down." after the error.
+    const bool otherRecord = !block.loggerHeader.empty() && !ctx.prefix.loggerHeader.empty()
+        && !sameLead(ctx.prefix.loggerHeader, block.loggerHeader);
+    const bool ends = trimmed.empty() || (block.leadRepeats && !leadMatched) || otherRecord
         || (!leadMatched && ctx.time.valid()) || isRule(trimmed)
         || startsWithAny(trimmed,
             { "INFO:", "WARNING:", "ERROR:", "DEBUG:", "CRITICAL:", "[E ", "[W ", "[I ", "[F " })
@@ -529,6 +533,7 @@ void PythonErrorParser::openBlock(
     block.record.evidence = ctx.evidence();
     block.record.time = ctx.bestTime();
     block.truncationSample = out.sampleAt(ctx.lineNo, ctx.line);
+    block.loggerHeader.assign(ctx.prefix.loggerHeader);
     if (markerPos > 0 && markerPos <= kMaxLead) {
         block.lead.assign(text.substr(0, markerPos));
         block.leadIndent = leadingSpaces(block.lead);

@@ -79,6 +79,7 @@ private:
         std::string truncationSample; // "path:line: Traceback …" for the import issue
         std::string lead; // text before the marker, when there was any
         std::size_t leadIndent = 0; // its leading spaces
+        std::string loggerHeader; // the logger header stripped from the marker's line, if any
         bool leadRepeats = false; // the lead was seen again on a later line
         Stage stage = Stage::Frames;
         std::string exceptionType;

@@ -140,6 +140,31 @@ TEST_CASE("Ray actor prefix gives pid and ip", "[parsers][prefix]")
     CHECK(body == "INFO x");
 }
 
+TEST_CASE("vLLM's worker prefix gives the rank and its logger header is stripped", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes(
+        "(VllmWorker rank=1 pid=97) ERROR 03-20 23:26:06 [multiproc_executor.py:375] Last error:", p);
+    CHECK(p.globalRank == 1);
+    CHECK(p.pid == 97);
+    CHECK(body == "Last error:");
+    // Before 0.7 the file and line were not bracketed; a path may lead them.
+    LinePrefix q;
+    body = stripPrefixes("(RayWorkerWrapper pid=11305) ERROR 08-27 05:12:18 worker_base.py:382] RuntimeError: NCCL error", q);
+    CHECK(q.pid == 11305);
+    CHECK(q.globalRank == -1);
+    CHECK(body == "RuntimeError: NCCL error");
+    LinePrefix r;
+    body = stripPrefixes("ERROR 10-13 09:06:25 [v1/executor/multiproc_executor.py:597] WorkerProc failed to start.", r);
+    CHECK(body == "WorkerProc failed to start.");
+    CHECK(r.empty());
+    // Text that only looks a little like it stays.
+    LinePrefix s1;
+    CHECK(stripPrefixes("ERROR 03-20 something [x.py:1] y", s1) == "ERROR 03-20 something [x.py:1] y");
+    CHECK(stripPrefixes("INFO 03-20 23:26:06 [not a file] y", s1) == "INFO 03-20 23:26:06 [not a file] y");
+    CHECK(stripPrefixes("WARNING 03-20 23:26:06 [x.cc:12] y", s1) == "WARNING 03-20 23:26:06 [x.cc:12] y");
+}
+
 TEST_CASE("Lightning rank prefix and viewer line numbers", "[parsers][prefix]")
 {
     LinePrefix p;
