@@ -91,6 +91,22 @@ bool looksLikeHostFolder(std::string_view part)
     return false;
 }
 
+// "part2", "chunk-3", "split_1": one piece of a capture cut in several, not a host.
+bool isPieceOfCapture(std::string_view rest)
+{
+    const std::string low = lower(rest);
+    for (std::string_view word : { "part", "chunk", "split", "piece" }) {
+        if (!low.starts_with(word))
+            continue;
+        std::string_view number = std::string_view(low).substr(word.size());
+        if (!number.empty() && (number.front() == '-' || number.front() == '_' || number.front() == '.'))
+            number.remove_prefix(1);
+        if (!number.empty() && allDigits(number))
+            return true;
+    }
+    return false;
+}
+
 // The host part of a per-node capture's name, with the capture word removed.
 std::string hostFromCaptureName(std::string_view base)
 {
@@ -107,6 +123,8 @@ std::string hostFromCaptureName(std::string_view base)
             rest.pop_back();
         const bool hasDigit = std::any_of(rest.begin(), rest.end(), isDigit);
         const bool hasAlpha = std::any_of(rest.begin(), rest.end(), isAlpha);
+        if (isPieceOfCapture(rest))
+            continue;
         if (!rest.empty() && rest.size() <= 64 && ((hasDigit && hasAlpha) || looksLikeHostFolder(rest)))
             return rest;
     }

@@ -52,4 +52,8 @@ TEST_CASE("per-node captures named after the node give the host", "[parsers][pat
     CHECK(identityFromPath("logs/node07.dmesg").host == "node07");
     CHECK(identityFromPath("logs/nvidia-smi_gpu-a100-003.csv").host == "gpu-a100-003");
     CHECK(identityFromPath("logs/dmesg.log").host.empty());
+    // A capture cut into pieces names the piece, not a host.
+    CHECK(identityFromPath("console.part1.log").host.empty());
+    CHECK(identityFromPath("dmesg-chunk-2.log").host.empty());
+    CHECK(identityFromPath("console-gpu12.log").host == "gpu12");
 }
