@@ -396,15 +396,22 @@ void ruleIbAsyncEvents(const RuleContext& ctx, RuleOutput& out)
 }
 
 // "Duplicate GPU detected : rank 2 and rank 0 both on CUDA device 1000" (NCCL init): the
-// launcher gave several ranks the same GPU — CUDA_VISIBLE_DEVICES / local-rank mapping.
+// launcher gave several ranks the same GPU — CUDA_VISIBLE_DEVICES / local-rank mapping. As
+// NCCL's WARN line, or quoted by PyTorch's exception after "Last error:" (ncclGetLastError,
+// the text of NCCL's last WARN, printed whether or not NCCL_DEBUG was on).
 void ruleDuplicateGpu(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
+    constexpr std::string_view kWarn = "Duplicate GPU detected";
     std::vector<std::uint32_t> hits;
-    for (std::uint32_t i = 0; i < b.events.size(); ++i)
-        if (b.events[i].kind == EventKind::NcclBootstrapError
-            && b.text(b.events[i].text).find("Duplicate GPU detected") != std::string_view::npos)
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        const bool warnLine = e.kind == EventKind::NcclBootstrapError && b.text(e.text).find(kWarn) != std::string_view::npos;
+        const bool quoted = (e.kind == EventKind::TorchNcclApiError || e.kind == EventKind::TorchAsyncNcclError)
+            && e.detail != kNoStr && b.text(e.detail).find(kWarn) != std::string_view::npos;
+        if (warnLine || quoted)
             hits.push_back(i);
+    }
     if (hits.empty())
         return;
     static constexpr const char* kRule = "configuration.duplicate_gpu";

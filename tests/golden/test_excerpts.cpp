@@ -652,6 +652,19 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "SeqNum=15037, OpType=_ALLGATHER_BASE, NumelIn=1000, NumelOut=4000, Timeout(ms)=600000) ran for 600086 "
                 "milliseconds before timing out.\n" } },
             "hang_diagnosed", "unknown", { 0 } },
+        // ProcessGroupNCCL's exception quotes NCCL's last WARN (ncclGetLastError) after
+        // "Last error:": two ranks given one GPU, said inside the exception.
+        { "duplicate-gpu-quoted-in-exception",
+            { { "paste.log",
+                "[rank3]: Traceback (most recent call last):\n"
+                "[rank3]:   File \"train.py\", line 12, in <module>\n"
+                "[rank3]:     dist.barrier()\n"
+                "[rank3]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+                "ProcessGroupNCCL.cpp:1970, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.20.5\n"
+                "[rank3]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                "[rank3]: Last error:\n"
+                "[rank3]: Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 1000\n" } },
+            "hang_diagnosed", "configuration", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",
