@@ -74,9 +74,10 @@ QString summaryRanks(const std::vector<std::int32_t>& ranks)
     std::size_t omitted = 0;
     QString text = breakable(QString::fromStdString(model::formatRanksAtMost(ranks, kSummaryRankRuns, omitted)))
                        .toHtmlEscaped();
-    if (omitted > 0)
-        text += QCoreApplication::translate("rankscope::views::RootCausePanel", " and %n more run(s)", nullptr,
-            static_cast<int>(omitted));
+    if (omitted == 1)
+        text += QCoreApplication::translate("rankscope::views::RootCausePanel", " and 1 more run");
+    else if (omitted > 1)
+        text += QCoreApplication::translate("rankscope::views::RootCausePanel", " and %1 more runs").arg(omitted);
     return text;
 }
 
