@@ -69,8 +69,10 @@ enum class EventKind : std::uint16_t {
     LauncherSignalSent,   // closing signal to a sibling: pid = target, code = signal number
     LauncherFailureRecord, // ChildFailedError record (see LauncherFailure table)
     LauncherErrorFile,    // error.json
-    LauncherExit,         // DeepSpeed / MPI exit lines: code = exit code (-signal), pid, detail = "deepspeed" | "mpi";
-                          // peerRank = world rank (MPI); -1 for DeepSpeed, whose line shows the
+    LauncherExit,         // DeepSpeed / MPI / srun / Ray exit lines: code = exit code (-signal), or
+                          // kExitCodeUnknown when only a death is said (Ray), pid,
+                          // detail = "deepspeed" | "mpi" | "srun" | "ray"; peerRank = world rank
+                          // (MPI, Ray Train); -1 for DeepSpeed, whose line shows the
                           // last-spawned worker's argv, not the failed one's
     LauncherRendezvousError, // rendezvous / store failures: detail = exception class ("store_based_barrier"
                              // for that barrier, peerRank = the rank waiting in it), peer = address,
@@ -110,6 +112,9 @@ enum class EventKind : std::uint16_t {
 };
 
 std::string_view eventKindName(EventKind kind);
+
+// A launcher's word that a worker's process died, without its exit code (Event::code).
+inline constexpr std::int32_t kExitCodeUnknown = -2147483647 - 1;
 
 struct Event;
 // A collective that ran past its timeout: a watchdog or blocking-wait timeout line, or the

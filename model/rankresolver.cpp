@@ -881,14 +881,27 @@ private:
         return e.pgRank;
     }
 
+    // Open MPI's abort summary and Ray Train name the world rank of a worker that ended: that
+    // rank existed, within the same bounds as any other claim.
+    std::int32_t exitedWorldRank(const Event& e) const
+    {
+        if (e.kind != EventKind::LauncherExit || e.peerRank < 0 || e.peerRank >= m_credibleRanks
+            || (m_worldSize && e.peerRank >= *m_worldSize))
+            return -1;
+        const std::string_view launcher = m_b.text(e.detail);
+        return launcher == "mpi" || launcher == "ray" ? e.peerRank : -1;
+    }
+
     void fillRanks()
     {
         std::int32_t maxRank = -1;
         for (std::int32_t r : m_b.identityRank)
             maxRank = std::max(maxRank, r);
-        for (const auto& e : m_b.events)
+        for (const auto& e : m_b.events) {
             if (m_b.rankOfIdentity(e.identity) < 0)
                 maxRank = std::max(maxRank, statedRankOf(e));
+            maxRank = std::max(maxRank, exitedWorldRank(e));
+        }
         // torchrun's failure table names the failed worker's global rank: that rank existed
         // even when none of its own lines reached the bundle (a paste of the table alone).
         for (const auto& f : m_b.launcherFailures)

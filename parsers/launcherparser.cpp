@@ -50,6 +50,9 @@ enum Keyword : unsigned {
     kwUnableShutdown,
     kwStoreBarrier,
     kwSignalReceived,
+    kwRayWorkerFailed,
+    kwRayActorDied,
+    kwRayWorldRank,
     kwCount
 };
 
@@ -86,6 +89,9 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "Unable to shutdown process ",
     " in store based barrier ",
     " received by PID ",
+    " has failed.",
+    "The actor died unexpectedly before finishing this task.",
+    "DistributedContext(world_rank=",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -96,6 +102,7 @@ constexpr std::uint64_t bit(Keyword k)
 constexpr std::uint64_t kDeepSpeedBits = bit(kwDsExit) | bit(kwDsKilling) | bit(kwDsSuccess);
 constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | bit(kwMpiExitCode);
 constexpr std::uint64_t kFrameworkBits = bit(kwLightning) | bit(kwDeepSpeedInit);
+constexpr std::uint64_t kRayBits = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank);
 constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
     | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
 constexpr std::uint64_t kRendezvousErrorBits = kExceptionBits | bit(kwWaitingClients)
@@ -110,6 +117,8 @@ constexpr std::string_view kDeepSpeed = "deepspeed";
 // may also send SIGKILL straight away: "Sending process 78 closing signal SIGKILL").
 constexpr std::string_view kSigtermIgnored = "sigterm_ignored";
 constexpr std::string_view kMpi = "mpi";
+// Ray Train names the world rank of a worker whose process died.
+constexpr std::string_view kRay = "ray";
 // Lines inside a failure record that are not its fields (a rendered table's loose headers and
 // values) before the table is taken to have ended.
 constexpr unsigned kMaxStrayTableLines = 4;
@@ -118,6 +127,8 @@ constexpr unsigned kMaxStrayTableLines = 4;
 constexpr std::size_t kMaxTracebackBytes = 64 * 1024;
 constexpr std::size_t kMaxListEntries = 4096;
 constexpr unsigned kMaxMpiGap = 3; // lines between "Process name:" and "Exit code:"
+// Lines between Ray Train's worker description and its actor's "died unexpectedly" error.
+constexpr std::uint64_t kMaxRayGap = 16;
 
 std::optional<std::int32_t> toInt32(std::optional<std::int64_t> v)
 {
@@ -432,6 +443,8 @@ bool LauncherParser::parseLine(
         recognised |= parseMpi(ctx, body, found, out);
     if (found & kFrameworkBits)
         recognised |= parseFramework(ctx, body, found, out);
+    if (found & kRayBits)
+        recognised |= parseRay(ctx, body, found, out);
     if (found & kRendezvousErrorBits)
         recognised |= parseRendezvousError(ctx, body, found, out);
     if (found & kBlockStartBits)
@@ -909,6 +922,53 @@ bool LauncherParser::parseMpi(
         return true;
     }
     return false;
+}
+
+// Ray Train's driver on a worker whose process died (a RayActorError):
+//   "Worker 0 has failed."  (Train v1, utils.check_for_failure: the index in the worker
+//                            group, which is the worker's world rank)
+//   "  distributed_context=DistributedContext(world_rank=1, world_size=2, …),"
+//   "The actor died unexpectedly before finishing this task."   (Train v2: the worker's
+//                            description, then Ray's error for its actor, a few lines on)
+// → LauncherExit, world rank, exit code unknown (Ray says the process died, not how).
+bool LauncherParser::parseRay(
+    const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
+{
+    if (found & bit(kwRayWorldRank)) {
+        std::size_t i = find(text, "DistributedContext(world_rank=") + 30;
+        const auto rank = readCount(text, i);
+        if (!rank || i >= text.size() || text[i] != ',')
+            return false;
+        Stream& stream = m_streams[ctx.identity];
+        stream.rayWorldRank = *rank;
+        stream.rayWorldRankLine = ctx.lineNo;
+        return true;
+    }
+    std::int32_t rank = -1;
+    const std::string_view trimmed = trim(text);
+    if (found & bit(kwRayWorkerFailed)) {
+        if (!trimmed.starts_with("Worker ") || !trimmed.ends_with(" has failed."))
+            return false;
+        std::size_t i = 7;
+        const auto worker = readCount(trimmed, i);
+        if (!worker || i + 12 != trimmed.size())
+            return false;
+        rank = *worker;
+    } else if (found & bit(kwRayActorDied)) {
+        auto it = m_streams.find(ctx.identity);
+        if (it == m_streams.end() || it->second.rayWorldRank < 0
+            || ctx.lineNo - it->second.rayWorldRankLine > kMaxRayGap)
+            return false;
+        rank = it->second.rayWorldRank;
+        it->second.rayWorldRank = -1;
+    } else {
+        return false;
+    }
+    model::Event& e = addEvent(out, ctx, EventKind::LauncherExit, Severity::Error, trimmed);
+    e.code = model::kExitCodeUnknown;
+    e.peerRank = rank;
+    e.detail = out.intern(kRay);
+    return true;
 }
 
 // Slurm's own messages when tasks end (srun --label output, slurm-%j.out):

@@ -125,6 +125,8 @@ private:
         model::WorkerGroupLayout layout;
         std::int32_t mpiRank = -1; // Open MPI 4 "Process name:" waiting for its "Exit code:"
         unsigned mpiLinesSince = 0;
+        std::int32_t rayWorldRank = -1; // Ray Train's worker description, before its actor's error
+        std::uint64_t rayWorldRankLine = 0;
         model::StrId lastRendezvousText = model::kNoStr;
     };
 
@@ -143,6 +145,8 @@ private:
     bool parseSignalReceived(
         const LineContext& ctx, std::string_view text, model::ParsedSource& out);
     bool parseDeepSpeed(const LineContext& ctx, std::string_view text, std::uint64_t found,
+        model::ParsedSource& out);
+    bool parseRay(const LineContext& ctx, std::string_view text, std::uint64_t found,
         model::ParsedSource& out);
     bool parseMpi(const LineContext& ctx, std::string_view text, std::uint64_t found,
         model::ParsedSource& out);

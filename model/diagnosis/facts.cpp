@@ -69,7 +69,8 @@ namespace {
 // rules weigh its lines, the exit code alone proves nothing.
 bool isOwnFailureExit(std::int32_t code)
 {
-    return code > 0 || code == -9 || code == -11 || code == -7;
+    // A worker the launcher says died (Ray's RayActorError) ended on its own too.
+    return code > 0 || code == -9 || code == -11 || code == -7 || code == kExitCodeUnknown;
 }
 
 // c10d store waits (ProcessGroupNCCL::broadcastUniqueNCCLID, TCPStore, the store-based
@@ -395,9 +396,11 @@ private:
         if (e.kind == EventKind::LauncherFailureRecord || e.kind == EventKind::LauncherExit) {
             if (e.kind == EventKind::LauncherFailureRecord && e.peerRank >= 0)
                 return e.peerRank;
-            // MPI names the world rank; DeepSpeed's "--local_rank=N" is a local rank; an srun
-            // task is a rank when srun started one task per GPU (no torchrun agent below it).
-            if (e.kind == EventKind::LauncherExit && e.peerRank >= 0 && m_b.text(e.detail) == "mpi")
+            // MPI and Ray Train name the world rank; DeepSpeed's "--local_rank=N" is a local
+            // rank; an srun task is a rank when srun started one task per GPU (no torchrun
+            // agent below it).
+            if (e.kind == EventKind::LauncherExit && e.peerRank >= 0
+                && (m_b.text(e.detail) == "mpi" || m_b.text(e.detail) == "ray"))
                 return e.peerRank;
             if (e.kind == EventKind::LauncherExit && e.peerRank >= 0 && m_b.text(e.detail) == "srun")
                 return m_torchrunAgents ? -1 : e.peerRank;
@@ -408,7 +411,8 @@ private:
         if (e.kind == EventKind::LauncherWorkerFailed && m_b.localRanksAreGlobal)
             return e.peerRank;
         if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherExit) {
-            if (e.peerRank >= 0 && !host.empty() && m_b.text(e.detail) != "mpi" && m_b.text(e.detail) != "srun") {
+            if (e.peerRank >= 0 && !host.empty() && m_b.text(e.detail) != "mpi" && m_b.text(e.detail) != "srun"
+                && m_b.text(e.detail) != "ray") {
                 auto it = m_byHostLocal.find({ host, e.peerRank });
                 if (it != m_byHostLocal.end())
                     return it->second;

@@ -26,8 +26,10 @@ std::string failureText(const RuleContext& ctx, std::uint32_t index)
     std::string text(b.text(e.text));
     if (e.kind == EventKind::PythonException && e.detail != kNoStr)
         text = std::string(b.text(e.detail)) + ": " + text;
-    if (e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherFailureRecord
-        || e.kind == EventKind::LauncherExit)
+    // A launcher that says only that the process died (Ray) has its message and no code.
+    if ((e.kind == EventKind::LauncherWorkerFailed || e.kind == EventKind::LauncherFailureRecord
+            || e.kind == EventKind::LauncherExit)
+        && e.code != kExitCodeUnknown)
         text = ctx.say(kFailureWords, text.empty() ? "exit_code" : "exit_code_with_message",
             { { "code", std::to_string(e.code) }, { "message", text } });
     if (text.size() > 300)
@@ -455,6 +457,7 @@ void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
     const std::string ending = e.code == -9 ? "sigkill"
         : e.code == -11                     ? "sigsegv"
         : e.code == -7                      ? "sigbus"
+        : e.code == kExitCodeUnknown        ? "died"
                                             : "exit_code";
     Placeholders values { { "code", std::to_string(e.code) } };
     values["ending"] = ctx.say(kRule, "ending_" + ending, values);

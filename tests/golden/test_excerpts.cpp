@@ -665,6 +665,25 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank3]: Last error:\n"
                 "[rank3]: Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 1000\n" } },
             "hang_diagnosed", "configuration", {} },
+        // Ray Train's driver names the world rank of the worker whose actor process died
+        // (utils.check_for_failure): that rank failed, whatever the rest of the job did.
+        { "ray-train-worker-failed",
+            { { "paste.log",
+                "(TorchTrainer pid=89392) Worker 2 has failed.\n"
+                "(TorchTrainer pid=89392) Training errored after 0 iterations\n" } },
+            "hang_diagnosed", "rank_crashed", { 2 } },
+        // Open MPI's abort summary names the world rank of the first process to exit non-zero,
+        // even when none of that rank's own lines are in the paste.
+        { "mpirun-abort-summary",
+            { { "paste.log",
+                "--------------------------------------------------------------------------\n"
+                "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+                "the job to be terminated. The first process to do so was:\n"
+                "\n"
+                "  Process name: [[11192,1],8]\n"
+                "  Exit code:    3\n"
+                "--------------------------------------------------------------------------\n" } },
+            "hang_diagnosed", "rank_crashed", { 8 } },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",

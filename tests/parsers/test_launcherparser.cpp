@@ -429,6 +429,38 @@ the job to be terminated. The first process to do so was:
     CHECK(exits[0]->evidence.line == 6);
 }
 
+TEST_CASE("Ray Train names the world rank of a worker whose process died", "[parsers][launcher][ray]")
+{
+    // Train v1 (check_for_failure): the worker's index in its group, which is its world rank.
+    // Train v2: the worker's description, then Ray's error for its actor a few lines on.
+    const auto p = scan(R"((TorchTrainer pid=89392) Worker 3 has failed.
+(TrainController pid=79312)   distributed_context=DistributedContext(world_rank=1, world_size=2, local_rank=1, local_world_size=2, node_rank=0),
+(TrainController pid=79312) )
+(TrainController pid=79312) The actor died unexpectedly before finishing this task.
+(TrainController pid=79312) 	class_name: RayTrainWorker
+(TrainController pid=79312) The actor died unexpectedly before finishing this task.
+The upload has failed.
+Worker 2 has failed. Retrying
+)");
+    const auto exits = eventsOf(p, EventKind::LauncherExit);
+    REQUIRE(exits.size() == 2);
+    CHECK(exits[0]->peerRank == 3);
+    CHECK(exits[0]->code == model::kExitCodeUnknown);
+    CHECK(str(p, exits[0]->detail) == "ray");
+    CHECK(exits[1]->peerRank == 1);
+    CHECK(exits[1]->evidence.line == 4);
+    // A second actor error has no worker description of its own before it.
+}
+
+TEST_CASE("a worker description far from the actor's error names no rank", "[parsers][launcher][ray]")
+{
+    std::string text = "(TrainController pid=1)   distributed_context=DistributedContext(world_rank=5, world_size=8),\n";
+    for (int i = 0; i < 20; ++i)
+        text += "(TrainController pid=1) progress " + std::to_string(i) + "\n";
+    text += "(TrainController pid=1) The actor died unexpectedly before finishing this task.\n";
+    CHECK(eventsOf(scan(text), EventKind::LauncherExit).empty());
+}
+
 TEST_CASE(
     "Lightning and DeepSpeed initialisation lines state who the rank is", "[parsers][launcher]")
 {
