@@ -559,6 +559,20 @@ void PythonErrorParser::closeBlock(Block& block, model::ParsedSource& out)
     e.time = block.exceptionTime;
     e.detail = record.exceptionType;
     e.text = record.message;
+
+    // Raised by torch.distributed's rendezvous itself (rendezvous.py creating the TCPStore:
+    // "store = TCPStore(master_addr, master_port, …)"): the process could not reach or set up
+    // the store. Releases before DistStoreError raised it as a plain exception ("ValueError:
+    // host not found: Name or service not known", "RuntimeError: Address already in use"),
+    // which the launcher's keywords do not name: it is the same rendezvous failure.
+    if (!record.frames.empty()) {
+        const model::StackFrame& innermost = record.frames.back();
+        if (out.text(innermost.file).ends_with("distributed/rendezvous.py")) {
+            model::Event copy = e; // e is invalidated by the next emplace
+            copy.kind = EventKind::LauncherRendezvousError;
+            out.events.push_back(copy);
+        }
+    }
 }
 
 void PythonErrorParser::finish(model::ParsedSource& out)

@@ -684,6 +684,19 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "  Exit code:    3\n"
                 "--------------------------------------------------------------------------\n" } },
             "hang_diagnosed", "rank_crashed", { 8 } },
+        // torch ≤1.x rendezvous.py let TCPStore's exception through: the master port is taken
+        // (a second job on the node), so the store cannot bind.
+        { "tcpstore-address-in-use-traceback",
+            { { "paste.log",
+                "Traceback (most recent call last):\n"
+                "  File \"tools/train.py\", line 142, in <module>\n"
+                "    init_dist(args.launcher, **cfg.dist_params)\n"
+                "  File \"/usr/lib/python3.7/site-packages/torch/distributed/distributed_c10d.py\", line 400, in init_process_group\n"
+                "    store, rank, world_size = next(rendezvous(url))\n"
+                "  File \"/usr/lib/python3.7/site-packages/torch/distributed/rendezvous.py\", line 143, in _env_rendezvous_handler\n"
+                "    store = TCPStore(master_addr, master_port, world_size, start_daemon)\n"
+                "RuntimeError: Address already in use\n" } },
+            "hang_diagnosed", "configuration", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",

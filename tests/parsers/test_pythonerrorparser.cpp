@@ -498,3 +498,30 @@ TEST_CASE("exception lines are split into type and message", "[parsers][python]"
     CHECK_FALSE(PythonErrorParser::splitExceptionLine("", type, message));
     CHECK_FALSE(PythonErrorParser::splitExceptionLine("a.:", type, message));
 }
+
+TEST_CASE("an exception raised by torch.distributed's rendezvous is a store failure too", "[parsers][python]")
+{
+    // Before DistStoreError, rendezvous.py let TCPStore's own exception through: the same
+    // failure to reach or set up the store, in words the launcher's keywords do not name.
+    const auto p = scan(R"(Traceback (most recent call last):
+  File "train.py", line 12, in <module>
+    torch.distributed.init_process_group(backend="nccl")
+  File "/opt/conda/lib/python3.6/site-packages/torch/distributed/distributed_c10d.py", line 423, in init_process_group
+    store, rank, world_size = next(rendezvous_iterator)
+  File "/opt/conda/lib/python3.6/site-packages/torch/distributed/rendezvous.py", line 172, in _env_rendezvous_handler
+    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)
+ValueError: host not found: Name or service not known
+Traceback (most recent call last):
+  File "train.py", line 12, in <module>
+    torch.distributed.init_process_group(backend="nccl")
+  File "/opt/conda/lib/python3.6/site-packages/torch/distributed/distributed_c10d.py", line 423, in init_process_group
+    raise ValueError("oops")
+ValueError: oops
+)");
+    const auto stores = eventsOf(p, EventKind::LauncherRendezvousError);
+    REQUIRE(stores.size() == 1);
+    CHECK(str(p, stores[0]->text) == "host not found: Name or service not known");
+    CHECK(str(p, stores[0]->detail) == "ValueError");
+    CHECK(stores[0]->evidence.line == 8);
+    CHECK(eventsOf(p, EventKind::PythonException).size() == 2);
+}
