@@ -901,6 +901,58 @@ bool holdsKeyword(std::string_view line, std::string_view keywords)
     return false;
 }
 
+// Rows whose every keyword ends in '_' (the issuer prefixes "hf_", "ghp_", "npm_", "live_"):
+// bucket 0 sends every line with an underscore to them, a Python path or "train_loss" as
+// much as a token. Their keywords are found together from the line's underscores, one pass
+// instead of one search per keyword. The answer is holdsKeyword's by construction: a keyword
+// that ends in '_' occurs exactly when it ends at one of the line's underscores.
+struct UnderscoreKeywords {
+    struct Word {
+        std::string_view text; // lowercase, ends in '_'
+        std::size_t row;
+    };
+    std::vector<Word> words;
+    std::uint64_t rows = 0; // bit i: kCatalogue[i] is one of these rows
+
+    UnderscoreKeywords()
+    {
+        static_assert(std::size(kCatalogue) <= 64, "one bit per row");
+        for (std::size_t i = 0; i < std::size(kCatalogue); ++i) {
+            std::vector<std::string_view> split;
+            for (std::string_view k = kCatalogue[i].keywords; !k.empty();) {
+                const std::size_t bar = k.find('|');
+                split.push_back(k.substr(0, bar));
+                k = bar == std::string_view::npos ? std::string_view {} : k.substr(bar + 1);
+            }
+            const bool allUnderscore = !split.empty()
+                && std::all_of(split.begin(), split.end(), [](std::string_view w) { return w.size() >= 2 && w.back() == '_'; });
+            if (!allUnderscore)
+                continue;
+            rows |= std::uint64_t { 1 } << i;
+            for (std::string_view w : split)
+                words.push_back({ w, i });
+        }
+    }
+
+    // The rows (bit i) one of whose keywords the line holds.
+    std::uint64_t rowsHeld(std::string_view line) const
+    {
+        std::uint64_t held = 0;
+        for (std::size_t p = line.find('_'); p != std::string_view::npos; p = line.find('_', p + 1))
+            for (const Word& w : words)
+                if (p + 1 >= w.text.size() && !(held >> w.row & 1)
+                    && iEquals(line.substr(p + 1 - w.text.size(), w.text.size()), w.text))
+                    held |= std::uint64_t { 1 } << w.row;
+        return held;
+    }
+};
+
+const UnderscoreKeywords& underscoreKeywords()
+{
+    static const UnderscoreKeywords table;
+    return table;
+}
+
 // The regexes, compiled once for the process (RE2 objects are safe to share between
 // threads). A pattern that does not compile is a programming error the tests catch; here it
 // only disables its row.
@@ -1035,6 +1087,8 @@ bool SecretMasker::maskSlow(std::string_view line, std::string& out, std::uint8_
         return false;
     m_spans.clear();
     bool opensKeyBlock = false;
+    const UnderscoreKeywords& underscore = underscoreKeywords();
+    std::optional<std::uint64_t> underscoreHeld; // looked for once, when a row needs it
     for (std::size_t i = 0; i < std::size(kCatalogue); ++i) {
         const SecretPattern& row = kCatalogue[i];
         if (row.bucket == kRunBucket) {
@@ -1045,8 +1099,14 @@ bool SecretMasker::maskSlow(std::string_view line, std::string& out, std::uint8_
         } else if (row.bucket >= 0 ? !(buckets & (1u << row.bucket)) : buckets == 0) {
             continue;
         }
-        if (!holdsKeyword(line, row.keywords))
+        if (underscore.rows >> i & 1) {
+            if (!underscoreHeld)
+                underscoreHeld = underscore.rowsHeld(line);
+            if (!(*underscoreHeld >> i & 1))
+                continue;
+        } else if (!holdsKeyword(line, row.keywords)) {
             continue;
+        }
         opensKeyBlock |= runRow(i, line, m_spans);
     }
     if (m_spans.empty())
