@@ -14,6 +14,7 @@ namespace {
 struct Phrase {
     std::string_view text;
     StackActivity activity;
+    bool stepNotice = false; // printed once per training step: progress; a number after "step " is the step
 };
 
 // Phrases training scripts and frameworks print before a long non-collective step.
@@ -38,6 +39,10 @@ constexpr std::array kPhrases = {
     Phrase { "Running evaluation", StackActivity::Other },
     Phrase { "running evaluation", StackActivity::Other },
     Phrase { " iteration ", StackActivity::Unknown },
+    // DeepSpeed ZeRO-3 notices printed once per training step while the job runs
+    // (partitioned_param_coordinator.py, stage3.py): progress, however alarming they read.
+    Phrase { "Invalidate trace cache @ step ", StackActivity::Unknown, true },
+    Phrase { " pytorch allocator cache flushes since last step", StackActivity::Unknown, true },
 };
 
 std::vector<std::string_view> phraseTexts()
@@ -149,16 +154,25 @@ bool ActivityParser::parseLine(const LineContext& ctx, std::string_view body, mo
         return false;
     StackActivity activity = StackActivity::Unknown;
     bool iteration = false;
+    bool stepNotice = false;
+    std::int64_t step = -1;
     for (unsigned k = 0; k < kPhrases.size(); ++k) {
         if (!(found & (std::uint64_t { 1 } << k)))
             continue;
-        if (kPhrases[k].text == " iteration ")
+        const std::string_view phrase = kPhrases[k].text;
+        if (phrase == " iteration ") {
             iteration = true;
-        else if (activity == StackActivity::Unknown)
+        } else if (kPhrases[k].stepNotice) {
+            stepNotice = true;
+            std::size_t i = findLiteral(body, phrase) + phrase.size();
+            if (phrase.ends_with("step "))
+                if (auto v = readUnsigned(body, i))
+                    step = static_cast<std::int64_t>(*v);
+        } else if (activity == StackActivity::Unknown) {
             activity = kPhrases[k].activity;
+        }
     }
-    std::int64_t step = -1;
-    if (iteration) {
+    if (iteration && !stepNotice) {
         // Megatron: " iteration      940/   10000 |"
         std::size_t pos = findLiteral(body, " iteration ");
         std::size_t i = pos + 11;

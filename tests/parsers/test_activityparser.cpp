@@ -33,6 +33,23 @@ TEST_CASE("Megatron iteration lines give the step", "[parsers][activity]")
     CHECK(e->code == static_cast<int>(model::StackActivity::Unknown));
 }
 
+TEST_CASE("DeepSpeed ZeRO-3's per-step notices are progress, with the step when they name it",
+    "[parsers][activity]")
+{
+    auto p = testing::scan("Invalidate trace cache @ step 975: expected module 1003, but got module 1003\n"
+                           "[WARNING] [stage3.py:2069:step] 2 pytorch allocator cache flushes since last step. "
+                           "this happens when there is high memory pressure and is detrimental to performance.\n"
+                           "we will invalidate the trace cache later\n");
+    std::vector<const model::Event*> steps;
+    for (const auto& e : p.events)
+        if (e.kind == model::EventKind::TrainingProgress)
+            steps.push_back(&e);
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0]->seq == 975);
+    CHECK(steps[1]->seq == -1);
+    CHECK(steps[1]->code == static_cast<int>(model::StackActivity::Unknown));
+}
+
 TEST_CASE("tqdm bars give the step, its elapsed time and a rank the description names", "[parsers][activity]")
 {
     auto p = testing::scan(
