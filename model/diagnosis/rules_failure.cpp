@@ -6,6 +6,7 @@
 #include "model/ranklist.h"
 
 #include "model/rankresolver.h"
+#include "model/shortentext.h"
 
 #include <algorithm>
 #include <map>
@@ -32,9 +33,7 @@ std::string failureText(const RuleContext& ctx, std::uint32_t index)
         && e.code != kExitCodeUnknown)
         text = ctx.say(kFailureWords, text.empty() ? "exit_code" : "exit_code_with_message",
             { { "code", std::to_string(e.code) }, { "message", text } });
-    if (text.size() > 300)
-        text = text.substr(0, 300) + "…";
-    return text;
+    return shortenText(text, 300);
 }
 
 void addFailureEvidence(const RuleContext& ctx, const RankFacts& rf, Finding& f)

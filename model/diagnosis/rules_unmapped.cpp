@@ -21,6 +21,7 @@
 
 #include "model/diagnosis/rules.h"
 #include "model/ranklist.h"
+#include "model/shortentext.h"
 
 #include <map>
 #include <set>
@@ -53,7 +54,7 @@ void addEvidence(const Bundle& b, Finding& f, const std::vector<std::uint32_t>& 
 std::string firstText(
     const Bundle& b, const std::vector<std::uint32_t>& events, std::size_t length = 120)
 {
-    return std::string(b.text(b.events[events.front()].text)).substr(0, length);
+    return shortenText(b.text(b.events[events.front()].text), length);
 }
 
 // A cause the messages state: its finding and its proposal say the same thing, under one id
