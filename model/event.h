@@ -108,6 +108,10 @@ enum class EventKind : std::uint16_t {
     // PyTorch's Gloo backend (c10d ProcessGroupGloo, gloo/transport/tcp)
     GlooConnectError,     // a Gloo TCP connection failed: peer = the address it went to
     GlooLoopbackFallback, // the hostname resolved to no address: Gloo bound to loopback
+    // A framework's own barrier gave up on ranks that never arrived (SGLang's model-loading
+    // barrier): text = message; peerRank = the rank that did arrive (its group-local rank),
+    // never the culprit
+    FrameworkBarrierTimeout,
     KindCount
 };
 

@@ -53,6 +53,7 @@ enum Keyword : unsigned {
     kwRayWorkerFailed,
     kwRayActorDied,
     kwRayWorldRank,
+    kwLoadingBarrier,
     kwCount
 };
 
@@ -92,6 +93,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     " has failed.",
     "The actor died unexpectedly before finishing this task.",
     "DistributedContext(world_rank=",
+    " could finish the model loading, but there are other ranks",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -101,7 +103,7 @@ constexpr std::uint64_t bit(Keyword k)
 
 constexpr std::uint64_t kDeepSpeedBits = bit(kwDsExit) | bit(kwDsKilling) | bit(kwDsSuccess);
 constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | bit(kwMpiExitCode);
-constexpr std::uint64_t kFrameworkBits = bit(kwLightning) | bit(kwDeepSpeedInit);
+constexpr std::uint64_t kFrameworkBits = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier);
 constexpr std::uint64_t kRayBits = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank);
 constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
     | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
@@ -1078,6 +1080,24 @@ bool LauncherParser::parseFramework(
             = addEvent(out, ctx, EventKind::FrameworkInfo, Severity::Info, trim(text.substr(pos)));
         e.peerRank = *rank;
         e.code = *worldSize;
+        return true;
+    }
+    if (found & bit(kwLoadingBarrier)) {
+        // SGLang (model_runner.py): after loading its weights each TP rank waits in a monitored
+        // barrier; one that timed out raises "TP rank 1 could finish the model loading, but
+        // there are other ranks that didn't finish loading. It is likely due to unexpected
+        // failures (e.g., OOM) or a slow node." The rank it names arrived; some other did not.
+        std::size_t pos = find(text, kKeywords[kwLoadingBarrier]);
+        const std::size_t start = text.substr(0, pos).rfind("TP rank ");
+        std::int32_t arrived = -1;
+        if (start != std::string_view::npos) {
+            std::size_t i = start + 8;
+            if (const auto rank = readCount(text, i); rank && i == pos)
+                arrived = *rank;
+            pos = start;
+        }
+        model::Event& e = addEvent(out, ctx, EventKind::FrameworkBarrierTimeout, Severity::Error, trim(text.substr(pos)));
+        e.peerRank = arrived;
         return true;
     }
     // "Initializing TorchBackend in DeepSpeed with backend nccl": who the rank is comes later.

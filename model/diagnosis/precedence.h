@@ -98,6 +98,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "fr.not_started", 63, "a rank that scheduled but never started the collective its peers ran: a straggler seen in the dumps" },
     { "fr.p2p_unmatched", 63, "a send or recv whose peer never posted its side: the silent peer holds the pair" },
     { "straggler.desync_report", 62, "PyTorch's desync report names the ranks that never joined: stated by PyTorch, above Rankscope's own inference" },
+    { "straggler.loading_barrier", 62, "SGLang's own barrier after loading the model says ranks did not finish loading: stated by the framework, the rank behind unnamed" },
     { "horovod.stall_inspector_straggler", 62, "ranks that submitted none of the tensors the others wait on never reached the step: a straggler" },
     { "fr.missing_dump_others_waiting", 62, "no dump from a rank while every rank that dumped waits in the stuck collective: a notch above a bare missing dump" },
     { "fr.missing_dump", 61, "a rank with no Flight Recorder dump: absence alone is weak evidence" },

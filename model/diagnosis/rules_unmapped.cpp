@@ -114,7 +114,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
-        portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback;
+        portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
+        loadingBarrier;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -181,6 +182,9 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         case EventKind::GlooLoopbackFallback:
             glooFallback.push_back(i);
             break;
+        case EventKind::FrameworkBarrierTimeout:
+            loadingBarrier.push_back(i);
+            break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
             if (contains(text, "Address family not supported")
@@ -245,6 +249,12 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     if (!portInUse.empty())
         conclude(ctx, out, { "configuration.port_in_use", RootCauseClass::Configuration, 0.75 },
             portInUse);
+    // A framework's barrier after loading the model timed out: the ranks that reached it name
+    // themselves, the one that did not (slow storage, a slow node, or a failure before it)
+    // is not named by the message.
+    if (!loadingBarrier.empty())
+        conclude(ctx, out, { "straggler.loading_barrier", RootCauseClass::StragglerStall, 0.6 },
+            loadingBarrier);
     if (!ncclMismatch.empty())
         conclude(ctx, out, { "mismatch.nccl_detected", RootCauseClass::CollectiveMismatch, 0.7 },
             ncclMismatch);

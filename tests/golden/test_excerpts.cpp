@@ -697,6 +697,14 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "    store = TCPStore(master_addr, master_port, world_size, start_daemon)\n"
                 "RuntimeError: Address already in use\n" } },
             "hang_diagnosed", "configuration", {} },
+        // SGLang's barrier after loading the weights timed out (model_runner.py): the rank it
+        // names arrived, another did not. A straggler, none named.
+        { "sglang-loading-barrier",
+            { { "paste.log",
+                "[2025-06-01 10:08:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+                "ValueError: TP rank 1 could finish the model loading, but there are other ranks that didn't finish "
+                "loading. It is likely due to unexpected failures (e.g., OOM) or a slow node.\n" } },
+            "hang_diagnosed", "straggler_stall", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",

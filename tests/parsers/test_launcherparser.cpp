@@ -461,6 +461,21 @@ TEST_CASE("a worker description far from the actor's error names no rank", "[par
     CHECK(eventsOf(scan(text), EventKind::LauncherExit).empty());
 }
 
+TEST_CASE("SGLang's model-loading barrier names a rank that arrived", "[parsers][launcher]")
+{
+    const auto p = scan(
+        "[2025-06-01 10:00:00 TP0] Load weight end. type=LlamaForCausalLM, avail mem=60.1 GB\n"
+        "ValueError: TP rank 1 could finish the model loading, but there are other ranks that didn't finish "
+        "loading. It is likely due to unexpected failures (e.g., OOM) or a slow node.\n"
+        "load_model raise ValueError(ValueError: TP rank 12 could finish the model loading, but there are other ranks that\n");
+    const auto timeouts = eventsOf(p, EventKind::FrameworkBarrierTimeout);
+    REQUIRE(timeouts.size() == 2);
+    CHECK(timeouts[0]->peerRank == 1);
+    CHECK(str(p, timeouts[0]->text).starts_with("TP rank 1 could finish the model loading"));
+    CHECK(timeouts[1]->peerRank == 12);
+    CHECK(eventsOf(p, EventKind::FrameworkInfo).empty());
+}
+
 TEST_CASE(
     "Lightning and DeepSpeed initialisation lines state who the rank is", "[parsers][launcher]")
 {
