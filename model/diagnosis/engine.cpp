@@ -207,6 +207,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleWatchdogBlocked(ctx, out);
     ruleSyncPointTimeout(ctx, out);
     ruleSilentRank(ctx, out);
+    ruleStacksWithoutTimeout(ctx, out);
     ruleAllEntered(ctx, out);
     ruleBusyWhileOthersWaited(ctx, out);
     ruleHorovodStall(ctx, out);

@@ -92,6 +92,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
 
     // Inferred from what peers logged, or from absence: weaker evidence.
     { "crash.local_peer_closed", 66, "every other process of the host saw only one peer's proxy connection close: that one exited, inferred from its peers" },
+    { "straggler.stacks_busy_while_others_wait", 66, "stack dumps taken with no timeout yet: one rank outside any collective while the others wait in one; direct, but no watchdog confirms the wait" },
     { "fr.late_start", 66, "a watchdog blocked for about the timeout says the GPU or driver hung; under an Xid on the rank, which states it" },
     { "fr.never_entered", 64, "the Flight Recorder shows the rank never enqueued the stuck collective: above the log-only never-entered, which infers it" },
     { "fr.stuck_inside", 64, "a rank stuck inside a collective every peer completed is the odd one, though the dumps do not say why" },
@@ -114,6 +115,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
 
     // Inconclusive: something to say, nobody to name.
     { "hang.watchdog_blocked", 9, "PyTorch says a rank's watchdog thread got stuck with no collective timed out: where to look, not why; any cause found outranks it" },
+    { "hang.stacks_without_timeout", 8, "stack dumps show where ranks stood with nothing timed out or failed: a lead on where to look, never a cause" },
     { "straggler.sync_point_timeout", 8, "a timeout at a one-element call says a member had not reached it, but not which: a lead, stated as inconclusive, above the other inconclusive sayings" },
     { "ras.dead_unmapped", 7, "NCCL RAS reports a dead process no line ties to a rank: inconclusive, but more than nothing" },
     { "ras.count_ahead", 6, "RAS counts name the ranks ahead, not the ones holding the job: inconclusive" },

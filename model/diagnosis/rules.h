@@ -80,6 +80,7 @@ void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out);      // rules_ho
 void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out);    // rules_unmapped.cpp
 void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out); // rules_progress.cpp
 void ruleSilentRank(const RuleContext& ctx, RuleOutput& out);        // rules_progress.cpp
+void ruleStacksWithoutTimeout(const RuleContext& ctx, RuleOutput& out); // rules_progress.cpp
 void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mismatch.cpp
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp
 void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out);      // rules_mismatch.cpp

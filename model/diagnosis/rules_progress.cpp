@@ -1,6 +1,6 @@
 // Rules on where ranks stand on the stuck collective ([formats 1.5], [formats 11] F):
-// the odd rank out that never entered, the whole-job freeze, everyone inside, and the
-// rank that should have logged but did not.
+// the odd rank out that never entered, the whole-job freeze, everyone inside, the rank that
+// should have logged but did not, and stack dumps taken before any timeout.
 
 #include "model/diagnosis/rules.h"
 #include "model/ranklist.h"
@@ -612,6 +612,71 @@ void ruleSilentRank(const RuleContext& ctx, RuleOutput& out)
     f.confidence = 0.55;
     f.explanation = ctx.explain(kRule, values);
     out.propose(RootCauseClass::Unknown, silent, 0.55, kRule, ctx.verdict(kRule, values));
+}
+
+// Stack dumps (py-spy, faulthandler) taken while nothing has timed out or failed yet: a user
+// dumps a job that looks stuck, often long before the watchdog's 10 or 30 minutes are up.
+// The dumps say where each rank stood. One rank outside any collective (loading data,
+// writing a checkpoint, sleeping, running Python) while the others wait in one is the rank
+// they wait for; otherwise the dumps are a lead, not a cause, and saying "no hang" would be
+// a claim about a job the user saw stop. A dump inside communicator set-up is the init rule's
+// (init.no_collective_completed).
+void ruleStacksWithoutTimeout(const RuleContext& ctx, RuleOutput& out)
+{
+    const DiagnosisFacts& facts = ctx.facts;
+    if (facts.anyTimeout || facts.anyFailure)
+        return;
+    std::vector<std::int32_t> busy;
+    std::vector<std::int32_t> waiting;
+    for (const RankFacts& rf : facts.ranks) {
+        if (rf.stackDump == kNoIndex)
+            continue;
+        if (isStragglerActivity(rf.activity))
+            busy.push_back(rf.rank);
+        else if (rf.activity == StackActivity::InCollective)
+            waiting.push_back(rf.rank);
+    }
+    if (busy.empty() && waiting.empty())
+        return;
+    const Bundle& b = ctx.bundle;
+    std::string stacks;
+    for (const RankFacts& rf : facts.ranks)
+        if (rf.stackDump != kNoIndex && (isStragglerActivity(rf.activity) || rf.activity == StackActivity::InCollective))
+            stacks += (stacks.empty() ? "" : "; ")
+                + ctx.say("hang.stacks_without_timeout", "rank_stack",
+                    { { "rank", std::to_string(rf.rank) }, { "activity", activityWords(ctx, rf.activity) } });
+    auto addStackEvidence = [&](Finding& f) {
+        for (const RankFacts& rf : facts.ranks)
+            if (rf.stackDump != kNoIndex && f.evidence.size() < 4)
+                f.evidence.push_back(evidenceOf(b, b.stackDumps[rf.stackDump].evidence,
+                    ctx.say("hang.stacks_without_timeout", "rank_stack",
+                        { { "rank", std::to_string(rf.rank) }, { "activity", activityWords(ctx, rf.activity) } })));
+    };
+    if (busy.size() == 1 && !waiting.empty()) {
+        static constexpr const char* kBusyRule = "straggler.stacks_busy_while_others_wait";
+        Placeholders values = ctx.placeholdersFor(busy.front());
+        values["who"] = ctx.ranksSubject(busy);
+        values["activity"] = activityWords(ctx, facts.ranks[busy.front()].activity);
+        values["waiting"] = ctx.ranksObject(waiting);
+        Finding& f = out.add(ctx, kBusyRule, RootCauseClass::StragglerStall, values);
+        f.ranks = busy;
+        f.confidence = 0.6;
+        addStackEvidence(f);
+        f.explanation = ctx.explain(kBusyRule, values);
+        Proposal& p = out.propose(RootCauseClass::StragglerStall, busy, 0.6, kBusyRule, ctx.verdict(kBusyRule, values));
+        p.collateral = waiting;
+        return;
+    }
+    static constexpr const char* kRule = "hang.stacks_without_timeout";
+    Placeholders values { { "stacks", stacks } };
+    values["lead"] = ctx.say(kRule, busy.empty() ? "lead_all_waiting" : "lead_busy",
+        { { "ranks", busy.empty() ? std::string() : ctx.ranksObject(busy) } });
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Unknown, values);
+    f.confidence = 0.25;
+    addStackEvidence(f);
+    f.explanation = ctx.explain(kRule, values);
+    Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.25, kRule, ctx.verdict(kRule, values));
+    p.status = DiagnosisStatus::Inconclusive;
 }
 
 } // namespace rankscope::model

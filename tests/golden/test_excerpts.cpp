@@ -705,6 +705,32 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "ValueError: TP rank 1 could finish the model loading, but there are other ranks that didn't finish "
                 "loading. It is likely due to unexpected failures (e.g., OOM) or a slow node.\n" } },
             "hang_diagnosed", "straggler_stall", {} },
+        // py-spy dumps taken while the job looked stuck, before any watchdog fired: rank 0's
+        // main thread waits for its DataLoader, rank 1's sits in all_reduce. A collective
+        // completes only when every member calls it: rank 1 waits for rank 0.
+        { "pyspy-dumps-before-timeout",
+            { { "rank0.log",
+                  "Thread 0x7FA6E7C01740 (idle): \"MainThread\"\n"
+                  "    wait (threading.py:302)\n"
+                  "    get (queue.py:170)\n"
+                  "    _get_data (torch/utils/data/dataloader.py:1295)\n"
+                  "    __next__ (torch/utils/data/dataloader.py:633)\n"
+                  "    train (train.py:274)\n" },
+                { "rank1.log",
+                    "Thread 0x7F11E7C01740 (active): \"MainThread\"\n"
+                    "    all_reduce (torch/distributed/distributed_c10d.py:2050)\n"
+                    "    wrapper (torch/distributed/c10d_logger.py:72)\n"
+                    "    train (train.py:281)\n" } },
+            "hang_diagnosed", "straggler_stall", { 0 } },
+        // One dump alone, nothing timed out: where to look, not a verdict, and not "no hang".
+        { "pyspy-dump-alone-before-timeout",
+            { { "rank0.log",
+                "Thread 0x7FA6E7C01740 (idle): \"MainThread\"\n"
+                "    wait (threading.py:302)\n"
+                "    get (queue.py:170)\n"
+                "    _get_data (torch/utils/data/dataloader.py:1295)\n"
+                "    train (train.py:274)\n" } },
+            "inconclusive", "unknown", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",
