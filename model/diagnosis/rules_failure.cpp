@@ -121,7 +121,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     const char* rule = initPhase ? "init.rank_failed_at_startup" : "crash.first_failure";
     const std::string what = failureText(ctx, rf.primaryFailure);
     values["who"] = ctx.rankLabel(rf.rank);
-    values["what"] = what;
+    // The sentence ends after it: a message's own full stop would make two.
+    values["what"] = what.ends_with('.') && !what.ends_with("..") ? what.substr(0, what.size() - 1) : what;
     values["what_title"] = what.substr(0, 120);
     values["what_verdict"] = what.substr(0, 160);
     values["culprits"] = ctx.ranksSubject(initiating);
@@ -144,6 +145,8 @@ void ruleEarlyCrash(const RuleContext& ctx, RuleOutput& out)
     if (initiating.size() > 1)
         values["same_time"] = ctx.say(kFailureWords, "same_time", values);
     values["waiting"] = std::to_string(waiting);
+    if (waiting > 0)
+        values["collateral_sentence"] = ctx.say(kFailureWords, "collateral_sentence", values);
     f.explanation = ctx.explain(rule, values);
     // Many ranks failing in the same second is a job-wide problem (environment, a shared
     // input, the network), not one rank's: no rank is named, whoever else waited or not.

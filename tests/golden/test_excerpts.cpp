@@ -96,6 +96,9 @@ void checkExcerpt(const Excerpt& e)
         static const std::regex kUnfilled("\\{(missing phrase [^}]*|[a-z_]+)\\}"); // left unfilled
         CHECK_FALSE(std::regex_search(f["title"].get<std::string>(), kUnfilled));
         CHECK_FALSE(std::regex_search(f["explanation"].get<std::string>(), kUnfilled));
+        // Sentences a reader trips on: a message's own full stop doubled, a count of nobody.
+        static const std::regex kClumsy("[^.]\\.\\. | 0 other rank");
+        CHECK_FALSE(std::regex_search(f["explanation"].get<std::string>(), kClumsy));
     }
 }
 
