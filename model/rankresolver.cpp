@@ -881,15 +881,16 @@ private:
         return e.pgRank;
     }
 
-    // Open MPI's abort summary and Ray Train name the world rank of a worker that ended: that
-    // rank existed, within the same bounds as any other claim.
+    // Ray Train names the world rank of a worker whose actor process died: that rank existed,
+    // within the same bounds as any other claim. Open MPI's abort summary names only "the
+    // first process to exit non-zero", often a symptom (an nccl-tests process that failed on a
+    // host with fewer GPUs): it names a rank the bundle shows, never one by itself.
     std::int32_t exitedWorldRank(const Event& e) const
     {
         if (e.kind != EventKind::LauncherExit || e.peerRank < 0 || e.peerRank >= m_credibleRanks
             || (m_worldSize && e.peerRank >= *m_worldSize))
             return -1;
-        const std::string_view launcher = m_b.text(e.detail);
-        return launcher == "mpi" || launcher == "ray" ? e.peerRank : -1;
+        return m_b.text(e.detail) == "ray" ? e.peerRank : -1;
     }
 
     void fillRanks()
