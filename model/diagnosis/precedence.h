@@ -88,6 +88,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
 
     // The job never got going, or one rank was visibly elsewhere.
     { "straggler.busy_while_others_waited", 72, "one rank visibly busy (data, checkpoint, evaluation) while the others timed out is direct evidence of a straggler" },
+    { "crash.store_server_gone", 71, "ranks asking the store for NCCL's unique id saw its connection reset: the process serving it went away, more than a hang at start-up" },
     { "init.no_collective_completed", 70, "communicators never came up; under the stated causes that would say why, above inferences from silence" },
 
     // Inferred from what peers logged, or from absence: weaker evidence.

@@ -474,6 +474,23 @@ void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
     out.propose(RootCauseClass::RankCrashed, {}, 0.55, kRule, ctx.verdict(kRule, values));
 }
 
+namespace {
+
+// A store wait that ended because the store's connection broke ("store->get('0') got error:
+// Connection reset by peer", a broken pipe): the server side closed, not a timeout.
+bool storeServerGone(const Bundle& b, const std::vector<std::uint32_t>& storeErrorEvents)
+{
+    for (std::uint32_t i : storeErrorEvents) {
+        const std::string_view text = b.text(b.events[i].text);
+        for (std::string_view broken : { "Connection reset by peer", "Broken pipe", "Connection closed by peer" })
+            if (text.find(broken) != std::string_view::npos)
+                return true;
+    }
+    return false;
+}
+
+} // namespace
+
 void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
 {
     static constexpr const char* kRule = "init.no_collective_completed";
@@ -482,6 +499,7 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
     if (facts.anyCollectiveCompleted)
         return;
     std::vector<std::int32_t> started, notStarted, storeErrors;
+    std::vector<std::uint32_t> storeErrorEvents;
     std::vector<std::uint32_t> bootstrapErrors;
     std::map<std::int32_t, int> askedRank;
     for (const auto& rf : facts.ranks) {
@@ -491,6 +509,7 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
             notStarted.push_back(rf.rank);
         for (std::uint32_t i : rf.storeErrors) {
             storeErrors.push_back(rf.rank);
+            storeErrorEvents.push_back(i);
             if (b.events[i].peerRank >= 0)
                 ++askedRank[b.events[i].peerRank];
         }
@@ -566,6 +585,24 @@ void ruleInitHang(const RuleContext& ctx, RuleOutput& out)
             { { "expected", std::to_string(waitingForClients->seq) },
                 { "joined", std::to_string(waitingForClients->code) },
                 { "missing", formatRanks(notJoined) } });
+    } else if (!askedRank.empty() && storeServerGone(b, storeErrorEvents)) {
+        // The ranks asked the store for the unique id and its connection broke: the process
+        // serving the store (the asked rank's, or its launcher agent beside it) went away.
+        static constexpr const char* kGone = "crash.store_server_gone";
+        const std::int32_t asked = askedRank.begin()->first;
+        Placeholders values = ctx.placeholdersFor(asked);
+        values["asked"] = std::to_string(asked);
+        values["failed"] = std::to_string(storeErrors.size());
+        values["who"] = ctx.rankLabel(asked);
+        Finding& f = out.add(ctx, kGone, RootCauseClass::RankCrashed, values);
+        f.ranks = { asked };
+        for (std::uint32_t i : storeErrorEvents)
+            if (f.evidence.size() < 3)
+                f.evidence.push_back(evidenceOf(b, i));
+        f.confidence = 0.65;
+        f.explanation = ctx.explain(kGone, values);
+        out.propose(RootCauseClass::RankCrashed, { asked }, 0.65, kGone, ctx.verdict(kGone, values));
+        return;
     } else if (!askedRank.empty()) {
         const std::int32_t asked = askedRank.begin()->first;
         initiating = { asked };

@@ -734,6 +734,23 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "    _get_data (torch/utils/data/dataloader.py:1295)\n"
                 "    train (train.py:274)\n" } },
             "inconclusive", "unknown", {} },
+        // ProcessGroupNCCL's unique-id fetch from the store rank 0 serves: the connection reset
+        // under the waiting ranks says the serving process went away; a timeout says only
+        // that rank 0 never published the id.
+        { "unique-id-store-reset",
+            { { "paste.log",
+                "[rank3]: RuntimeError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via "
+                "c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer. This may "
+                "indicate a possible application crash on rank 0 or a network set up issue.\n"
+                "[rank2]: RuntimeError: [2] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via "
+                "c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer. This may "
+                "indicate a possible application crash on rank 0 or a network set up issue.\n" } },
+            "hang_diagnosed", "rank_crashed", { 0 } },
+        { "unique-id-store-timeout",
+            { { "paste.log",
+                "[rank3]: RuntimeError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via "
+                "c10d key-value store by key '0', but store->get('0') got error: Socket Timeout\n" } },
+            "hang_diagnosed", "init_bootstrap", { 0 } },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",
