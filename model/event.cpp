@@ -76,6 +76,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "gloo_connect_error",
     "gloo_loopback_fallback",
     "framework_barrier_timeout",
+    "nccl_tests_failure",
 };
 } // namespace
 

@@ -112,6 +112,10 @@ enum class EventKind : std::uint16_t {
     // barrier): text = message; peerRank = the rank that did arrive (its group-local rank),
     // never the culprit
     FrameworkBarrierTimeout,
+    // nccl-tests' own check of a CUDA or NCCL call failed (src/common.h CUDACHECK, NCCLCHECK):
+    // text = the error's words ("invalid device ordinal"), detail = "cuda" | "nccl",
+    // peer = the host the line names
+    NcclTestsFailure,
     KindCount
 };
 

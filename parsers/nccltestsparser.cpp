@@ -80,6 +80,45 @@ bool isResultRow(std::string_view body)
     return typed && numbers >= 7;
 }
 
+// nccl-tests' CUDACHECK / NCCLCHECK (src/common.h): "[host: ]Test CUDA failure common.cu:892
+// 'invalid device ordinal'", "Test NCCL failure …"; before 2.x "Cuda failure common.cu:891 '…'".
+// The source location is a .cu (or .h) file of the tests, which tells the line from NCCL's own
+// "Cuda failure 'out of memory'" WARN, which has none.
+bool parseCheckFailure(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    std::size_t at = std::string_view::npos;
+    std::string_view api;
+    for (const auto& [lead, name] : { std::pair { std::string_view("Test CUDA failure "), std::string_view("cuda") },
+             std::pair { std::string_view("Test NCCL failure "), std::string_view("nccl") },
+             std::pair { std::string_view("Cuda failure "), std::string_view("cuda") },
+             std::pair { std::string_view("NCCL failure "), std::string_view("nccl") } }) {
+        at = body.find(lead);
+        if (at != std::string_view::npos) {
+            at += lead.size();
+            api = name;
+            break;
+        }
+    }
+    if (at == std::string_view::npos)
+        return false;
+    const std::string_view where = tokenFrom(body, at);
+    const std::size_t colon = where.rfind(':');
+    if (colon == std::string_view::npos || !(where.substr(0, colon).ends_with(".cu") || where.substr(0, colon).ends_with(".h"))
+        || colon + 1 >= where.size() || !std::all_of(where.begin() + static_cast<std::ptrdiff_t>(colon) + 1, where.end(), isDigit))
+        return false;
+    const std::size_t open = body.find('\'', at + where.size());
+    const std::size_t close = body.rfind('\'');
+    if (open == std::string_view::npos || close <= open + 1)
+        return false;
+    model::Event& e = addEvent(out, ctx, model::EventKind::NcclTestsFailure, model::Severity::Error,
+        body.substr(open + 1, close - open - 1));
+    e.detail = out.intern(api);
+    const std::size_t hostEnd = body.find(": ");
+    if (hostEnd != std::string_view::npos && hostEnd < at && hostEnd > 0 && body.substr(0, hostEnd).find(' ') == std::string_view::npos)
+        e.peer = out.intern(body.substr(0, hostEnd));
+    return true;
+}
+
 } // namespace
 
 bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
@@ -87,7 +126,7 @@ bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, m
     if (body.empty())
         return false;
     if (body[0] != '#')
-        return isResultRow(body);
+        return isResultRow(body) || parseCheckFailure(ctx, body, out);
     for (std::string_view start : kCommentStarts) {
         if (!body.starts_with(start))
             continue;

@@ -9,6 +9,9 @@
 //   "# Out of bounds values : 0 OK"                                          → recognised
 //   "# Out of bounds values : 12 FAILED"  → NcclWarn, Error (wrong results: the data check
 //                                           of the run failed)
+//   "node1: Test CUDA failure common.cu:892 'invalid device ordinal'"   → NcclTestsFailure
+//   "Cuda failure common.cu:891 'CUDA driver version is insufficient …'" (before 2.x), and
+//   "Test NCCL failure common.cu:N '…'"   → NcclTestsFailure (its own check of a call failed)
 
 #include "model/parsedsource.h"
 #include "parsers/linecontext.h"

@@ -99,6 +99,16 @@ bool isNcclLibraryText(std::string_view text)
                 || contains(text, "undefined symbol")));
 }
 
+// CUDA refusing the setup rather than failing a computation: a device index past the GPUs
+// the process can see, no GPU at all, a driver older than the CUDA runtime. The host's or the
+// launch's configuration; every rank started the same way meets it.
+bool isCudaSetupText(std::string_view text)
+{
+    return contains(text, "invalid device ordinal") || contains(text, "no CUDA-capable device")
+        || contains(text, "driver version is insufficient") || contains(text, "forward compatibility was attempted")
+        || contains(text, "unsupported display driver");
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -115,7 +125,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier;
+        loadingBarrier, testsSetup;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -185,6 +195,10 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         case EventKind::FrameworkBarrierTimeout:
             loadingBarrier.push_back(i);
             break;
+        case EventKind::NcclTestsFailure:
+            if (isCudaSetupText(text))
+                testsSetup.push_back(i);
+            break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
             if (contains(text, "Address family not supported")
@@ -252,6 +266,9 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     // A framework's barrier after loading the model timed out: the ranks that reached it name
     // themselves, the one that did not (slow storage, a slow node, or a failure before it)
     // is not named by the message.
+    if (!testsSetup.empty())
+        conclude(ctx, out, { "configuration.nccl_tests_setup", RootCauseClass::Configuration, 0.75 },
+            testsSetup);
     if (!loadingBarrier.empty())
         conclude(ctx, out, { "straggler.loading_barrier", RootCauseClass::StragglerStall, 0.6 },
             loadingBarrier);

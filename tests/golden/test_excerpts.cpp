@@ -751,6 +751,21 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank3]: RuntimeError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via "
                 "c10d key-value store by key '0', but store->get('0') got error: Socket Timeout\n" } },
             "hang_diagnosed", "init_bootstrap", { 0 } },
+        // nccl-tests' own CUDA check: one process asked for a GPU its host does not have; Open
+        // MPI then names it as the first to exit. The setup is the cause, not that process.
+        { "nccl-tests-invalid-device-ordinal",
+            { { "paste.log",
+                "# nThread 1 nGpus 2 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+                "node2: Test CUDA failure common.cu:892 'invalid device ordinal'\n"
+                " .. node2 pid 9972: Test failure common.cu:842\n"
+                "--------------------------------------------------------------------------\n"
+                "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+                "the job to be terminated. The first process to do so was:\n"
+                "\n"
+                "  Process name: [[51207,1],1]\n"
+                "  Exit code:    2\n"
+                "--------------------------------------------------------------------------\n" } },
+            "hang_diagnosed", "configuration", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",
