@@ -75,7 +75,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "gpu_inaccessible",
     "gloo_connect_error",
     "gloo_loopback_fallback",
-    "framework_barrier_timeout",
+    "framework_check",
     "nccl_tests_failure",
 };
 } // namespace

@@ -108,10 +108,11 @@ enum class EventKind : std::uint16_t {
     // PyTorch's Gloo backend (c10d ProcessGroupGloo, gloo/transport/tcp)
     GlooConnectError,     // a Gloo TCP connection failed: peer = the address it went to
     GlooLoopbackFallback, // the hostname resolved to no address: Gloo bound to loopback
-    // A framework's own barrier gave up on ranks that never arrived (SGLang's model-loading
-    // barrier): text = message; peerRank = the rank that did arrive (its group-local rank),
-    // never the culprit
-    FrameworkBarrierTimeout,
+    // A framework's own cross-rank check spoke: detail = which check ("loading_barrier":
+    // SGLang's barrier after loading the model timed out, peerRank = a rank that arrived, never
+    // the culprit; "rank_disagreement": DeepSpeed ZeRO-3 found a rank's module or parameter
+    // sequence differs from rank 0's, peerRank = that rank); text = message
+    FrameworkCheck,
     // nccl-tests' own check of a CUDA or NCCL call failed (src/common.h CUDACHECK, NCCLCHECK):
     // text = the error's words ("invalid device ordinal"), detail = "cuda" | "nccl",
     // peer = the host the line names

@@ -54,6 +54,7 @@ enum Keyword : unsigned {
     kwRayActorDied,
     kwRayWorldRank,
     kwLoadingBarrier,
+    kwRankDisagreement,
     kwCount
 };
 
@@ -94,6 +95,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "The actor died unexpectedly before finishing this task.",
     "DistributedContext(world_rank=",
     " could finish the model loading, but there are other ranks",
+    " between rank0 and rank",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -103,7 +105,8 @@ constexpr std::uint64_t bit(Keyword k)
 
 constexpr std::uint64_t kDeepSpeedBits = bit(kwDsExit) | bit(kwDsKilling) | bit(kwDsSuccess);
 constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | bit(kwMpiExitCode);
-constexpr std::uint64_t kFrameworkBits = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier);
+constexpr std::uint64_t kFrameworkBits
+    = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement);
 constexpr std::uint64_t kRayBits = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank);
 constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
     | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
@@ -1096,8 +1099,27 @@ bool LauncherParser::parseFramework(
                 arrived = *rank;
             pos = start;
         }
-        model::Event& e = addEvent(out, ctx, EventKind::FrameworkBarrierTimeout, Severity::Error, trim(text.substr(pos)));
+        model::Event& e = addEvent(out, ctx, EventKind::FrameworkCheck, Severity::Error, trim(text.substr(pos)));
+        e.detail = out.intern("loading_barrier");
         e.peerRank = arrived;
+        return true;
+    }
+    if (found & bit(kwRankDisagreement)) {
+        // DeepSpeed ZeRO-3 (runtime/zero/utils.py) checks that every rank fetches the same
+        // parameters in the same order: "disagreement between rank0 and rank6: rank0: […]",
+        // "Detected a disagreement on list length between rank0 and rank7: rank0: 30815 …".
+        // The source line quoting the f-string ("… rank{dist.get_rank()}") is not the error.
+        const std::size_t pos = find(text, kKeywords[kwRankDisagreement]);
+        std::size_t i = pos + kKeywords[kwRankDisagreement].size();
+        const auto rank = readCount(text, i);
+        const std::size_t word = text.substr(0, pos).rfind("disagreement");
+        if (!rank || i >= text.size() || text[i] != ':' || word == std::string_view::npos || pos - word > 40)
+            return false;
+        const std::size_t start = text.substr(0, pos).rfind("RuntimeError: ");
+        model::Event& e = addEvent(out, ctx, EventKind::FrameworkCheck, Severity::Error,
+            trim(text.substr(start == std::string_view::npos ? pos : start + 14)).substr(0, kMaxEventText));
+        e.detail = out.intern("rank_disagreement");
+        e.peerRank = *rank;
         return true;
     }
     // "Initializing TorchBackend in DeepSpeed with backend nccl": who the rank is comes later.

@@ -30,6 +30,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     // Direct observations of the cause by PyTorch itself.
     { "mismatch.fingerprint", 95, "TORCH_DISTRIBUTED_DEBUG=DETAIL saw this rank call a different collective before it ran: a direct observation outranks every inference" },
     { "mismatch.fingerprint_no_culprit", 94, "the same direct observation of a mismatch, one notch lower because it cannot name the rank" },
+    { "mismatch.framework_detected", 93, "DeepSpeed's own cross-rank check saw a rank fetch different parameters than rank 0: a direct observation of ranks on different paths" },
     { "mismatch.nccl_detected", 93, "NCCL's own cross-rank check saw mismatched calls: a direct observation, under PyTorch's, whose fingerprints say more" },
 
     // Broken hardware and exhausted resources: the causes crashes and timeouts follow from.

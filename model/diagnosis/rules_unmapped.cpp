@@ -125,7 +125,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier, testsSetup;
+        loadingBarrier, testsSetup, rankDisagreement;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -192,8 +192,11 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         case EventKind::GlooLoopbackFallback:
             glooFallback.push_back(i);
             break;
-        case EventKind::FrameworkBarrierTimeout:
-            loadingBarrier.push_back(i);
+        case EventKind::FrameworkCheck:
+            if (b.text(e.detail) == "loading_barrier")
+                loadingBarrier.push_back(i);
+            else if (b.text(e.detail) == "rank_disagreement")
+                rankDisagreement.push_back(i);
             break;
         case EventKind::NcclTestsFailure:
             if (isCudaSetupText(text))
@@ -266,6 +269,9 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     // A framework's barrier after loading the model timed out: the ranks that reached it name
     // themselves, the one that did not (slow storage, a slow node, or a failure before it)
     // is not named by the message.
+    if (!rankDisagreement.empty())
+        conclude(ctx, out, { "mismatch.framework_detected", RootCauseClass::CollectiveMismatch, 0.8 },
+            rankDisagreement);
     if (!testsSetup.empty())
         conclude(ctx, out, { "configuration.nccl_tests_setup", RootCauseClass::Configuration, 0.75 },
             testsSetup);

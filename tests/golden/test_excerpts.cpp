@@ -766,6 +766,13 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "  Exit code:    2\n"
                 "--------------------------------------------------------------------------\n" } },
             "hang_diagnosed", "configuration", {} },
+        // DeepSpeed ZeRO-3's own check (runtime/zero/utils.py): the ranks gather different
+        // parameters, so they run different collectives. Which side is wrong it does not say.
+        { "zero3-rank-disagreement",
+            { { "paste.log",
+                "[rank7]: RuntimeError: Detected a disagreement on list length between rank0 and rank7: rank0: 30815 "
+                "rank7: 30833\n" } },
+            "hang_diagnosed", "collective_mismatch", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",

@@ -468,12 +468,27 @@ TEST_CASE("SGLang's model-loading barrier names a rank that arrived", "[parsers]
         "ValueError: TP rank 1 could finish the model loading, but there are other ranks that didn't finish "
         "loading. It is likely due to unexpected failures (e.g., OOM) or a slow node.\n"
         "load_model raise ValueError(ValueError: TP rank 12 could finish the model loading, but there are other ranks that\n");
-    const auto timeouts = eventsOf(p, EventKind::FrameworkBarrierTimeout);
+    const auto timeouts = eventsOf(p, EventKind::FrameworkCheck);
     REQUIRE(timeouts.size() == 2);
     CHECK(timeouts[0]->peerRank == 1);
     CHECK(str(p, timeouts[0]->text).starts_with("TP rank 1 could finish the model loading"));
     CHECK(timeouts[1]->peerRank == 12);
     CHECK(eventsOf(p, EventKind::FrameworkInfo).empty());
+}
+
+TEST_CASE("DeepSpeed ZeRO-3's cross-rank disagreement names the rank it compared", "[parsers][launcher]")
+{
+    const auto p = scan(
+        "[rank7]:     raise RuntimeError(f\"Detected a disagreement on list length between rank0 and rank{dist.get_rank()}: \"\n"
+        "[rank7]: RuntimeError: Detected a disagreement on list length between rank0 and rank7: rank0: 30815 rank7: 30833\n"
+        "RuntimeError: disagreement between rank0 and rank6: rank0: [-48290, 43940], rank6: [-48290, 12]\n"
+        "a friendly chat between rank0 and rank3: nothing to see\n");
+    const auto checks = eventsOf(p, EventKind::FrameworkCheck);
+    REQUIRE(checks.size() == 2);
+    CHECK(str(p, checks[0]->detail) == "rank_disagreement");
+    CHECK(checks[0]->peerRank == 7);
+    CHECK(str(p, checks[0]->text).starts_with("Detected a disagreement on list length"));
+    CHECK(checks[1]->peerRank == 6);
 }
 
 TEST_CASE(
