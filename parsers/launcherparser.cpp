@@ -40,6 +40,9 @@ enum Keyword : unsigned {
     kwMpiNoticed,
     kwMpiProcessName,
     kwMpiExitCode,
+    kwMpiPeerGone,
+    kwMpiNonZero,
+    kwMpiPeerHost,
     kwLightning,
     kwDeepSpeedInit,
     kwFailures,
@@ -81,6 +84,9 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "noticed that process rank ",
     "Process name: [[",
     "Exit code:",
+    "peer process has unexpectedly disconnected",
+    "terminated normally, but ",
+    "Peer host:",
     "GLOBAL_RANK: ",
     "Initializing TorchBackend in DeepSpeed",
     "Failures:",
@@ -104,7 +110,8 @@ constexpr std::uint64_t bit(Keyword k)
 }
 
 constexpr std::uint64_t kDeepSpeedBits = bit(kwDsExit) | bit(kwDsKilling) | bit(kwDsSuccess);
-constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | bit(kwMpiExitCode);
+constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | bit(kwMpiExitCode)
+    | bit(kwMpiPeerGone) | bit(kwMpiNonZero) | bit(kwMpiPeerHost);
 constexpr std::uint64_t kFrameworkBits
     = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement);
 constexpr std::uint64_t kRayBits = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank);
@@ -134,6 +141,9 @@ constexpr std::size_t kMaxListEntries = 4096;
 constexpr unsigned kMaxMpiGap = 3; // lines between "Process name:" and "Exit code:"
 // Lines between Ray Train's worker description and its actor's "died unexpectedly" error.
 constexpr std::uint64_t kMaxRayGap = 16;
+// Lines of Open MPI's help message between "peer process has unexpectedly disconnected" and
+// its "Peer host:".
+constexpr std::uint64_t kMaxMpiHelpLines = 16;
 
 std::optional<std::int32_t> toInt32(std::optional<std::int64_t> v)
 {
@@ -861,6 +871,36 @@ bool LauncherParser::parseDeepSpeed(
 bool LauncherParser::parseMpi(
     const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
 {
+    // Open MPI's help messages for a process that ended badly, in words and no rank:
+    //   "An MPI communication peer process has unexpectedly disconnected. …" then, a few lines
+    //   on, "  Peer host:  node316" (the host of the process that failed);
+    //   "Primary job  terminated normally, but 1 process returned\na non-zero exit code."
+    // Each is a launcher exit with no rank and no exit code.
+    if (found & (bit(kwMpiPeerGone) | bit(kwMpiNonZero))) {
+        if ((found & bit(kwMpiNonZero)) && !contains(text, " process returned") && !contains(text, " processes returned"))
+            return false;
+        model::Event& e = addEvent(out, ctx, EventKind::LauncherExit, Severity::Error, trim(text));
+        e.code = model::kExitCodeUnknown;
+        e.detail = out.intern(kMpi);
+        if (found & bit(kwMpiPeerGone)) {
+            Stream& stream = m_streams[ctx.identity];
+            stream.mpiPeerGoneEvent = static_cast<std::uint32_t>(out.events.size() - 1);
+            stream.mpiPeerGoneLine = ctx.lineNo;
+        }
+        return true;
+    }
+    if (found & bit(kwMpiPeerHost)) {
+        auto it = m_streams.find(ctx.identity);
+        if (it == m_streams.end() || it->second.mpiPeerGoneEvent == kNoPendingEvent
+            || ctx.lineNo - it->second.mpiPeerGoneLine > kMaxMpiHelpLines)
+            return false;
+        const std::string_view host = trim(text.substr(find(text, "Peer host:") + 10));
+        if (host.empty() || host.find(' ') != std::string_view::npos)
+            return false;
+        out.events[it->second.mpiPeerGoneEvent].peer = out.intern(host);
+        it->second.mpiPeerGoneEvent = kNoPendingEvent;
+        return true;
+    }
     if (found & bit(kwMpiNoticed)) {
         // "prterun noticed that process rank 7 with PID 0 on node gpu0304 exited on signal 6
         // (Aborted)."

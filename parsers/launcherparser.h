@@ -116,6 +116,8 @@ private:
     enum class TableLine : std::uint8_t { Consumed, Stray, End };
 
     // Per writer (ctx.identity): combined files interleave agents of several nodes.
+    static constexpr std::uint32_t kNoPendingEvent = 0xffffffffu;
+
     struct Stream {
         Block block = Block::None;
         std::uint64_t blockOffset = 0; // where the open block started
@@ -127,6 +129,8 @@ private:
         unsigned mpiLinesSince = 0;
         std::int32_t rayWorldRank = -1; // Ray Train's worker description, before its actor's error
         std::uint64_t rayWorldRankLine = 0;
+        std::uint32_t mpiPeerGoneEvent = kNoPendingEvent; // Open MPI's peer-disconnected exit, awaiting its "Peer host:"
+        std::uint64_t mpiPeerGoneLine = 0;
         model::StrId lastRendezvousText = model::kNoStr;
     };
 

@@ -452,7 +452,14 @@ void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
         if (rf.anyTimeout || rf.primaryFailure != kNoIndex)
             return;
     static constexpr const char* kRule = "crash.unmapped_worker_failure";
-    const std::uint32_t first = facts.unmappedWorkerFailures.front();
+    // The exit that says how it ended: MPI's "a process returned a non-zero exit code" comes
+    // before the box with the code itself.
+    std::uint32_t first = facts.unmappedWorkerFailures.front();
+    for (std::uint32_t i : facts.unmappedWorkerFailures)
+        if (b.events[i].code != kExitCodeUnknown) {
+            first = i;
+            break;
+        }
     const Event& e = b.events[first];
     // How the worker ended ("killed by SIGKILL") and what that most often means, apart: the
     // title says only the first.

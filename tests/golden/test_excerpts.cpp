@@ -773,6 +773,15 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank7]: RuntimeError: Detected a disagreement on list length between rank0 and rank7: rank0: 30815 "
                 "rank7: 30833\n" } },
             "hang_diagnosed", "collective_mismatch", {} },
+        // mpirun's summary that a process exited with an error, and nothing else: a crash of a
+        // rank no line names.
+        { "mpirun-nonzero-exit-help",
+            { { "paste.log",
+                "--------------------------------------------------------------------------\n"
+                "Primary job  terminated normally, but 1 process returned\n"
+                "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+                "--------------------------------------------------------------------------\n" } },
+            "hang_diagnosed", "rank_crashed", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",

@@ -491,6 +491,29 @@ TEST_CASE("DeepSpeed ZeRO-3's cross-rank disagreement names the rank it compared
     CHECK(checks[1]->peerRank == 6);
 }
 
+TEST_CASE("Open MPI's help messages for a failed process are launcher exits with no rank", "[parsers][launcher]")
+{
+    const auto p = scan(R"(An MPI communication peer process has unexpectedly disconnected.  This
+usually indicates a failure in the peer process (e.g., a crash or
+otherwise exiting without calling MPI_FINALIZE first).
+  Local host: node313
+  Local PID:  7720
+  Peer host:  node316
+--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+The run terminated normally, but nothing else happened.
+)");
+    const auto exits = eventsOf(p, EventKind::LauncherExit);
+    REQUIRE(exits.size() == 2);
+    CHECK(exits[0]->code == model::kExitCodeUnknown);
+    CHECK(exits[0]->peerRank == -1);
+    CHECK(str(p, exits[0]->peer) == "node316");
+    CHECK(str(p, exits[0]->detail) == "mpi");
+    CHECK(exits[1]->evidence.line == 8);
+    CHECK(exits[1]->peer == model::kNoStr);
+}
+
 TEST_CASE(
     "Lightning and DeepSpeed initialisation lines state who the rank is", "[parsers][launcher]")
 {
