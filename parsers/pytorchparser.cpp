@@ -1,5 +1,7 @@
 #include "parsers/pytorchparser.h"
 
+#include "parsers/bytescan.h"
+
 #include "parsers/ibcompletion.h"
 
 #include "parsers/textscan.h"
@@ -488,6 +490,35 @@ bool containsRare(std::string_view hay, std::string_view needle)
         if (std::memcmp(p, needle.data(), needle.size()) == 0)
             return true;
         ++p;
+    }
+    return false;
+}
+
+// Python's warnings module on torch.distributed's own files: "…/torch/distributed/
+// distributed_c10d.py:4807: UserWarning: No device id is provided via `init_process_group` or
+// `barrier `. …". PyTorch's notices, like its "[W … .cpp:N]" lines: read, and no failure.
+// Found from the rare byte pair "g:" of "Warning:" so other lines cost one vector scan.
+bool isTorchDistributedWarning(std::string_view body)
+{
+    const char* const begin = body.data();
+    const char* const end = begin + body.size();
+    for (const char* p = findBytePair(begin, end, 'g', ':'); p != end; p = findBytePair(p + 1, end, 'g', ':')) {
+        const auto colon = static_cast<std::size_t>(p - begin) + 1;
+        if (colon < 8 || body.substr(colon - 7, 7) != "Warning")
+            continue;
+        // "<path>.py:<line>: <Category>Warning:": the path before the category is torch's.
+        const std::size_t py = body.rfind(".py:", colon);
+        if (py == std::string_view::npos)
+            return false;
+        std::size_t i = py + 4;
+        const std::size_t digits = i;
+        while (i < body.size() && isDigit(body[i]))
+            ++i;
+        if (i == digits || body.substr(i, 2) != ": ")
+            return false;
+        const std::string_view path = body.substr(0, py);
+        return path.find("torch/distributed/") != std::string_view::npos
+            || path.ends_with("distributed_c10d") || path.ends_with("c10d_logger");
     }
     return false;
 }
@@ -1015,6 +1046,8 @@ bool PytorchParser::parseLine(
     // cost two memchr scans for rare capitals.
     const bool rankSeen = containsRare(body, "Rank ");
     if ((rankSeen || containsRare(body, "NCCL")) && parseMessage(ctx, body, out, rankSeen))
+        return true;
+    if (isTorchDistributedWarning(body))
         return true;
     if (!isC10NoticeEnvelope(body))
         return false;

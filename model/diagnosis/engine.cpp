@@ -246,6 +246,14 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
         d.rootCause = RootCauseClass::Unknown;
         d.confidence = 0.2;
         d.summary = ctx.sayShared("verdict_broken_dump");
+    } else if (std::any_of(bundle.tracebacks.begin(), bundle.tracebacks.end(),
+                   [](const PythonTraceback& t) { return t.exceptionType == kNoStr; })) {
+        // A traceback cut before its exception line is an error whose words are not in the
+        // bundle: "no hang" would judge what nobody can read.
+        d.status = DiagnosisStatus::Inconclusive;
+        d.rootCause = RootCauseClass::Unknown;
+        d.confidence = 0.2;
+        d.summary = ctx.sayShared("verdict_traceback_cut");
     } else {
         d.status = DiagnosisStatus::NoHangFound;
         d.rootCause = RootCauseClass::None;

@@ -782,6 +782,21 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "a non-zero exit code. Per user-direction, the job has been aborted.\n"
                 "--------------------------------------------------------------------------\n" } },
             "hang_diagnosed", "rank_crashed", {} },
+        // torch.distributed's own Python warning, printed at every barrier: a notice.
+        { "torch-distributed-userwarning-alone",
+            { { "paste.log",
+                "/usr/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py:4807: UserWarning: No device "
+                "id is provided via `init_process_group` or `barrier `. Using the current device set by the user.\n" } },
+            "no_hang_found", "none", {} },
+        // A traceback cut before its exception line: the error is not in the paste.
+        { "traceback-cut-before-exception",
+            { { "paste.log",
+                "Traceback (most recent call last):\n"
+                "  File \"train.py\", line 88, in <module>\n"
+                "    trainer.fit(model)\n"
+                "  File \"/usr/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py\", line 3696, in barrier\n"
+                "    work = default_pg.barrier(opts=opts)\n" } },
+            "inconclusive", "unknown", {} },
         // The same three timeouts in per-rank files, and no file for rank 0: its file was not
         // collected, which says nothing about what it did.
         { "gather-shape-per-rank-files-one-missing",
