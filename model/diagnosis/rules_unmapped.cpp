@@ -263,36 +263,27 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             { "configuration.duplicate_rank", RootCauseClass::Configuration, 0.7,
                 { { "count", std::to_string(duplicates.size()) } } },
             duplicates);
-    if (!portInUse.empty())
-        conclude(ctx, out, { "configuration.port_in_use", RootCauseClass::Configuration, 0.75 },
-            portInUse);
-    // A framework's barrier after loading the model timed out: the ranks that reached it name
-    // themselves, the one that did not (slow storage, a slow node, or a failure before it)
-    // is not named by the message.
-    if (!rankDisagreement.empty())
-        conclude(ctx, out, { "mismatch.framework_detected", RootCauseClass::CollectiveMismatch, 0.8 },
-            rankDisagreement);
-    if (!testsSetup.empty())
-        conclude(ctx, out, { "configuration.nccl_tests_setup", RootCauseClass::Configuration, 0.75 },
-            testsSetup);
-    if (!loadingBarrier.empty())
-        conclude(ctx, out, { "straggler.loading_barrier", RootCauseClass::StragglerStall, 0.6 },
-            loadingBarrier);
-    if (!ncclMismatch.empty())
-        conclude(ctx, out, { "mismatch.nccl_detected", RootCauseClass::CollectiveMismatch, 0.7 },
-            ncclMismatch);
-    if (!memlock.empty())
-        conclude(ctx, out, { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7 },
-            memlock);
-    if (!ofiRegistration.empty())
-        conclude(ctx, out, { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7 },
-            ofiRegistration);
-    if (!nvls.empty())
-        conclude(
-            ctx, out, { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7 }, nvls);
-    if (!ncclLibrary.empty())
-        conclude(ctx, out, { "configuration.nccl_library", RootCauseClass::Configuration, 0.8 },
-            ncclLibrary);
+    // Causes the messages state in full: the class from the words, no rank, the first line
+    // quoted. One row each, in the order their findings are listed.
+    const std::pair<const std::vector<std::uint32_t>&, StatedCause> stated[] = {
+        { portInUse, { "configuration.port_in_use", RootCauseClass::Configuration, 0.75 } },
+        // DeepSpeed ZeRO-3 saw a rank gather other parameters than rank 0: which is wrong it
+        // does not say.
+        { rankDisagreement, { "mismatch.framework_detected", RootCauseClass::CollectiveMismatch, 0.8 } },
+        { testsSetup, { "configuration.nccl_tests_setup", RootCauseClass::Configuration, 0.75 } },
+        // A framework's barrier after loading the model timed out: the ranks that reached it
+        // name themselves, the one that did not (slow storage, a slow node, a failure before
+        // it) is not named by the message.
+        { loadingBarrier, { "straggler.loading_barrier", RootCauseClass::StragglerStall, 0.6 } },
+        { ncclMismatch, { "mismatch.nccl_detected", RootCauseClass::CollectiveMismatch, 0.7 } },
+        { memlock, { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7 } },
+        { ofiRegistration, { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7 } },
+        { nvls, { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7 } },
+        { ncclLibrary, { "configuration.nccl_library", RootCauseClass::Configuration, 0.8 } },
+    };
+    for (const auto& [events, cause] : stated)
+        if (!events.empty())
+            conclude(ctx, out, cause, events);
     if (!socketConfig.empty()) {
         const std::int32_t rank = onlyRankOf(b, socketConfig);
         StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7 };
