@@ -1,6 +1,7 @@
 #include "model/event.h"
 #include "model/source.h"
 
+#include <algorithm>
 #include <array>
 
 namespace rankscope::model {
@@ -78,6 +79,9 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "framework_check",
     "nccl_tests_failure",
 };
+// A kind added to the enum without its name here would leave the last names empty.
+static_assert(std::all_of(kKindNames.begin(), kKindNames.end(), [](std::string_view n) { return !n.empty(); }),
+    "kKindNames: one name per EventKind, in order");
 } // namespace
 
 std::string_view eventKindName(EventKind kind)
