@@ -56,6 +56,7 @@ enum Keyword : unsigned {
     kwRayWorkerFailed,
     kwRayActorDied,
     kwRayWorldRank,
+    kwRayMemoryMonitor,
     kwLoadingBarrier,
     kwRankDisagreement,
     kwCount
@@ -100,6 +101,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     " has failed.",
     "The actor died unexpectedly before finishing this task.",
     "DistributedContext(world_rank=",
+    "killed due to memory pressure (OOM)",
     " could finish the model loading, but there are other ranks",
     " between rank0 and rank",
 };
@@ -114,7 +116,8 @@ constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | b
     | bit(kwMpiPeerGone) | bit(kwMpiNonZero) | bit(kwMpiPeerHost);
 constexpr std::uint64_t kFrameworkBits
     = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement);
-constexpr std::uint64_t kRayBits = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank);
+constexpr std::uint64_t kRayBits
+    = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank) | bit(kwRayMemoryMonitor);
 constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
     | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
 constexpr std::uint64_t kRendezvousErrorBits = kExceptionBits | bit(kwWaitingClients)
@@ -131,6 +134,8 @@ constexpr std::string_view kSigtermIgnored = "sigterm_ignored";
 constexpr std::string_view kMpi = "mpi";
 // Ray Train names the world rank of a worker whose process died.
 constexpr std::string_view kRay = "ray";
+// HostOutOfMemory's detail when Ray's memory monitor, not the kernel, killed the workers.
+constexpr std::string_view kRayMemoryMonitor = "ray_memory_monitor";
 // Lines inside a failure record that are not its fields (a rendered table's loose headers and
 // values) before the table is taken to have ended.
 constexpr unsigned kMaxStrayTableLines = 4;
@@ -979,6 +984,16 @@ bool LauncherParser::parseMpi(
 bool LauncherParser::parseRay(
     const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
 {
+    if (found & bit(kwRayMemoryMonitor)) {
+        // The raylet's memory monitor (node_manager.cc) killing workers because the node's
+        // host memory passed RAY_memory_usage_threshold: "(raylet) node_manager.cc:3069: 1
+        // Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due
+        // to other reasons at node (ID: …, IP: 10.95.143.76) …". It names a node, not a worker;
+        // a hard-wrapped paste may hold the count on the line before.
+        model::Event& e = addEvent(out, ctx, EventKind::HostOutOfMemory, Severity::Error, trim(text));
+        e.detail = out.intern(kRayMemoryMonitor);
+        return true;
+    }
     if (found & bit(kwRayWorldRank)) {
         std::size_t i = find(text, "DistributedContext(world_rank=") + 30;
         const auto rank = readCount(text, i);

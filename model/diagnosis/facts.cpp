@@ -61,6 +61,14 @@ bool isNcclShmText(std::string_view text)
 
 namespace {
 
+// The process a host memory kill took, as the kernel names it (comm, 15 bytes at most), or
+// Ray's memory monitor: one of the job's own processes, not a daemon or another user's tool.
+bool isJobProcessName(std::string_view name)
+{
+    return name == "ray_memory_monitor" || name.starts_with("python") || name.starts_with("pt_main_thread")
+        || name.starts_with("pt_data_worker") || name.starts_with("ray::") || name == "torchrun"
+        || name == "deepspeed";
+}
 
 // A worker's exit code that is its own failure: 1 and up (a Python exception, sys.exit), -9
 // (SIGKILL: the OOM killer), -11 (SIGSEGV), -7 (SIGBUS). -6 is the watchdog's abort and -15
@@ -451,6 +459,8 @@ private:
             const std::int32_t r = e.pid >= 0 ? rankByPid(e.pid, hostOfEvent(e)) : -1;
             if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
                 primary(m_f.ranks[r], index, true);
+            else if (isJobProcessName(m_b.text(e.detail)))
+                m_f.unmappedHostOom.push_back(index);
             break;
         }
         case EventKind::LauncherSignalSent: {

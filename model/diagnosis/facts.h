@@ -166,6 +166,10 @@ struct DiagnosisFacts {
     // SIGBUS) where no line ties the worker to a rank: DeepSpeed's "exits with return code",
     // a failure record of a node no rank table covers. Event indices.
     std::vector<std::uint32_t> unmappedWorkerFailures;
+    // Host memory kills no line ties to a rank: the kernel's OOM killer taking a process of the
+    // job (python, pt_main_thread, a Ray worker) whose pid no rank printed, or Ray's memory
+    // monitor killing workers of a node. Event indices.
+    std::vector<std::uint32_t> unmappedHostOom;
     // Timeouts no rank could be tied to (an unprefixed paste, a backtrace without its message).
     std::size_t unrankedTimeouts = 0;
     // Python tracebacks, of no known rank, raised out of a collective call (barrier(),

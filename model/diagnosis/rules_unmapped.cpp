@@ -4,7 +4,12 @@
 // ("give the class even when no rank can be named"); the rules for ranked evidence run first
 // and outrank these.
 //   NCCL could not allocate (src/include/alloc.h "Cuda failure 'out of memory'", "Failed to
-//     CUDA calloc"): resource exhaustion on that GPU.
+//     CUDA calloc"), as a WARN line or quoted after PyTorch's "Last error:": resource
+//     exhaustion on that GPU.
+//   The host's memory ran out and a process of the job was killed for it (the kernel's OOM
+//     killer naming a python process whose pid no rank printed; Ray's memory monitor,
+//     node_manager.cc "Workers (tasks / actors) killed due to memory pressure (OOM)"):
+//     resource exhaustion on that host.
 //   NET/IB completion errors (src/transport/net_ib.cc): one host → a link between it and a
 //     peer; the same status on several hosts → the fabric's configuration.
 //   nvidia-smi "Unable to determine the device handle for GPU…: Unknown Error", or a CUDA
@@ -139,6 +144,14 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             else if (e.rank < 0 && isResourceText(text))
                 allocation.push_back(i);
             break;
+        case EventKind::TorchNcclApiError:
+        case EventKind::TorchAsyncNcclError:
+            // The same NCCL WARN quoted by PyTorch after "Last error:" ("Failed to CUDA calloc
+            // async 1920 bytes"): the allocation failed in NCCL, the exception only carries it.
+            // /dev/shm failures are the shared-memory rule's.
+            if (e.rank < 0 && isResourceText(b.text(e.detail)) && !isNcclShmText(b.text(e.detail)))
+                allocation.push_back(i);
+            break;
         case EventKind::NcclIbCompletionError:
             if (e.rank < 0 && e.code != 5) {
                 ib.push_back(i);
@@ -235,10 +248,26 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 events);
         }
     }
-    if (!allocation.empty())
-        conclude(ctx, out,
-            { "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, 0.65 },
-            allocation);
+    if (!allocation.empty()) {
+        // Quote NCCL's own words: for an exception they are its "Last error:" line.
+        const Event& first = b.events[allocation.front()];
+        const bool quoted = first.kind != EventKind::NcclCudaFailure && first.detail != kNoStr;
+        StatedCause c { "resource.nccl_allocation_unmapped", RootCauseClass::ResourceExhaustion, 0.65 };
+        if (quoted) {
+            const std::string_view detail = b.text(first.detail);
+            c.values["evidence"] = shortenText(detail, 120);
+            c.values["evidence_short"] = shortenText(detail, 80);
+        }
+        conclude(ctx, out, c, allocation);
+    }
+    // Host memory ran out and a process of the job was killed for it (the kernel's OOM killer,
+    // Ray's memory monitor): that process is gone, so its peers wait or fail after it.
+    if (!ctx.facts.unmappedHostOom.empty()) {
+        const bool ray = b.text(b.events[ctx.facts.unmappedHostOom.front()].detail) == "ray_memory_monitor";
+        StatedCause c { "resource.host_memory_unmapped", RootCauseClass::ResourceExhaustion, 0.6 };
+        c.values["killer"] = ctx.say("resource.host_memory_unmapped", ray ? "killer_ray" : "killer_kernel");
+        conclude(ctx, out, c, ctx.facts.unmappedHostOom);
+    }
     if (!inaccessible.empty())
         conclude(ctx, out,
             { "hardware.gpu_inaccessible", RootCauseClass::HardwareFault, 0.7,

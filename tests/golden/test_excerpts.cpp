@@ -135,6 +135,34 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "node7:2143:2561 [1] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device\n"
                 "node7:2143:2561 [1] NCCL INFO include/shm.h:41 -> 2\n" } },
             "hang_diagnosed", "resource_exhaustion", {} },
+        // src/include/alloc.h's WARN as PyTorch quotes it after "Last error:" (the exception
+        // carries NCCL's text): the allocation failed; a pdsh prefix names a host, no rank.
+        { "nccl-calloc-quoted",
+            { { "paste.log",
+                "10.1.2.3: RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, "
+                "internal error, NCCL version 2.14.3\n"
+                "10.1.2.3: ncclInternalError: Internal check failed.\n"
+                "10.1.2.3: Last error:\n"
+                "10.1.2.3: Failed to CUDA calloc async 1920 bytes\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
+        // mm/oom_kill.c: the kernel killed a python process whose pid no rank printed; Ray's
+        // memory monitor (node_manager.cc) does the same by the node's memory threshold.
+        { "kernel-oom-python",
+            { { "dmesg.txt",
+                "[Mon Dec  4 10:00:00 2026] Out of memory: Killed process 4242 (python3) total-vm:123456kB, "
+                "anon-rss:99999kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:1000kB oom_score_adj:0\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
+        { "kernel-oom-daemon",
+            { { "dmesg.txt",
+                "[Mon Dec  4 10:00:00 2026] Out of memory: Killed process 4242 (node_exporter) total-vm:123456kB, "
+                "anon-rss:99999kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:1000kB oom_score_adj:0\n" } },
+            "inconclusive", "unknown", {} },
+        { "ray-memory-monitor",
+            { { "paste.log",
+                "(raylet) [2024-08-25 19:21:02,241 E 1111013 1111013] (raylet) node_manager.cc:3064: 12 Workers "
+                "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node "
+                "(ID: b8aad7, IP: 172.31.105.218) over the last time period.\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
         // nccl-tests' own table and data check: a benchmark that finished is a healthy run.
         { "nccl-tests-table",
             { { "paste.log",

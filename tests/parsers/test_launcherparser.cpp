@@ -732,3 +732,23 @@ TEST_CASE("torchrun's signal message alone is a failure record with no rank", "[
     CHECK(e->code == -9);
     CHECK(e->peerRank == -1);
 }
+
+// Ray's memory monitor (raylet node_manager.cc) kills workers when the node's host memory
+// passes RAY_memory_usage_threshold; it names the node, never a worker's rank or pid.
+TEST_CASE("Ray's memory monitor killing workers is a host memory kill with no rank", "[parsers][launcher][ray]")
+{
+    const auto p = scan("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers "
+                        "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons "
+                        "at node (ID: 351e40, IP: 10.95.143.76) over the last time period.\n"
+                        "(raylet) Refer to the documentation on how to address the out of memory issue\n");
+    const auto* e = firstOf(p, EventKind::HostOutOfMemory);
+    REQUIRE(e);
+    CHECK(e->rank == -1);
+    CHECK(e->pid == -1);
+    CHECK(str(p, e->detail) == "ray_memory_monitor");
+    // The documentation line after it is not a second kill.
+    std::size_t kills = 0;
+    for (const auto& ev : p.events)
+        kills += ev.kind == EventKind::HostOutOfMemory;
+    CHECK(kills == 1);
+}
