@@ -498,6 +498,25 @@ bool stripDeterminedTag(std::string_view& s, LinePrefix& p)
 
 } // namespace
 
+std::string_view stripLineEmphasis(std::string_view line)
+{
+    if (line.size() < 3 || (line[0] != '*' && line[0] != '_' && line[0] != '`'))
+        return line;
+    std::string_view body = line;
+    while (!body.empty() && (body.back() == ' ' || body.back() == '\t' || body.back() == '\r'))
+        body.remove_suffix(1);
+    for (const std::string_view marker : { std::string_view("**"), std::string_view("__"), std::string_view("`") }) {
+        if (body.size() > 2 * marker.size() && body.starts_with(marker) && body.ends_with(marker)) {
+            const std::string_view inner = body.substr(marker.size(), body.size() - 2 * marker.size());
+            // "***" rules, "`` ` ``" and the like: a marker run, not a wrapped line.
+            if (inner.front() == marker.front() || inner.back() == marker.back() || inner.front() == ' ')
+                return line;
+            return inner;
+        }
+    }
+    return line;
+}
+
 std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
 {
     // Bounded: a hostile line of a million "[rank1]:" prefixes costs a few iterations only.
@@ -513,6 +532,10 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
                 || stripTorchrunTee(line, prefix) || stripLineNumber(line);
         } else if (c == '(') {
             stripped = stripRay(line, prefix);
+        } else if (c == '*' || c == '_' || c == '`') {
+            const std::string_view inner = stripLineEmphasis(line);
+            stripped = inner.size() != line.size();
+            line = inner;
         } else if (isUpper(c)) {
             stripped = stripMpiTimestamp(line) || stripVllmLoggerHeader(line, prefix) || stripLabelOrHost(line, prefix)
                 || (round == 0 && stripGrepFileName(line, prefix));

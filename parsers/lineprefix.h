@@ -52,6 +52,13 @@ struct LinePrefix {
     }
 };
 
+// A line a paste set in Markdown emphasis or inline code as a whole ("**(VllmWorker rank=5
+// pid=50999) ERROR … torch.OutOfMemoryError …**", "`[rank1]: … timeout`"): the line inside
+// the markers. stripPrefixes takes them off like a prefix, before or after the others (a
+// collector's timestamp outside the markers). Emphasis over part of a line, or an opening
+// marker without its closing one, is left as written.
+std::string_view stripLineEmphasis(std::string_view line);
+
 // Returns the line with the prefixes removed and fills `prefix`.
 std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix);
 

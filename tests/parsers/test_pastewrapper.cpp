@@ -1,3 +1,4 @@
+#include "parsers/lineprefix.h"
 #include "parsers/pastewrapper.h"
 #include "scanhelpers.h"
 
@@ -191,4 +192,29 @@ TEST_CASE("a hard-wrapped line is read joined, at its first piece's line", "[par
         start = nl + 1;
     }
     CHECK(timeouts(quoted) == Rows { { 1, 532339, 1 }, { 2, 532339, 1 + pieces } });
+}
+
+TEST_CASE("a line set in Markdown emphasis as a whole is read inside its markers", "[parsers][paste]")
+{
+    using rankscope::parsers::stripLineEmphasis;
+    CHECK(stripLineEmphasis("**(VllmWorker rank=5 pid=50999) ERROR boom**") == "(VllmWorker rank=5 pid=50999) ERROR boom");
+    CHECK(stripLineEmphasis("**[rank1]: RuntimeError: x**  ") == "[rank1]: RuntimeError: x");
+    CHECK(stripLineEmphasis("`[rank1]: RuntimeError: x`") == "[rank1]: RuntimeError: x");
+    CHECK(stripLineEmphasis("__init__ (x.py:12)") == "__init__ (x.py:12)"); // a frame, not emphasis
+    CHECK(stripLineEmphasis("**bold** then plain") == "**bold** then plain");
+    CHECK(stripLineEmphasis("************************************************************")
+        == "************************************************************");
+    CHECK(stripLineEmphasis("** a list item **") == "** a list item **");
+    CHECK(stripLineEmphasis("**") == "**");
+
+    // The worker's prefix names the rank once the markers are off.
+    const auto parsed = rankscope::testing::built(
+        "**(VllmWorker rank=5 pid=50999) ERROR 07-07 15:19:48 [multiproc_executor.py:492] torch.OutOfMemoryError: "
+        "CUDA out of memory. Tried to allocate 2.50 GiB.**\n");
+    bool oom = false;
+    for (const auto& e : parsed.events)
+        if (e.kind == rankscope::model::EventKind::CudaOutOfMemory
+            || e.kind == rankscope::model::EventKind::PythonException)
+            oom = oom || parsed.identities[e.identity].globalRank == 5;
+    CHECK(oom);
 }
