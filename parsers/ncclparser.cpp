@@ -1711,6 +1711,20 @@ void describeIbCompletion(model::Event& e, std::string_view text, model::ParsedS
 
 // The IB completion warning pasted without its "host:pid:tid [dev] … NCCL WARN" header: the
 // status and peer still say what failed; the writer is whatever the line's prefix says.
+namespace {
+
+// NCCL WARN texts that identify themselves without their header (see parseBareWarn).
+constexpr std::string_view kBareWarnOpenings[] = {
+    "Duplicate GPU detected : rank ",
+    "Failed to CUDA calloc ",
+    "Failed to CUDA malloc ",
+    "Cuda failure 'out of memory'",
+    "Call to posix_fallocate failed",
+    "Error while creating shared memory segment",
+};
+
+} // namespace
+
 bool NcclParser::parseBareWarn(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     const std::string_view text = trim(body);
@@ -1730,6 +1744,12 @@ bool NcclParser::parseBareWarn(const LineContext& ctx, std::string_view body, mo
             return parseQuotedWarn(ctx, trim(text.substr(i)), where.substr(0, where.rfind(':')), out);
         return false;
     }
+    // A WARN's text alone, as PyTorch quotes it after "Last error:", on a line of its own in
+    // a paste cut or reordered around it (a traceback pasted innermost line first): only the
+    // openings no other tool prints (init.cc, alloc.h, shmutils.cc).
+    for (const std::string_view opening : kBareWarnOpenings)
+        if (text.starts_with(opening))
+            return parseQuotedWarn(ctx, text, {}, out);
     // XLA (nccl_utils.cc / nccl_errors.cc): "… Last NCCL warning(error) log entry (may be
     // unrelated) 'TEXT'." — NCCL's own last WARN, quoted.
     const std::size_t quoted = findLiteral(text, "Last NCCL warning(error)");

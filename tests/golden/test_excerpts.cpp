@@ -145,6 +145,16 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "10.1.2.3: Last error:\n"
                 "10.1.2.3: Failed to CUDA calloc async 1920 bytes\n" } },
             "hang_diagnosed", "resource_exhaustion", {} },
+        // init.cc's WARN text alone at the top of a traceback pasted innermost line first: the
+        // message PyTorch quotes after "Last error:", before the "Last error:" it belongs to.
+        { "duplicate-gpu-reversed",
+            { { "paste.log",
+                "Duplicate GPU detected : rank 3 and rank 1 both on CUDA device 1a000\n"
+                " Last error:\n"
+                "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:268, "
+                "invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5\n" } },
+            "hang_diagnosed", "configuration", {} },
         // mm/oom_kill.c: the kernel killed a python process whose pid no rank printed; Ray's
         // memory monitor (node_manager.cc) does the same by the node's memory threshold.
         { "kernel-oom-python",
