@@ -298,8 +298,18 @@ bool KernelParser::parseXid(
     if (body.substr(i).starts_with("PCI:"))
         i += 4;
     std::size_t used = 0;
-    const auto busId = normalisePciAddress(body.substr(i), &used);
+    std::optional<std::string> busId = normalisePciAddress(body.substr(i), &used);
     i += used;
+    if (!busId) {
+        // A paste that blanked the address ("Xid (PCI:...): 145, …", "Xid (PCI:xxxx:xx:xx):")
+        // still says which Xid happened on this host; only the GPU is unknown.
+        const std::size_t close = body.find("): ", i);
+        if (close != std::string_view::npos && close - i <= 16
+            && body.substr(i, close - i).find_first_of("0123456789abcdefABCDEF") == std::string_view::npos) {
+            busId = std::string();
+            i = close;
+        }
+    }
     if (!busId || !body.substr(i).starts_with("): ")) {
         out.issues.add("malformed_xid_line", out.sampleAt(ctx.lineNo, ctx.line));
         return false;
@@ -330,11 +340,11 @@ bool KernelParser::parseXid(
     model::Event& e = emit(
         out, ctx, body, EventKind::GpuXid, sxid ? Severity::Error : model::xidSeverity(*code), text);
     e.code = static_cast<std::int32_t>(*code);
-    e.detail = out.intern(*busId);
+    e.detail = busId->empty() ? model::kNoStr : out.intern(*busId);
     e.pid = pid;
     if (sxid)
         e.pgRank = kSxidMarker;
-    else if (*code == 79)
+    else if (*code == 79 && !busId->empty())
         m_fallenOffReported.emplace(e.identity, *busId);
     return true;
 }

@@ -448,6 +448,25 @@ bool stripCollectorTimestamp(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "2024-11-20 14:37:16 [rank3]: …": a local time without a zone is usually the program's own
+// (Python logging's "2024-11-20 14:37:16,123 - INFO - …"), but before PyTorch's rank prefix
+// or torchrun's tee label it can only have been put there by whatever collected the line
+// (a `ts`-style filter, a job portal's log view): PyTorch writes those prefixes first.
+bool stripPlainTimeBeforeRank(std::string_view& s, LinePrefix& p)
+{
+    bool zoned = false;
+    const std::size_t i = dateTimeLength(s, zoned);
+    if (i == 0 || i + 1 >= s.size() || s[i] != ' ' || s[i + 1] != '[')
+        return false;
+    std::string_view rest = s.substr(i + 1);
+    LinePrefix probe;
+    if (!stripTorchRank(rest, probe) && !stripTorchrunTee(rest, probe))
+        return false;
+    p.collectorTime = s.substr(0, i);
+    s.remove_prefix(i + 1);
+    return true;
+}
+
 // "[2024-05-01 10:00:00] " / "[2024-05-01T10:00:00.123+0200] ": a bracketed date and time
 // in front of whatever else the line holds, as `ts`, log shippers and NCCL's own
 // NCCL_DEBUG_TIMESTAMP_FORMAT put it. The time is the line's; the rest is parsed as usual.
@@ -541,6 +560,7 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
                 || (round == 0 && stripGrepFileName(line, prefix));
         } else if (isAlnum(c) || c == '.' || c == '/') {
             stripped = (round == 0 && isDigit(c) && stripCollectorTimestamp(line, prefix))
+                || (isDigit(c) && stripPlainTimeBeforeRank(line, prefix))
                 || stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix));
         }
         if (!stripped)

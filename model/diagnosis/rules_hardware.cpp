@@ -79,7 +79,8 @@ void ruleXid(const RuleContext& ctx, RuleOutput& out)
             const bool hardware = e.pgRank != 1 && isHangRelevantXid(xid);
             static constexpr const char* kRule = "hardware.xid_unmapped";
             Placeholders values;
-            values["bus_id"] = std::string(b.text(e.detail));
+            // A paste may blank the address ("Xid (PCI:...): 145"): say so instead.
+            values["bus_id"] = e.detail != kNoStr ? std::string(b.text(e.detail)) : ctx.say(kRule, "bus_unknown");
             values["xid"] = std::to_string(xid);
             if (xid != e.code)
                 values["through"]

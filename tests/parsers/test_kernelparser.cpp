@@ -365,3 +365,17 @@ TEST_CASE("PCI addresses normalise to the NCCL busId form", "[parsers][kernel]")
     CHECK_FALSE(normalisePciAddress("0000:10:1cz"));
     CHECK_FALSE(normalisePciAddress(""));
 }
+
+TEST_CASE("an Xid whose PCI address the paste blanked is kept, with no GPU", "[parsers][kernel]")
+{
+    const auto p = scan("kernel: NVRM: Xid (PCI:...): 145, RLW_RXPIPE Nonfatal XC0 i0 Link 11 (0x0)\n"
+                        "kernel: NVRM: Xid (PCI:xxxx:xx:xx): 79, pid=12, GPU has fallen off the bus.\n"
+                        "NVRM: Xid (PCI:0000:3B:00 but then some long unrelated words): 8, x\n");
+    const auto xids = eventsOf(p, EventKind::GpuXid);
+    REQUIRE(xids.size() == 2);
+    CHECK(xids[0]->code == 145);
+    CHECK(xids[0]->detail == rankscope::model::kNoStr);
+    CHECK(xids[1]->code == 79);
+    CHECK(xids[1]->detail == rankscope::model::kNoStr);
+    CHECK(p.issues.count("malformed_xid_line") == 1);
+}

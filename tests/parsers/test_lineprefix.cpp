@@ -298,3 +298,35 @@ TEST_CASE("a bracketed date and time in front of the line is stripped and kept",
     body = stripPrefixes("[ 1399.140323] NVRM: Xid", dmesg);
     CHECK(dmesg.collectorTime.empty());
 }
+
+TEST_CASE("a local time before PyTorch's rank prefix is the collector's, not the message's", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("2024-11-20 14:37:16 [rank3]: torch.OutOfMemoryError: CUDA out of memory.", p);
+    CHECK(p.globalRank == 3);
+    CHECK(p.collectorTime == "2024-11-20 14:37:16");
+    CHECK(body == " torch.OutOfMemoryError: CUDA out of memory."); // the space after the prefix is kept, as for any "[rankN]: "
+
+    LinePrefix tee;
+    body = stripPrefixes("2024-11-20 14:37:16.123 [default2]:hello", tee);
+    CHECK(tee.localRank == 2);
+    CHECK(body == "hello");
+
+    // Python logging's own time stays the message's: no rank prefix follows it.
+    LinePrefix logging;
+    body = stripPrefixes("2024-11-20 14:37:16,123 - INFO - [rank3] starting", logging);
+    CHECK(logging.globalRank == -1);
+    CHECK(logging.collectorTime.empty());
+    LinePrefix bracket;
+    body = stripPrefixes("2024-11-20 14:37:16 [INFO] [rank3]: x", bracket);
+    CHECK(bracket.collectorTime.empty());
+    CHECK(bracket.globalRank == -1);
+}
+
+TEST_CASE("a line set in Markdown emphasis loses its markers with the prefixes", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("2024-05-01T10:00:00Z **[rank1]: RuntimeError: boom**", p);
+    CHECK(p.globalRank == 1);
+    CHECK(body == " RuntimeError: boom");
+}
