@@ -33,6 +33,8 @@ enum Keyword : unsigned {
     kwSegfault,
     kwAborted,
     kwBusError,
+    kwKernelAssertion,
+    kwIllegalInstruction,
     kwCount
 };
 
@@ -55,6 +57,8 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "Segmentation fault",
     "Aborted",
     "Bus error",
+    "Assertion `",
+    "an illegal instruction was encountered",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -62,8 +66,8 @@ constexpr std::uint64_t bit(Keyword k)
     return std::uint64_t { 1 } << k;
 }
 
-constexpr std::uint64_t kCudaErrorBits
-    = bit(kwCudaError) | bit(kwCublas) | bit(kwIllegalAccess) | bit(kwEcc) | bit(kwDeviceAssert);
+constexpr std::uint64_t kCudaErrorBits = bit(kwCudaError) | bit(kwCublas) | bit(kwIllegalAccess) | bit(kwEcc)
+    | bit(kwDeviceAssert) | bit(kwKernelAssertion) | bit(kwIllegalInstruction);
 constexpr std::uint64_t kAdviceBits = bit(kwAdviceAsync) | bit(kwAdviceBlocking) | bit(kwAdviceDsa);
 constexpr std::uint64_t kSignalWordBits
     = bit(kwCoreDumped) | bit(kwKilled) | bit(kwSegfault) | bit(kwAborted) | bit(kwBusError);
@@ -644,11 +648,44 @@ bool PythonErrorParser::emitCudaError(
     }
     if (error.empty() && (found & bit(kwCublas)))
         error = tailFrom(text, "CUBLAS_STATUS_");
-    if (error.empty() && (found & (bit(kwIllegalAccess) | bit(kwEcc) | bit(kwDeviceAssert))))
-        error = text; // "cuda runtime error (59) : device-side assert triggered at …"
+    // "cuda runtime error (59) : device-side assert triggered at …"; CUDA's own strings for a
+    // faulting kernel on a line of their own ("CUDA_ERROR_ILLEGAL_INSTRUCTION: an illegal
+    // instruction was encountered" under XLA's "CUDA error: Could not synchronize …").
+    if (error.empty()
+        && (found & (bit(kwIllegalAccess) | bit(kwEcc) | bit(kwDeviceAssert) | bit(kwIllegalInstruction))))
+        error = text;
+    if (error.empty() && (found & bit(kwKernelAssertion)))
+        return emitKernelAssertion(ctx, text, out);
     if (trim(error).empty())
         return false;
     addEventAt(out, ctx, EventKind::CudaError, Severity::Error, error);
+    return true;
+}
+
+// A failed assert() inside a CUDA kernel, printed by the device itself once per failing
+// thread: "../aten/src/ATen/native/cuda/Indexing.cu:1290: indexSelectLargeIndex: block:
+// [949,0,0], thread: [62,0,0] Assertion `srcIndex < srcSelectDimSize` failed." The kernel
+// stops, the context is lost ("device-side assert triggered" at the next CUDA call) and the
+// process can only exit: one CudaError for a writer's run of such lines, not one per thread.
+bool PythonErrorParser::emitKernelAssertion(
+    const LineContext& ctx, std::string_view text, model::ParsedSource& out)
+{
+    const std::size_t assertion = findLiteral(text, "Assertion `");
+    const std::size_t cu = findLiteral(text.substr(0, assertion), ".cu:");
+    const std::string_view rest = trim(text.substr(assertion));
+    if (cu == std::string_view::npos || findLiteral(text.substr(cu, assertion - cu), "block: [") == std::string_view::npos
+        || !(rest.ends_with("` failed.") || rest.ends_with("` failed")))
+        return false;
+    std::string& last = m_lastKernelAssertion[ctx.identity];
+    if (last == rest)
+        return true;
+    last.assign(rest);
+    // "Assertion `srcIndex < srcSelectDimSize` failed. (…/Indexing.cu:1290: indexSelectLargeIndex)":
+    // the condition first, where it failed after it; the block and thread say nothing more.
+    const std::size_t block = findLiteral(text, ": block: [");
+    std::string where(trim(text.substr(0, block)));
+    const std::string message = std::string(rest) + " (" + where + ")";
+    addEventAt(out, ctx, EventKind::CudaError, Severity::Error, message);
     return true;
 }
 

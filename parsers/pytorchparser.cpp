@@ -1815,11 +1815,14 @@ bool PytorchParser::parseMismatch(
     i += 5;
     // PyTorch ≤1.12 words it "Rank 0 is running inconsistent collective: <its own
     // fingerprint>" and names no other rank; later versions add ", but Rank N is running …".
-    constexpr std::string_view kRunningOld = " is running inconsistent collective: ";
+    // Some builds print the fingerprint pretty-printed over the following lines, so the old
+    // wording may end the line at its colon.
+    constexpr std::string_view kRunningOld = " is running inconsistent collective:";
     const auto rankA = readRank(body, i);
     if (!rankA || !(startsAt(body, i, kRunning) || startsAt(body, i, kRunningOld)))
         return false;
-    const std::size_t fpA = i + (startsAt(body, i, kRunning) ? kRunning.size() : kRunningOld.size());
+    const std::size_t fpA
+        = std::min(body.size(), i + (startsAt(body, i, kRunning) ? kRunning.size() : kRunningOld.size() + 1));
     const std::size_t but = findLiteral(body, kBut, fpA);
     std::int32_t rankB = -1;
     std::string_view fpB;

@@ -56,6 +56,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "resource.host_memory_unmapped", 84, "the OOM killer or Ray's memory monitor taking a process of the job states why that process is gone, though no line names its rank; under a rank's own failure" },
     { "configuration.nvls_setup", 84, "a CUDA error in NVLS setup is the node's fabric-manager state, stated by the message, not a GPU or rank fault" },
     { "configuration.nccl_library", 84, "a NCCL that cannot be loaded means no collective ran on any rank: the installation, not a rank" },
+    { "crash.cuda_fault_unmapped", 83, "a CUDA kernel fault (illegal address or instruction, device-side assert) kills the process that hit it though no line names its rank; under a ranked first failure" },
     { "crash.early_exit", 83, "a rank that destroyed its communicator and left explains the others timing out in the next collective" },
     { "fr.never_entered_crashed", 83, "the Flight Recorder shows the rank never enqueued the collective and it failed on its own: a crash, as the traceback rules say" },
     { "configuration.gloo_loopback", 83, "a Gloo rank that published a loopback address is refused by every peer on another host; the connection failures all follow from it" },

@@ -20,6 +20,8 @@
 //     manager state, not the GPU or the job.
 //   Socket creation or interface selection failing (src/misc/socket.cc, bootstrap): the
 //     network interface configuration (NCCL_SOCKET_IFNAME, IPv4/IPv6 family).
+//   A CUDA kernel of the program faulting on a process no line ties to a rank (an illegal
+//     memory access or instruction, a device-side assert): that process crashed.
 //   A Gloo connection refused by a loopback address (gloo/transport/tcp/pair.cc): a rank's
 //     hostname resolved to 127.x (or to nothing, and PyTorch fell back to loopback), so it
 //     published an address its peers on other hosts cannot reach (GLOO_SOCKET_IFNAME).
@@ -114,6 +116,18 @@ bool isCudaSetupText(std::string_view text)
         || contains(text, "unsupported display driver");
 }
 
+// A kernel of the program faulted on its GPU (CUDA's strings for it, or the device's own assert
+// message): the context is lost and the process can only exit. The program's fault, not the
+// GPU's (those are isCudaStickyText).
+bool isCudaKernelFaultText(std::string_view text)
+{
+    return contains(text, "an illegal memory access was encountered") || contains(text, "illegal instruction")
+        || contains(text, "ILLEGAL_INSTRUCTION") || contains(text, "ILLEGAL_ADDRESS")
+        || contains(text, "device-side assert triggered") || contains(text, "misaligned address")
+        || contains(text, "unspecified launch failure")
+        || (contains(text, ".cu:") && contains(text, "Assertion `") && contains(text, "` failed"));
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -130,7 +144,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier, testsSetup, rankDisagreement;
+        loadingBarrier, testsSetup, rankDisagreement, kernelFault;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -171,6 +185,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // the GPU's own fault (ranked ones are judged by the hardware rules).
             if (e.rank < 0 && isCudaStickyText(text))
                 brokenGpu.push_back(i);
+            else if (e.rank < 0 && isCudaKernelFaultText(text))
+                kernelFault.push_back(i);
             break;
         case EventKind::FrameworkInfo:
             if (e.peerRank >= 0)
@@ -273,6 +289,10 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             { "hardware.gpu_inaccessible", RootCauseClass::HardwareFault, 0.7,
                 { { "bus_id", std::string(b.text(b.events[inaccessible.front()].detail)) } } },
             inaccessible);
+    // A kernel fault on a process no line names: that process died of its own bug; the class is
+    // known, the rank is not.
+    if (!kernelFault.empty() && brokenGpu.empty() && inaccessible.empty())
+        conclude(ctx, out, { "crash.cuda_fault_unmapped", RootCauseClass::RankCrashed, 0.6 }, kernelFault);
     if (!brokenGpu.empty() && inaccessible.empty())
         conclude(ctx, out, { "hardware.cuda_error_unmapped", RootCauseClass::HardwareFault, 0.65 },
             brokenGpu);

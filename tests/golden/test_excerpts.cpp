@@ -155,6 +155,25 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:268, "
                 "invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5\n" } },
             "hang_diagnosed", "configuration", {} },
+        // A kernel's assert() failing on the device (ATen's index checks) with no rank in the
+        // paste: that process died of its own bug; the class is known, the rank is not.
+        { "kernel-assert-unranked",
+            { { "paste.log",
+                "../aten/src/ATen/native/cuda/Indexing.cu:1290: indexSelectLargeIndex: block: [9,0,0], thread: [62,0,0] "
+                "Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                "Traceback (most recent call last):\n"
+                "  File \"train.py\", line 218, in <module>\n"
+                "    run()\n" } },
+            "hang_diagnosed", "rank_crashed", {} },
+        // The same fault with a rank prefix names the rank.
+        { "kernel-assert-ranked",
+            { { "paste.log",
+                "[rank5]: ../aten/src/ATen/native/cuda/Indexing.cu:1290: indexSelectLargeIndex: block: [9,0,0], "
+                "thread: [62,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                "[rank2]:[E1206 18:44:13.275158817 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective "
+                "operation timeout: WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+                "ran for 600021 milliseconds before timing out.\n" } },
+            "hang_diagnosed", "rank_crashed", { 5 } },
         // mm/oom_kill.c: the kernel killed a python process whose pid no rank printed; Ray's
         // memory monitor (node_manager.cc) does the same by the node's memory threshold.
         { "kernel-oom-python",

@@ -525,3 +525,21 @@ ValueError: oops
     CHECK(stores[0]->evidence.line == 8);
     CHECK(eventsOf(p, EventKind::PythonException).size() == 2);
 }
+
+// The device prints a failed kernel assert() once per failing thread; XLA puts CUDA's string
+// for a faulting kernel on a line of its own under its own message.
+TEST_CASE("a kernel's failed assert is one CUDA error per run of repeats", "[parsers][python]")
+{
+    const auto p = scan(
+        "../aten/src/ATen/native/cuda/Indexing.cu:1290: indexSelectLargeIndex: block: [949,0,0], thread: [62,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\n"
+        "../aten/src/ATen/native/cuda/Indexing.cu:1290: indexSelectLargeIndex: block: [949,0,0], thread: [63,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\n"
+        "  CUDA_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was encountered\n"
+        "test.py:12: the Assertion `x` failed.\n");
+    const auto errors = eventsOf(p, EventKind::CudaError);
+    REQUIRE(errors.size() == 2);
+    CHECK(str(p, errors[0]->text)
+        == "Assertion `srcIndex < srcSelectDimSize` failed. (../aten/src/ATen/native/cuda/Indexing.cu:1290: indexSelectLargeIndex)");
+    CHECK(str(p, errors[1]->text) == "CUDA_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was encountered");
+}

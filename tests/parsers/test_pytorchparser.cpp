@@ -1006,6 +1006,22 @@ TEST_CASE("fingerprint mismatch with an empty peer fingerprint", "[parsers][pyto
     CHECK(str(p, e.detail) == "ALLGATHER");
 }
 
+// PyTorch ≤1.12's wording with the fingerprint pretty-printed on the lines after it: the
+// mismatch line ends at "inconsistent collective:".
+TEST_CASE("old fingerprint mismatch whose fingerprint follows on other lines", "[parsers][pytorch]")
+{
+    const auto p = scan("Detected mismatch between collectives on ranks. Rank 1 is running inconsistent collective:\n"
+                        "CollectiveFingerPrint(\n"
+                        "    OpType=ALLGATHER,\n"
+                        "    TensorShape=[1, 279, 44, 72],\n");
+    const auto& e = only(p, EventKind::TorchFingerprintMismatch);
+    CHECK(e.pgRank == 1);
+    CHECK(e.peerRank == -1);
+    // "inconsistent collectives" elsewhere in a sentence is not the check's message.
+    const auto q = scan("Detected mismatch between collectives on ranks. Rank 1 is running inconsistent collectively\n");
+    CHECK(firstOf(q, EventKind::TorchFingerprintMismatch) == nullptr);
+}
+
 // --- (n) -------------------------------------------------------------------------------------
 
 TEST_CASE("initialization options of 2.4+ give a record with size, global rank and timeout",
