@@ -185,7 +185,9 @@ bool isNcclSourceLocation(std::string_view token)
     if (token.size() < 5 || !isFileLine(token))
         return false;
     const std::string_view file = token.substr(0, token.rfind(':'));
-    return file.ends_with(".cc") || file.ends_with(".h") || file.ends_with(".cu") || file.ends_with(".cpp");
+    // .c: the network plugins' sources (ibvwrap.c of nccl-rdma-sharp-plugins and its kin).
+    return file.ends_with(".cc") || file.ends_with(".h") || file.ends_with(".cu") || file.ends_with(".cpp")
+        || file.ends_with(".c");
 }
 
 // TRACE "%f" milliseconds → ns.
@@ -1743,6 +1745,15 @@ bool NcclParser::parseBareWarn(const LineContext& ctx, std::string_view body, mo
         if (consume(text, i, "WARN "))
             return parseQuotedWarn(ctx, trim(text.substr(i)), where.substr(0, where.rfind(':')), out);
         return false;
+    }
+    // A header the paste redacted ("host-01.example.com:XXXXXX [5] ibvwrap.c:262 NCCL WARN …"):
+    // the source location right before "NCCL WARN" still says NCCL printed what follows.
+    if (const std::size_t warn = findLiteral(text, " NCCL WARN "); warn != std::string_view::npos) {
+        const std::size_t start = text.rfind(' ', warn - 1);
+        const std::string_view location = text.substr(start == std::string_view::npos ? 0 : start + 1,
+            start == std::string_view::npos ? warn : warn - start - 1);
+        if (isNcclSourceLocation(location))
+            return parseQuotedWarn(ctx, trim(text.substr(warn + 11)), location.substr(0, location.rfind(':')), out);
     }
     // A WARN's text alone, as PyTorch quotes it after "Last error:", on a line of its own in
     // a paste cut or reordered around it (a traceback pasted innermost line first): only the

@@ -52,6 +52,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "configuration.duplicate_rank", 84, "two processes claiming one rank keep the process group from forming; the message states the cause" },
     { "configuration.port_in_use", 84, "EADDRINUSE on the rendezvous port is the whole reason the store never formed" },
     { "configuration.memlock_limit", 84, "ibv_reg_mr failing with ENOMEM names the locked-memory limit; the failed transport setup follows from it" },
+    { "configuration.ib_qp_setup", 84, "an RDMA queue pair that cannot be brought up means this NIC, port or GID cannot reach the peer at all: the transport's setup, stated by the verbs call; every failed connection follows from it" },
     { "configuration.ofi_registration", 84, "the libfabric plugin refusing to register memory is the network stack's setup; every failed transfer follows from it" },
     { "resource.host_memory_unmapped", 84, "the OOM killer or Ray's memory monitor taking a process of the job states why that process is gone, though no line names its rank; under a rank's own failure" },
     { "configuration.nvls_setup", 84, "a CUDA error in NVLS setup is the node's fabric-manager state, stated by the message, not a GPU or rank fault" },

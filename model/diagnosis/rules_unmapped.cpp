@@ -144,7 +144,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier, testsSetup, rankDisagreement, kernelFault;
+        loadingBarrier, testsSetup, rankDisagreement, kernelFault, qpSetup;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -201,6 +201,12 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // ibv_reg_mr failing with ENOMEM: the pinned-memory limit (ulimit -l), not the GPU's.
             if (contains(text, "ibv_reg_mr") && contains(text, "Cannot allocate memory"))
                 memlock.push_back(i);
+            // ibv_modify_qp refused while NCCL brings a queue pair up (INIT → RTR → RTS): the
+            // verbs layer cannot reach the peer through this NIC, port or GID at all (an HCA
+            // that is not cabled, a GID index or rail the peer does not share), before any
+            // data moved; a link that breaks later fails completions instead.
+            else if (contains(text, "ibv_modify_qp failed"))
+                qpSetup.push_back(i);
             // The libfabric plugin (aws-ofi-nccl: EFA, Slingshot/CXI) could not register a
             // buffer with its provider: the plugin, libfabric and NCCL versions or the
             // provider's settings disagree; every transfer through the NIC fails the same way.
@@ -326,6 +332,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         { loadingBarrier, { "straggler.loading_barrier", RootCauseClass::StragglerStall, 0.6 } },
         { ncclMismatch, { "mismatch.nccl_detected", RootCauseClass::CollectiveMismatch, 0.7 } },
         { memlock, { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7 } },
+        { qpSetup, { "configuration.ib_qp_setup", RootCauseClass::Configuration, 0.65 } },
         { ofiRegistration, { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7 } },
         { nvls, { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7 } },
         { ncclLibrary, { "configuration.nccl_library", RootCauseClass::Configuration, 0.8 } },

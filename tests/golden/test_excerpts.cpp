@@ -174,6 +174,13 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "operation timeout: WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
                 "ran for 600021 milliseconds before timing out.\n" } },
             "hang_diagnosed", "rank_crashed", { 5 } },
+        // ibvwrap's WARN when a queue pair cannot go INIT -> RTR, behind a header the paste
+        // redacted (no pid, no tid): the NIC/GID selection, stated by the verbs call.
+        { "ib-modify-qp-redacted-header",
+            { { "paste.log",
+                "[2026-03-13 22:26:02] host-01.example.com:XXXXXX [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp "
+                "failed with 110 Connection timed out, on dev mlx5_4:1, curr state INIT, next state RTR\n" } },
+            "hang_diagnosed", "configuration", {} },
         // mm/oom_kill.c: the kernel killed a python process whose pid no rank printed; Ray's
         // memory monitor (node_manager.cc) does the same by the node's memory threshold.
         { "kernel-oom-python",

@@ -1437,3 +1437,18 @@ TEST_CASE("IB completion errors: the <=2.7 form without a peer, and a line witho
     CHECK(bareEvents.front()->code == 12);
     CHECK(testing::str(bare, bareEvents.front()->peer) == "7.6.13.83<36315>");
 }
+
+TEST_CASE("a WARN behind a redacted header is read from its source location on", "[parsers][nccl]")
+{
+    const auto p = rankscope::testing::scan(
+        "[2026-03-13 22:26:02] host-01.example.com:XXXXXX [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed "
+        "with 110 Connection timed out\n"
+        "someone said NCCL WARN without a source location\n");
+    std::size_t warns = 0;
+    for (const auto& e : p.events)
+        if (e.kind == rankscope::model::EventKind::NcclWarn) {
+            ++warns;
+            CHECK(rankscope::testing::str(p, e.text) == "Call to ibv_modify_qp failed with 110 Connection timed out");
+        }
+    CHECK(warns == 1);
+}
