@@ -35,6 +35,7 @@ enum Keyword : unsigned {
     kwBusError,
     kwKernelAssertion,
     kwIllegalInstruction,
+    kwArgparseError,
     kwCount
 };
 
@@ -59,6 +60,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "Bus error",
     "Assertion `",
     "an illegal instruction was encountered",
+    ": error: ",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -395,6 +397,12 @@ bool PythonErrorParser::parseLine(
         }
     }
 
+    // The program argparse names in its usage line, for the error line after it.
+    if (text.starts_with("usage: ")) {
+        const std::string_view rest = text.substr(7);
+        m_usageProg[ctx.identity] = std::string(rest.substr(0, rest.find(' ')));
+        return false;
+    }
     const std::uint64_t found = findKeywords(text);
     if (found & bit(kwTraceback)) {
         const std::size_t pos = findLiteral(text, kMarker);
@@ -407,7 +415,31 @@ bool PythonErrorParser::parseLine(
             return true;
         }
     }
+    if (found & bit(kwArgparseError))
+        if (emitArgparseError(ctx, trim(text), out))
+            return true;
     return scanErrors(ctx, text, found, out);
+}
+
+// argparse's error(): "usage: train.py [-h] [--local_rank LOCAL_RANK]" then "train.py: error:
+// unrecognized arguments: --local-rank=0", and the process exits with status 2 (Lib/argparse.py).
+// The script refused the command line it was started with: every worker started the same way
+// does the same. The program is a script ("….py") or the one the usage line before named.
+bool PythonErrorParser::emitArgparseError(
+    const LineContext& ctx, std::string_view text, model::ParsedSource& out)
+{
+    const std::size_t colon = findLiteral(text, ": error: ");
+    const std::string_view prog = text.substr(0, colon);
+    if (prog.empty() || prog.find(' ') != std::string_view::npos)
+        return false;
+    auto usage = m_usageProg.find(ctx.identity);
+    const bool known = usage != m_usageProg.end() && usage->second == prog;
+    if (!prog.ends_with(".py") && !known)
+        return false;
+    model::Event& e = addEventAt(out, ctx, EventKind::PythonException, Severity::Error, text.substr(colon + 2));
+    e.detail = out.intern("argparse");
+    e.code = 2;
+    return true;
 }
 
 PythonErrorParser::BlockLine PythonErrorParser::feedBlock(Block& block, const LineContext& ctx,

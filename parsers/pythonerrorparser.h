@@ -110,6 +110,7 @@ private:
     bool emitFatalSignal(const LineContext& ctx, std::string_view text, std::uint64_t found,
         model::ParsedSource& out);
     bool emitKernelAssertion(const LineContext& ctx, std::string_view text, model::ParsedSource& out);
+    bool emitArgparseError(const LineContext& ctx, std::string_view text, model::ParsedSource& out);
 
     // Bit i set when keyword i occurs in the text (the list is in the .cpp).
     std::uint64_t findKeywords(std::string_view text) const { return m_keywords.find(text); }
@@ -117,6 +118,8 @@ private:
     std::unordered_map<std::uint32_t, Block> m_blocks; // open tracebacks by writer identity
     // The last kernel assertion each writer printed: the device repeats it once per thread.
     std::unordered_map<std::uint32_t, std::string> m_lastKernelAssertion;
+    // The program each writer's last argparse usage line named.
+    std::unordered_map<std::uint32_t, std::string> m_usageProg;
     // One-pass prefilter over the keyword list in the .cpp; shared by every instance (it is
     // immutable), so a bundle of 4096 files does not build 4096 copies.
     const KeywordSet& m_keywords;

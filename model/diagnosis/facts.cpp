@@ -349,6 +349,14 @@ private:
                 else if (isCudaStickyText(text) && rf.cudaStickyError == kNoIndex)
                     rf.cudaStickyError = i;
                 break;
+            case EventKind::NcclLocalRankClosed: {
+                // Its own local rank closing is its own exit, not a peer's.
+                const RankInfo& info = m_b.ranks[e.rank];
+                const std::int32_t own = info.localRank >= 0 ? info.localRank : info.cudaDev;
+                if (rf.peerGone == kNoIndex && e.peerRank >= 0 && e.peerRank != own)
+                    rf.peerGone = i;
+                break;
+            }
             case EventKind::NcclIbAsyncEvent:
                 rf.ibAsyncEvents.push_back(i);
                 m_f.ibAsyncEvents.push_back(i);

@@ -57,6 +57,9 @@ struct RankFacts {
     std::vector<std::uint32_t> xidEvents;      // Xids on this rank's GPU
     std::uint32_t cudaStickyError = kNoIndex;  // watchdog died on a CUDA error / ECC
     std::uint32_t heartbeatStuck = kNoIndex;
+    // The first "[Service thread] Connection closed by localRank L" this rank logged about
+    // another process: that process had exited by then.
+    std::uint32_t peerGone = kNoIndex;
 
     // Network errors this rank's process logged.
     std::vector<std::uint32_t> ibErrors;

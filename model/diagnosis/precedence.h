@@ -41,8 +41,10 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "hardware.cuda_error", 87, "a sticky CUDA error in a rank's watchdog is its GPU failing; the rank's crash and its peers' timeouts follow from it" },
     { "hardware.gpu_inaccessible", 87, "nvidia-smi losing a GPU is a hardware fault whichever rank ran on it; the hang is its consequence" },
     { "hardware.cuda_error_unmapped", 86, "a CUDA error that means the GPU broke states a hardware cause without a rank; just under ranked hardware evidence" },
+    { "resource.allocation_after_exit", 86, "NCCL failing to allocate states the class, but a peer had already exited before it, so no rank is named: level with the unranked allocation failure" },
     { "resource.nccl_allocation_unmapped", 86, "NCCL failing to allocate states the cause even with no rank named; just under the ranked allocation failure" },
     { "resource.shm_sigbus", 86, "SIGBUS on shared memory is the node's /dev/shm limit; the process death it causes ranks under it" },
+    { "configuration.command_line", 86, "a script refusing its command line (argparse, exit 2) is why its worker exited; every worker got the same arguments, so the launcher's record of one rank follows from it" },
     { "configuration.duplicate_gpu", 86, "ranks sharing a GPU cannot form a communicator at all; any failure or hang after it is its consequence" },
 
     // A process's own failure, or a configuration cause the error message names itself.

@@ -16,6 +16,16 @@ namespace rankscope::model {
 
 namespace {
 
+// Event a was logged before event b: earlier in the same file, or earlier by their times.
+bool lineBefore(const Bundle& b, std::uint32_t a, std::uint32_t c)
+{
+    const Event& x = b.events[a];
+    const Event& y = b.events[c];
+    if (x.evidence.source == y.evidence.source)
+        return x.evidence.line < y.evidence.line;
+    return earlierThan(x.time, y.time);
+}
+
 // The words the failure rules share (a launcher's exit code, a traceback's frame) and those of
 // the two findings ruleEarlyCrash makes are crash.first_failure's phrases.
 constexpr const char* kFailureWords = "crash.first_failure";
@@ -351,6 +361,29 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             exhausted.push_back(&rf);
     if (exhausted.empty())
         return;
+    // A rank whose own lines say another process of its host had already exited ("Connection
+    // closed by localRank L" before its failure) did not fail first: its failure may be the
+    // same lack of memory, but the job was already going down. Such a rank is not named.
+    const RankFacts* late = exhausted.front();
+    std::erase_if(exhausted, [&](const RankFacts* rf) {
+        return rf->peerGone != kNoIndex && lineBefore(b, rf->peerGone, rf->primaryFailure);
+    });
+    if (exhausted.empty()) {
+        // The class is still plain from the message; the first to fail is not.
+        static constexpr const char* kLate = "resource.allocation_after_exit";
+        Placeholders values = ctx.placeholdersFor(late->rank);
+        values["who"] = ctx.rankLabel(late->rank);
+        const std::uint32_t evidence
+            = late->resourceEvents.empty() ? late->primaryFailure : late->resourceEvents.front();
+        values["failure"] = failureText(ctx, evidence);
+        Finding& f = out.add(ctx, kLate, RootCauseClass::ResourceExhaustion, values);
+        f.evidence.push_back(evidenceOf(b, late->peerGone));
+        f.evidence.push_back(evidenceOf(b, evidence));
+        f.confidence = 0.6;
+        f.explanation = ctx.explain(kLate, values);
+        out.propose(RootCauseClass::ResourceExhaustion, {}, 0.6, kLate, ctx.verdict(kLate, values));
+        return;
+    }
     std::stable_sort(exhausted.begin(), exhausted.end(), [](const RankFacts* x, const RankFacts* y) {
         return earlierThan(x->primaryFailureTime, y->primaryFailureTime);
     });

@@ -22,6 +22,8 @@
 //     network interface configuration (NCCL_SOCKET_IFNAME, IPv4/IPv6 family).
 //   A CUDA kernel of the program faulting on a process no line ties to a rank (an illegal
 //     memory access or instruction, a device-side assert): that process crashed.
+//   argparse refusing the script's command line ("train.py: error: unrecognized arguments:
+//     --local-rank=0", exit 2): the launch, the same for every worker.
 //   A Gloo connection refused by a loopback address (gloo/transport/tcp/pair.cc): a rank's
 //     hostname resolved to 127.x (or to nothing, and PyTorch fell back to loopback), so it
 //     published an address its peers on other hosts cannot reach (GLOO_SOCKET_IFNAME).
@@ -144,7 +146,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier, testsSetup, rankDisagreement, kernelFault, qpSetup;
+        loadingBarrier, testsSetup, rankDisagreement, kernelFault, qpSetup, commandLine;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -178,6 +180,10 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         case EventKind::PythonException:
             if (isNcclLibraryText(text))
                 ncclLibrary.push_back(i);
+            // argparse refusing the command line: whichever rank printed it, every worker got
+            // the same arguments.
+            if (b.text(e.detail) == "argparse")
+                commandLine.push_back(i);
             [[fallthrough]];
         case EventKind::CudaError:
         case EventKind::TorchWatchdogException:
@@ -331,6 +337,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         // it) is not named by the message.
         { loadingBarrier, { "straggler.loading_barrier", RootCauseClass::StragglerStall, 0.6 } },
         { ncclMismatch, { "mismatch.nccl_detected", RootCauseClass::CollectiveMismatch, 0.7 } },
+        { commandLine, { "configuration.command_line", RootCauseClass::Configuration, 0.75 } },
         { memlock, { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7 } },
         { qpSetup, { "configuration.ib_qp_setup", RootCauseClass::Configuration, 0.65 } },
         { ofiRegistration, { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7 } },

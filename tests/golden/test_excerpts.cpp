@@ -181,6 +181,24 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[2026-03-13 22:26:02] host-01.example.com:XXXXXX [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp "
                 "failed with 110 Connection timed out, on dev mlx5_4:1, curr state INIT, next state RTR\n" } },
             "hang_diagnosed", "configuration", {} },
+        // Lib/argparse.py: every worker refuses the --local-rank the launcher passes and exits 2;
+        // torchrun's record names the first it saw, not a culprit.
+        { "argparse-local-rank",
+            { { "paste.log",
+                "usage: train.py [-h] [--local_rank LOCAL_RANK]\n"
+                "train.py: error: unrecognized arguments: --local-rank=1\n"
+                "usage: train.py [-h] [--local_rank LOCAL_RANK]\n"
+                "train.py: error: unrecognized arguments: --local-rank=0\n"
+                "[2024-05-05 12:13:17,382] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 2) "
+                "local_rank: 0 (pid: 25314) of binary: /usr/bin/python\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // A NCCL allocation failure logged after the process saw a peer of its host exit: the
+        // class stands, the first to fail is not that rank.
+        { "allocation-after-peer-exit",
+            { { "paste.log",
+                "[1,0]<stdout>:node1:402:458 [0] NCCL INFO [Service thread] Connection closed by localRank 6\n"
+                "[1,0]<stdout>:node1:402:402 [0] enqueue.cc:1451 NCCL WARN Cuda failure 2 'out of memory'\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
         // mm/oom_kill.c: the kernel killed a python process whose pid no rank printed; Ray's
         // memory monitor (node_manager.cc) does the same by the node's memory threshold.
         { "kernel-oom-python",

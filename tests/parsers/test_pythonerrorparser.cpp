@@ -543,3 +543,18 @@ TEST_CASE("a kernel's failed assert is one CUDA error per run of repeats", "[par
         == "Assertion `srcIndex < srcSelectDimSize` failed. (../aten/src/ATen/native/cuda/Indexing.cu:1290: indexSelectLargeIndex)");
     CHECK(str(p, errors[1]->text) == "CUDA_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was encountered");
 }
+
+TEST_CASE("argparse's error line is the script refusing its command line", "[parsers][python]")
+{
+    const auto p = scan("usage: launch_me [-h] [--local_rank LOCAL_RANK]\n"
+                        "launch_me: error: unrecognized arguments: --local-rank=0\n"
+                        "train.py: error: the following arguments are required: --config\n"
+                        "gcc: error: no input files\n"
+                        "some words: error: not a program name\n");
+    const auto errors = eventsOf(p, EventKind::PythonException);
+    REQUIRE(errors.size() == 2);
+    CHECK(str(p, errors[0]->detail) == "argparse");
+    CHECK(str(p, errors[0]->text) == "error: unrecognized arguments: --local-rank=0");
+    CHECK(errors[0]->code == 2);
+    CHECK(str(p, errors[1]->text) == "error: the following arguments are required: --config");
+}
