@@ -87,8 +87,8 @@ enum class EventKind : std::uint16_t {
     GpuXid,               // code = Xid, detail = PCI busId (0000:7e:00.0), pid = GPU user
     NicLinkState,         // text = state, detail = device
     PcieError,
-    HostOutOfMemory,      // kernel OOM kill: pid, detail = command; Ray's memory monitor: detail =
-                          // "ray_memory_monitor", no pid
+    HostOutOfMemory,      // kernel OOM kill: pid, detail = command; Ray's memory monitor or Slurm's
+                          // cgroup limit: detail = "ray_memory_monitor" / "slurm_cgroup", no pid
     GpuUtilization,       // summarised in GpuSample table
     // Progress and frameworks
     TrainingProgress,     // iteration/step lines: seq = step when known

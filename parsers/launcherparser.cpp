@@ -57,6 +57,7 @@ enum Keyword : unsigned {
     kwRayActorDied,
     kwRayWorldRank,
     kwRayMemoryMonitor,
+    kwSlurmCgroupOom,
     kwLoadingBarrier,
     kwRankDisagreement,
     kwCount
@@ -94,7 +95,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "Root Cause (first observed failure)",
     "ChildFailedError",
     "srun: error: ",
-    "slurmstepd: error: *** ",
+    "error: *** ", // slurmstepd, "slurmstepd-<host>" since Slurm 21
     "Unable to shutdown process ",
     " in store based barrier ",
     " received by PID ",
@@ -102,6 +103,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "The actor died unexpectedly before finishing this task.",
     "DistributedContext(world_rank=",
     "killed due to memory pressure (OOM)",
+    " oom-kill event(s) in StepId=",
     " could finish the model loading, but there are other ranks",
     " between rank0 and rank",
 };
@@ -136,6 +138,8 @@ constexpr std::string_view kMpi = "mpi";
 constexpr std::string_view kRay = "ray";
 // HostOutOfMemory's detail when Ray's memory monitor, not the kernel, killed the workers.
 constexpr std::string_view kRayMemoryMonitor = "ray_memory_monitor";
+// … and when Slurm's cgroup memory limit did.
+constexpr std::string_view kSlurmCgroupOom = "slurm_cgroup";
 // Lines inside a failure record that are not its fields (a rendered table's loose headers and
 // values) before the table is taken to have ended.
 constexpr unsigned kMaxStrayTableLines = 4;
@@ -453,7 +457,7 @@ bool LauncherParser::parseLine(
     bool recognised = false;
     if (found & bit(kwAgentFailed))
         recognised |= parseAgentFailed(ctx, body, out);
-    if (found & (bit(kwSrunError) | bit(kwSlurmStep)))
+    if (found & (bit(kwSrunError) | bit(kwSlurmStep) | bit(kwSlurmCgroupOom)))
         recognised |= parseSlurm(ctx, body, found, out);
     if (found & (bit(kwClosingSignal) | bit(kwUnableShutdown)))
         recognised |= parseClosingSignal(ctx, body, out);
@@ -1040,8 +1044,19 @@ bool LauncherParser::parseRay(
 bool LauncherParser::parseSlurm(
     const LineContext& ctx, std::string_view text, std::uint64_t found, model::ParsedSource& out)
 {
+    if (found & bit(kwSlurmCgroupOom)) {
+        // slurmstepd's task/cgroup plugin: "slurmstepd-gpu20-15: error: Detected 1 oom-kill
+        // event(s) in StepId=9411285.0. Some of your processes may have been killed by the
+        // cgroup out-of-memory handler." The step's memory limit (host RAM) was reached.
+        model::Event& e = addEvent(out, ctx, EventKind::HostOutOfMemory, Severity::Error, trim(text));
+        e.detail = out.intern(kSlurmCgroupOom);
+        return true;
+    }
     if (found & bit(kwSlurmStep)) {
-        if (find(text, " CANCELLED AT ") == std::string_view::npos)
+        // "… error: *** STEP 6059952.0 ON node-39 CANCELLED AT …" (or "*** JOB …"); the
+        // "slurmstepd-<host>: " before it may have been taken as a host label.
+        if (find(text, " CANCELLED AT ") == std::string_view::npos
+            || (find(text, "*** STEP ") == std::string_view::npos && find(text, "*** JOB ") == std::string_view::npos))
             return false;
         model::Event& e = addEvent(out, ctx, EventKind::LauncherExit, Severity::Warning, trim(text));
         e.code = -15;
@@ -1084,7 +1099,8 @@ bool LauncherParser::parseSlurm(
         return false;
     const std::string_view what = trim(text.substr(i));
     std::int32_t code = 0;
-    if (what.starts_with("Killed"))
+    // "Out Of Memory": the cgroup's OOM handler killed the task (SIGKILL).
+    if (what.starts_with("Killed") || what.starts_with("Out Of Memory"))
         code = -9;
     else if (what.starts_with("Segmentation fault"))
         code = -11;

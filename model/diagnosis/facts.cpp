@@ -65,7 +65,7 @@ namespace {
 // Ray's memory monitor: one of the job's own processes, not a daemon or another user's tool.
 bool isJobProcessName(std::string_view name)
 {
-    return name == "ray_memory_monitor" || name.starts_with("python") || name.starts_with("pt_main_thread")
+    return name == "ray_memory_monitor" || name == "slurm_cgroup" || name.starts_with("python") || name.starts_with("pt_main_thread")
         || name.starts_with("pt_data_worker") || name.starts_with("ray::") || name == "torchrun"
         || name == "deepspeed";
 }

@@ -291,9 +291,10 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     // Host memory ran out and a process of the job was killed for it (the kernel's OOM killer,
     // Ray's memory monitor): that process is gone, so its peers wait or fail after it.
     if (!ctx.facts.unmappedHostOom.empty()) {
-        const bool ray = b.text(b.events[ctx.facts.unmappedHostOom.front()].detail) == "ray_memory_monitor";
+        const std::string_view by = b.text(b.events[ctx.facts.unmappedHostOom.front()].detail);
         StatedCause c { "resource.host_memory_unmapped", RootCauseClass::ResourceExhaustion, 0.6 };
-        c.values["killer"] = ctx.say("resource.host_memory_unmapped", ray ? "killer_ray" : "killer_kernel");
+        c.values["killer"] = ctx.say("resource.host_memory_unmapped",
+            by == "ray_memory_monitor" ? "killer_ray" : by == "slurm_cgroup" ? "killer_slurm" : "killer_kernel");
         conclude(ctx, out, c, ctx.facts.unmappedHostOom);
     }
     if (!inaccessible.empty())

@@ -752,3 +752,22 @@ TEST_CASE("Ray's memory monitor killing workers is a host memory kill with no ra
         kills += ev.kind == EventKind::HostOutOfMemory;
     CHECK(kills == 1);
 }
+
+// Slurm ≥21 names the host in slurmstepd's prefix; its task/cgroup plugin reports the step's
+// memory limit being reached, and srun reports the task as "Out Of Memory".
+TEST_CASE("Slurm's cgroup OOM kill and slurmstepd with its host are read", "[parsers][launcher][slurm]")
+{
+    const auto p = scan("slurmstepd-gpu20-15: error: Detected 1 oom-kill event(s) in StepId=9411285.0. Some of your "
+                        "processes may have been killed by the cgroup out-of-memory handler.\n"
+                        "srun: error: gpu20-15: task 0: Out Of Memory\n"
+                        "slurmstepd-gpu20-15: error: *** STEP 9411285.0 ON gpu20-15 CANCELLED AT 2022-05-17T17:58:10 ***\n"
+                        "make: error: *** no rule, not Slurm CANCELLED AT all\n");
+    const auto* oom = firstOf(p, EventKind::HostOutOfMemory);
+    REQUIRE(oom);
+    CHECK(str(p, oom->detail) == "slurm_cgroup");
+    std::vector<std::int32_t> codes;
+    for (const auto& e : p.events)
+        if (e.kind == EventKind::LauncherExit)
+            codes.push_back(e.code);
+    CHECK(codes == std::vector<std::int32_t> { -9, -15 });
+}
