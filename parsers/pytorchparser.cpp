@@ -494,6 +494,19 @@ bool containsRare(std::string_view hay, std::string_view needle)
     return false;
 }
 
+// TORCH_WARN's own envelope, "[W Utils.hpp:135] Warning: Environment variable
+// NCCL_ASYNC_ERROR_HANDLING is deprecated; use TORCH_NCCL_ASYNC_ERROR_HANDLING instead (function
+// getCvarInt)" (c10d's deprecated-variable notices, printed once per process): a warning of
+// PyTorch's C++ side, read as its notice and never a failure. Errors use "[E …]".
+bool isTorchCppWarning(std::string_view body)
+{
+    const std::size_t start = skipSpaces(body, 0);
+    if (!startsAt(body, start, "[W") || !isBracketEnvelope(body, start))
+        return false;
+    const std::size_t close = body.find(']', start);
+    return startsAt(body, close + 1, " Warning: ");
+}
+
 // Python's warnings module on torch.distributed's own files: "…/torch/distributed/
 // distributed_c10d.py:4807: UserWarning: No device id is provided via `init_process_group` or
 // `barrier `. …". PyTorch's notices, like its "[W … .cpp:N]" lines: read, and no failure.
@@ -1047,7 +1060,7 @@ bool PytorchParser::parseLine(
     const bool rankSeen = containsRare(body, "Rank ");
     if ((rankSeen || containsRare(body, "NCCL")) && parseMessage(ctx, body, out, rankSeen))
         return true;
-    if (isTorchDistributedWarning(body))
+    if (isTorchCppWarning(body) || isTorchDistributedWarning(body))
         return true;
     if (!isC10NoticeEnvelope(body))
         return false;

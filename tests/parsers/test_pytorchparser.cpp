@@ -1305,3 +1305,16 @@ TEST_CASE("a pasted desync report whose tabs became spaces is still read", "[par
     REQUIRE(p.desyncReports[0].finishedNotJoined.size() == 1);
     CHECK(p.desyncReports[0].finishedNotJoined[0] == 7);
 }
+
+TEST_CASE("TORCH_WARN's deprecated-variable notices are read as notices, not failures", "[parsers][pytorch]")
+{
+    const auto out = scan(
+        "[rank3]:[W Utils.hpp:164] Warning: Environment variable NCCL_DESYNC_DEBUG is deprecated; use "
+        "TORCH_NCCL_DESYNC_DEBUG instead (function getCvarBool)\n"
+        "[W Utils.hpp:135] Warning: Environment variable NCCL_ASYNC_ERROR_HANDLING is deprecated; use "
+        "TORCH_NCCL_ASYNC_ERROR_HANDLING instead (function getCvarInt)\n"
+        "[W Utils.hpp] Warning: not an envelope\n");
+    CHECK(out.source.recognisedLines == 2);
+    for (const auto& e : out.events)
+        CHECK(e.severity != Severity::Error);
+}
