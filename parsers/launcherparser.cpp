@@ -57,6 +57,7 @@ enum Keyword : unsigned {
     kwRayActorDied,
     kwRayWorldRank,
     kwRayMemoryMonitor,
+    kwRayWorkerDied,
     kwSlurmCgroupOom,
     kwLoadingBarrier,
     kwRankDisagreement,
@@ -103,6 +104,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "The actor died unexpectedly before finishing this task.",
     "DistributedContext(world_rank=",
     "killed due to memory pressure (OOM)",
+    "because its worker process has died",
     " oom-kill event(s) in StepId=",
     " could finish the model loading, but there are other ranks",
     " between rank0 and rank",
@@ -119,7 +121,8 @@ constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | b
 constexpr std::uint64_t kFrameworkBits
     = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement);
 constexpr std::uint64_t kRayBits
-    = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank) | bit(kwRayMemoryMonitor);
+    = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank) | bit(kwRayMemoryMonitor)
+    | bit(kwRayWorkerDied);
 constexpr std::uint64_t kExceptionBits = bit(kwRdzvTimeout) | bit(kwRdzvClosed)
     | bit(kwRdzvConnection) | bit(kwDistStore) | bit(kwDistNetwork);
 constexpr std::uint64_t kRendezvousErrorBits = kExceptionBits | bit(kwWaitingClients)
@@ -1010,7 +1013,18 @@ bool LauncherParser::parseRay(
     }
     std::int32_t rank = -1;
     const std::string_view trimmed = trim(text);
-    if (found & bit(kwRayWorkerFailed)) {
+    if ((found & bit(kwRayWorkerDied)) && !(found & bit(kwRayActorDied))) {
+        // Ray core's RayActorError for an actor whose process went away ("The actor is dead
+        // because its worker process has died. Worker exit type: SYSTEM_ERROR … (1) The process
+        // is killed by SIGKILL by OOM killer …"): a worker died, which one is not said unless
+        // Ray Train described it just before (below).
+        auto it = m_streams.find(ctx.identity);
+        if (it != m_streams.end() && it->second.rayWorldRank >= 0
+            && ctx.lineNo - it->second.rayWorldRankLine <= kMaxRayGap) {
+            rank = it->second.rayWorldRank;
+            it->second.rayWorldRank = -1;
+        }
+    } else if (found & bit(kwRayWorkerFailed)) {
         if (!trimmed.starts_with("Worker ") || !trimmed.ends_with(" has failed."))
             return false;
         std::size_t i = 7;

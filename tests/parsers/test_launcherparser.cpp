@@ -771,3 +771,21 @@ TEST_CASE("Slurm's cgroup OOM kill and slurmstepd with its host are read", "[par
             codes.push_back(e.code);
     CHECK(codes == std::vector<std::int32_t> { -9, -15 });
 }
+
+// Ray core's error for an actor whose process went away names no worker; after Ray Train's
+// worker description it is that worker's world rank.
+TEST_CASE("Ray's dead-actor error is a worker death, ranked only after Ray Train's description", "[parsers][launcher][ray]")
+{
+    const auto alone = scan("The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR "
+                            "Worker exit detail: Worker unexpectedly exits with a connection error code 2.\n");
+    const auto* e = firstOf(alone, EventKind::LauncherExit);
+    REQUIRE(e);
+    CHECK(e->peerRank == -1);
+    CHECK(e->code == rankscope::model::kExitCodeUnknown);
+
+    const auto described = scan("  distributed_context=DistributedContext(world_rank=3, world_size=8, local_rank=3),\n"
+                                "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR\n");
+    const auto* d = firstOf(described, EventKind::LauncherExit);
+    REQUIRE(d);
+    CHECK(d->peerRank == 3);
+}
