@@ -1688,7 +1688,12 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
         emit(line, out, EventKind::NcclBootstrapError, Severity::Error, msg);
         return;
     }
-    emit(line, out, EventKind::NcclWarn, Severity::Warning, msg);
+    // A network plugin's request that completed with an error (aws-ofi-nccl's "NET/OFI
+    // Request 0x… completed with error. RC: 5. Error: Invalid receiver queue pair number"),
+    // or a call that says it failed with an error: a transfer or setup failed, which a
+    // warning about a missing plugin or library is not.
+    const bool failed = has("completed with error") || has("failed with error");
+    emit(line, out, EventKind::NcclWarn, failed ? Severity::Error : Severity::Warning, msg);
 }
 
 // Every [formats 3.7] row, e.g.

@@ -883,7 +883,7 @@ TEST_CASE("an unrecognised WARN yields NcclWarn with the message", "[parsers][nc
                   "Connection timed out errno 110\n");
     const auto* e = firstOf(p, EventKind::NcclWarn);
     REQUIRE(e);
-    CHECK(e->severity == Severity::Warning);
+    CHECK(e->severity == Severity::Error); // "failed with error": the call failed
     CHECK(str(p, e->text)
         == "Call to ibv_modify_qp failed with error Connection timed out errno 110");
 }
@@ -1451,4 +1451,18 @@ TEST_CASE("a WARN behind a redacted header is read from its source location on",
             CHECK(rankscope::testing::str(p, e.text) == "Call to ibv_modify_qp failed with 110 Connection timed out");
         }
     CHECK(warns == 1);
+}
+
+TEST_CASE("a WARN that a request completed with an error is a failure, a missing library is not", "[parsers][nccl]")
+{
+    const auto p = rankscope::testing::scan(
+        "[1,2]<stdout>:test-nccl-worker-0:199:263 [2] process_err_completion:1562 NCCL WARN NET/OFI Request "
+        "0x7f08c0001d30 completed with error. RC: 5. Error: Invalid receiver queue pair number (QPN)\n"
+        "node1:199:263 [2] NCCL WARN Failed to open libibverbs.so[.1]\n");
+    std::vector<rankscope::model::Severity> severities;
+    for (const auto& e : p.events)
+        if (e.kind == rankscope::model::EventKind::NcclWarn)
+            severities.push_back(e.severity);
+    CHECK(severities == std::vector<rankscope::model::Severity> { rankscope::model::Severity::Error,
+        rankscope::model::Severity::Warning });
 }
