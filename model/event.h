@@ -78,7 +78,7 @@ enum class EventKind : std::uint16_t {
                              // for that barrier, peerRank = the rank waiting in it), peer = address,
                              // code = clients joined, seq = clients expected, durationMs = timeout
     // Python and CUDA ([formats 8], [formats 9])
-    PythonException,      // detail = exception type, text = message
+    PythonException,      // detail = exception type (kArgparseRefusal for argparse), text = message
     CudaOutOfMemory,      // code = local CUDA ordinal (-1 when not printed)
     CudaError,            // illegal memory access, unknown error, ECC
     FatalSignal,          // code = signal number
@@ -88,7 +88,7 @@ enum class EventKind : std::uint16_t {
     NicLinkState,         // text = state, detail = device
     PcieError,
     HostOutOfMemory,      // kernel OOM kill: pid, detail = command; Ray's memory monitor or Slurm's
-                          // cgroup limit: detail = "ray_memory_monitor" / "slurm_cgroup", no pid
+                          // cgroup limit: detail = kOomByRayMonitor / kOomBySlurmCgroup, no pid
     GpuUtilization,       // summarised in GpuSample table
     // Progress and frameworks
     TrainingProgress,     // iteration/step lines: seq = step when known
@@ -125,6 +125,12 @@ std::string_view eventKindName(EventKind kind);
 
 // A launcher's word that a worker's process died, without its exit code (Event::code).
 inline constexpr std::int32_t kExitCodeUnknown = -2147483647 - 1;
+
+// HostOutOfMemory's detail when no kernel OOM killer named a command: who killed the workers.
+inline constexpr std::string_view kOomByRayMonitor = "ray_memory_monitor";
+inline constexpr std::string_view kOomBySlurmCgroup = "slurm_cgroup";
+// PythonException's detail for argparse refusing the command line ("train.py: error: …").
+inline constexpr std::string_view kArgparseRefusal = "argparse";
 
 struct Event;
 // A collective that ran past its timeout: a watchdog or blocking-wait timeout line, or the

@@ -139,10 +139,6 @@ constexpr std::string_view kSigtermIgnored = "sigterm_ignored";
 constexpr std::string_view kMpi = "mpi";
 // Ray Train names the world rank of a worker whose process died.
 constexpr std::string_view kRay = "ray";
-// HostOutOfMemory's detail when Ray's memory monitor, not the kernel, killed the workers.
-constexpr std::string_view kRayMemoryMonitor = "ray_memory_monitor";
-// … and when Slurm's cgroup memory limit did.
-constexpr std::string_view kSlurmCgroupOom = "slurm_cgroup";
 // Lines inside a failure record that are not its fields (a rendered table's loose headers and
 // values) before the table is taken to have ended.
 constexpr unsigned kMaxStrayTableLines = 4;
@@ -998,7 +994,7 @@ bool LauncherParser::parseRay(
         // to other reasons at node (ID: …, IP: 10.95.143.76) …". It names a node, not a worker;
         // a hard-wrapped paste may hold the count on the line before.
         model::Event& e = addEvent(out, ctx, EventKind::HostOutOfMemory, Severity::Error, trim(text));
-        e.detail = out.intern(kRayMemoryMonitor);
+        e.detail = out.intern(model::kOomByRayMonitor);
         return true;
     }
     if (found & bit(kwRayWorldRank)) {
@@ -1063,7 +1059,7 @@ bool LauncherParser::parseSlurm(
         // event(s) in StepId=9411285.0. Some of your processes may have been killed by the
         // cgroup out-of-memory handler." The step's memory limit (host RAM) was reached.
         model::Event& e = addEvent(out, ctx, EventKind::HostOutOfMemory, Severity::Error, trim(text));
-        e.detail = out.intern(kSlurmCgroupOom);
+        e.detail = out.intern(model::kOomBySlurmCgroup);
         return true;
     }
     if (found & bit(kwSlurmStep)) {

@@ -1716,8 +1716,6 @@ void describeIbCompletion(model::Event& e, std::string_view text, model::ParsedS
 
 } // namespace
 
-// The IB completion warning pasted without its "host:pid:tid [dev] … NCCL WARN" header: the
-// status and peer still say what failed; the writer is whatever the line's prefix says.
 namespace {
 
 // NCCL WARN texts that identify themselves without their header (see parseBareWarn).
@@ -1732,6 +1730,8 @@ constexpr std::string_view kBareWarnOpenings[] = {
 
 } // namespace
 
+// The IB completion warning pasted without its "host:pid:tid [dev] … NCCL WARN" header: the
+// status and peer still say what failed; the writer is whatever the line's prefix says.
 bool NcclParser::parseBareWarn(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     const std::string_view text = trim(body);

@@ -437,7 +437,7 @@ bool PythonErrorParser::emitArgparseError(
     if (!prog.ends_with(".py") && !known)
         return false;
     model::Event& e = addEventAt(out, ctx, EventKind::PythonException, Severity::Error, text.substr(colon + 2));
-    e.detail = out.intern("argparse");
+    e.detail = out.intern(model::kArgparseRefusal);
     e.code = 2;
     return true;
 }

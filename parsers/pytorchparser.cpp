@@ -494,19 +494,6 @@ bool containsRare(std::string_view hay, std::string_view needle)
     return false;
 }
 
-// TORCH_WARN's own envelope, "[W Utils.hpp:135] Warning: Environment variable
-// NCCL_ASYNC_ERROR_HANDLING is deprecated; use TORCH_NCCL_ASYNC_ERROR_HANDLING instead (function
-// getCvarInt)" (c10d's deprecated-variable notices, printed once per process): a warning of
-// PyTorch's C++ side, read as its notice and never a failure. Errors use "[E …]".
-bool isTorchCppWarning(std::string_view body)
-{
-    const std::size_t start = skipSpaces(body, 0);
-    if (!startsAt(body, start, "[W") || !isBracketEnvelope(body, start))
-        return false;
-    const std::size_t close = body.find(']', start);
-    return startsAt(body, close + 1, " Warning: ");
-}
-
 // Python's warnings module on torch.distributed's own files: "…/torch/distributed/
 // distributed_c10d.py:4807: UserWarning: No device id is provided via `init_process_group` or
 // `barrier `. …". PyTorch's notices, like its "[W … .cpp:N]" lines: read, and no failure.
@@ -1060,7 +1047,7 @@ bool PytorchParser::parseLine(
     const bool rankSeen = containsRare(body, "Rank ");
     if ((rankSeen || containsRare(body, "NCCL")) && parseMessage(ctx, body, out, rankSeen))
         return true;
-    if (isTorchCppWarning(body) || isTorchDistributedWarning(body))
+    if (isTorchDistributedWarning(body))
         return true;
     if (!isC10NoticeEnvelope(body))
         return false;
@@ -1108,8 +1095,9 @@ void PytorchParser::noteCheckTimeoutFrame(const LineContext& ctx, std::string_vi
 }
 
 // "[W712 17:30:52.153232081 ProcessGroupNCCL.cpp:4715] …", "[W ProcessGroupNCCL.cpp:1117] …",
-// "[I socket.cpp:480] …": a warning or notice from PyTorch's C++ logger whose message no
-// grammar reads (device-unknown warnings, "process group has NOT been destroyed" at exit).
+// "[I socket.cpp:480] …", "[W Utils.hpp:135] Warning: …": a warning or notice from PyTorch's
+// C++ logger whose message no grammar reads (device-unknown warnings, "process group has NOT
+// been destroyed" at exit, c10d's notices for deprecated NCCL_* variable names).
 // It is PyTorch's output, so the input is not of an unknown format; it yields no event, as
 // a notice is no evidence of a hang.
 bool PytorchParser::isC10NoticeEnvelope(std::string_view body)
@@ -1120,8 +1108,12 @@ bool PytorchParser::isC10NoticeEnvelope(std::string_view body)
     if (close == std::string_view::npos || close > 64)
         return false;
     const std::string_view envelope = body.substr(0, close);
-    const std::size_t cpp = envelope.rfind(".cpp:");
-    return cpp != std::string_view::npos && cpp + 5 < envelope.size() && isDigit(envelope[cpp + 5]);
+    for (const std::string_view ext : { std::string_view(".cpp:"), std::string_view(".hpp:"), std::string_view(".h:") }) {
+        const std::size_t at = envelope.rfind(ext);
+        if (at != std::string_view::npos && at + ext.size() < envelope.size() && isDigit(envelope[at + ext.size()]))
+            return true;
+    }
+    return false;
 }
 
 void PytorchParser::finish(model::ParsedSource& out)

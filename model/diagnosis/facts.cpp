@@ -61,13 +61,14 @@ bool isNcclShmText(std::string_view text)
 
 namespace {
 
-// The process a host memory kill took, as the kernel names it (comm, 15 bytes at most), or
-// Ray's memory monitor: one of the job's own processes, not a daemon or another user's tool.
-bool isJobProcessName(std::string_view name)
+// A host memory kill of the job's own processes, not of a daemon or another user's tool: Ray's
+// memory monitor or Slurm's cgroup limit (they kill only the job's workers), or the kernel's OOM
+// killer naming a process of the job (its comm, 15 bytes at most).
+bool killedJobProcess(std::string_view detail)
 {
-    return name == "ray_memory_monitor" || name == "slurm_cgroup" || name.starts_with("python") || name.starts_with("pt_main_thread")
-        || name.starts_with("pt_data_worker") || name.starts_with("ray::") || name == "torchrun"
-        || name == "deepspeed";
+    return detail == kOomByRayMonitor || detail == kOomBySlurmCgroup || detail.starts_with("python")
+        || detail.starts_with("pt_main_thread") || detail.starts_with("pt_data_worker")
+        || detail.starts_with("ray::") || detail == "torchrun" || detail == "deepspeed";
 }
 
 // A worker's exit code that is its own failure: 1 and up (a Python exception, sys.exit), -9
@@ -467,7 +468,7 @@ private:
             const std::int32_t r = e.pid >= 0 ? rankByPid(e.pid, hostOfEvent(e)) : -1;
             if (r >= 0 && static_cast<std::size_t>(r) < m_f.ranks.size())
                 primary(m_f.ranks[r], index, true);
-            else if (isJobProcessName(m_b.text(e.detail)))
+            else if (killedJobProcess(m_b.text(e.detail)))
                 m_f.unmappedHostOom.push_back(index);
             break;
         }

@@ -16,11 +16,11 @@ namespace rankscope::model {
 
 namespace {
 
-// Event a was logged before event b: earlier in the same file, or earlier by their times.
-bool lineBefore(const Bundle& b, std::uint32_t a, std::uint32_t c)
+// Event `first` was logged before event `then`: earlier in the same file, or by their times.
+bool loggedBefore(const Bundle& b, std::uint32_t first, std::uint32_t then)
 {
-    const Event& x = b.events[a];
-    const Event& y = b.events[c];
+    const Event& x = b.events[first];
+    const Event& y = b.events[then];
     if (x.evidence.source == y.evidence.source)
         return x.evidence.line < y.evidence.line;
     return earlierThan(x.time, y.time);
@@ -361,12 +361,15 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             exhausted.push_back(&rf);
     if (exhausted.empty())
         return;
+    std::stable_sort(exhausted.begin(), exhausted.end(), [](const RankFacts* x, const RankFacts* y) {
+        return earlierThan(x->primaryFailureTime, y->primaryFailureTime);
+    });
     // A rank whose own lines say another process of its host had already exited ("Connection
     // closed by localRank L" before its failure) did not fail first: its failure may be the
     // same lack of memory, but the job was already going down. Such a rank is not named.
     const RankFacts* late = exhausted.front();
     std::erase_if(exhausted, [&](const RankFacts* rf) {
-        return rf->peerGone != kNoIndex && lineBefore(b, rf->peerGone, rf->primaryFailure);
+        return rf->peerGone != kNoIndex && loggedBefore(b, rf->peerGone, rf->primaryFailure);
     });
     if (exhausted.empty()) {
         // The class is still plain from the message; the first to fail is not.
@@ -384,9 +387,6 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
         out.propose(RootCauseClass::ResourceExhaustion, {}, 0.6, kLate, ctx.verdict(kLate, values));
         return;
     }
-    std::stable_sort(exhausted.begin(), exhausted.end(), [](const RankFacts* x, const RankFacts* y) {
-        return earlierThan(x->primaryFailureTime, y->primaryFailureTime);
-    });
     // Half the ranks or more out of memory is a job-wide sizing problem, said by the crash
     // finding; one rank alone is that rank's, even in a bundle of two.
     if (exhausted.size() > 1 && exhausted.size() * 2 >= b.world.ranksSeen.size())

@@ -182,7 +182,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 ncclLibrary.push_back(i);
             // argparse refusing the command line: whichever rank printed it, every worker got
             // the same arguments.
-            if (b.text(e.detail) == "argparse")
+            if (b.text(e.detail) == kArgparseRefusal)
                 commandLine.push_back(i);
             [[fallthrough]];
         case EventKind::CudaError:
@@ -289,12 +289,13 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         conclude(ctx, out, c, allocation);
     }
     // Host memory ran out and a process of the job was killed for it (the kernel's OOM killer,
-    // Ray's memory monitor): that process is gone, so its peers wait or fail after it.
+    // Ray's memory monitor, Slurm's cgroup limit): that process is gone, so its peers wait or
+    // fail after it.
     if (!ctx.facts.unmappedHostOom.empty()) {
         const std::string_view by = b.text(b.events[ctx.facts.unmappedHostOom.front()].detail);
         StatedCause c { "resource.host_memory_unmapped", RootCauseClass::ResourceExhaustion, 0.6 };
         c.values["killer"] = ctx.say("resource.host_memory_unmapped",
-            by == "ray_memory_monitor" ? "killer_ray" : by == "slurm_cgroup" ? "killer_slurm" : "killer_kernel");
+            by == kOomByRayMonitor ? "killer_ray" : by == kOomBySlurmCgroup ? "killer_slurm" : "killer_kernel");
         conclude(ctx, out, c, ctx.facts.unmappedHostOom);
     }
     if (!inaccessible.empty())
