@@ -78,6 +78,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "gloo_loopback_fallback",
     "framework_check",
     "nccl_tests_failure",
+    "nccl_tests_separate_runs",
 };
 // A kind added to the enum without its name here would leave the last names empty.
 static_assert(std::all_of(kKindNames.begin(), kKindNames.end(), [](std::string_view n) { return !n.empty(); }),

@@ -118,6 +118,11 @@ enum class EventKind : std::uint16_t {
     // text = the error's words ("invalid device ordinal"), detail = "cuda" | "nccl",
     // peer = the host the line names
     NcclTestsFailure,
+    // nccl-tests printed its banner ("# nThread …") or its summary ("# Avg bus bandwidth") a
+    // second time with no result row since the first: only the process that is rank 0 of its
+    // world prints them (common.h PRINT), so two at once are two worlds, each process running
+    // the whole test alone. text = the repeated line, code = how many were seen so far
+    NcclTestsSeparateRuns,
     KindCount
 };
 

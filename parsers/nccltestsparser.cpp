@@ -121,18 +121,44 @@ bool parseCheckFailure(const LineContext& ctx, std::string_view body, model::Par
 
 } // namespace
 
+bool NcclTestsParser::Repeat::printedAgain()
+{
+    const bool again = seen > 0 && !rowSince;
+    ++seen;
+    rowSince = false;
+    return again;
+}
+
+void NcclTestsParser::noteRepeat(Repeat& r, const LineContext& ctx, std::string_view body, model::ParsedSource& out)
+{
+    if (!r.printedAgain())
+        return;
+    model::Event& e = addEvent(out, ctx, model::EventKind::NcclTestsSeparateRuns, model::Severity::Warning, trim(body));
+    e.code = r.seen;
+}
+
 bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out)
 {
     if (body.empty())
         return false;
-    if (body[0] != '#')
-        return isResultRow(body) || parseCheckFailure(ctx, body, out);
+    if (body[0] != '#') {
+        if (isResultRow(body)) {
+            m_banner.row();
+            m_summary.row();
+            return true;
+        }
+        return parseCheckFailure(ctx, body, out);
+    }
     for (std::string_view start : kCommentStarts) {
         if (!body.starts_with(start))
             continue;
         if (start == "# Out of bounds values" && contains(body, "FAILED"))
             addEvent(out, ctx, model::EventKind::NcclWarn, model::Severity::Error,
                 "nccl-tests found wrong results: " + std::string(trim(body.substr(2))));
+        else if (start == "# nThread ")
+            noteRepeat(m_banner, ctx, body, out);
+        else if (start == "# Avg bus bandwidth")
+            noteRepeat(m_summary, ctx, body, out);
         return true;
     }
     return false;

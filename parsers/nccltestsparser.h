@@ -12,10 +12,17 @@
 //   "node1: Test CUDA failure common.cu:892 'invalid device ordinal'"   → NcclTestsFailure
 //   "Cuda failure common.cu:891 'CUDA driver version is insufficient …'" (before 2.x), and
 //   "Test NCCL failure common.cu:N '…'"   → NcclTestsFailure (its own check of a call failed)
+//   a second "# nThread …" banner, or a second "# Avg bus bandwidth", with no result row since
+//   the one before → NcclTestsSeparateRuns. Only the main thread of the process that is rank 0
+//   of its MPI world prints them (common.h: PRINT is "if (is_main_thread) printf"), so one
+//   world prints each once per run and runs one after another have their table between them.
+//   Two back to back come from two processes that each think they are rank 0: a build without
+//   MPI=1, or an mpirun of another MPI than the one the tests link, starts N separate tests.
 
 #include "model/parsedsource.h"
 #include "parsers/linecontext.h"
 
+#include <cstdint>
 #include <string_view>
 
 namespace rankscope::parsers {
@@ -25,6 +32,21 @@ public:
     bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool inBlock() const { return false; }
     void finish(model::ParsedSource&) { }
+
+private:
+    // One repeated line of the test's output: how often it was printed, and whether a result
+    // row came since the last time.
+    struct Repeat {
+        std::int32_t seen = 0;
+        bool rowSince = false;
+        void row() { rowSince = true; }
+        // true when this print follows the previous one with no result row between them
+        bool printedAgain();
+    };
+    void noteRepeat(Repeat& r, const LineContext& ctx, std::string_view body, model::ParsedSource& out);
+
+    Repeat m_banner;  // "# nThread 1 nGpus 8 minBytes …"
+    Repeat m_summary; // "# Avg bus bandwidth    : 3.94"
 };
 
 } // namespace rankscope::parsers

@@ -65,6 +65,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "configuration.gloo_loopback", 83, "a Gloo rank that published a loopback address is refused by every peer on another host; the connection failures all follow from it" },
     { "configuration.socket_interface", 83, "NCCL unable to open a socket on its interface is the configuration every later connection failure follows from" },
     { "configuration.nccl_tests_setup", 83, "nccl-tests' own check says CUDA refused the setup (device index, driver): the message states the cause" },
+    { "configuration.nccl_tests_without_mpi", 83, "nccl-tests printing its banner or summary once per process shows each process ran a test of its own: the build's or the launch's MPI, stated by the output's shape" },
 
     // The network seen whole or from both ends, and deaths seen from outside the process.
     { "network.many_hosts", 82, "the same IB error on many hosts at once is the fabric's configuration; it explains each single-link error it contains" },

@@ -22,6 +22,9 @@
 //     network interface configuration (NCCL_SOCKET_IFNAME, IPv4/IPv6 family).
 //   A CUDA kernel of the program faulting on a process no line ties to a rank (an illegal
 //     memory access or instruction, a device-side assert): that process crashed.
+//   nccl-tests printing its banner or summary twice with no result between (common.h PRINT,
+//     rank 0 of a world only): every process ran a test of its own, the tests are not built
+//     with the MPI that launched them.
 //   argparse refusing the script's command line ("train.py: error: unrecognized arguments:
 //     --local-rank=0", exit 2): the launch, the same for every worker.
 //   A Gloo connection refused by a loopback address (gloo/transport/tcp/pair.cc): a rank's
@@ -146,7 +149,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier, testsSetup, rankDisagreement, kernelFault, qpSetup, commandLine;
+        loadingBarrier, testsSetup, testsWorlds, rankDisagreement, kernelFault, qpSetup, commandLine;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -243,6 +246,9 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             if (isCudaSetupText(text))
                 testsSetup.push_back(i);
             break;
+        case EventKind::NcclTestsSeparateRuns:
+            testsWorlds.push_back(i);
+            break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
             if (contains(text, "Address family not supported")
@@ -334,6 +340,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         // does not say.
         { rankDisagreement, { "mismatch.framework_detected", RootCauseClass::CollectiveMismatch, 0.8 } },
         { testsSetup, { "configuration.nccl_tests_setup", RootCauseClass::Configuration, 0.75 } },
+        // nccl-tests printed its banner or summary twice at once: each process ran its own test.
+        { testsWorlds, { "configuration.nccl_tests_without_mpi", RootCauseClass::Configuration, 0.7 } },
         // A framework's barrier after loading the model timed out: the ranks that reached it
         // name themselves, the one that did not (slow storage, a slow node, a failure before
         // it) is not named by the message.

@@ -848,6 +848,23 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "  Exit code:    2\n"
                 "--------------------------------------------------------------------------\n" } },
             "hang_diagnosed", "configuration", {} },
+        // nccl-tests without MPI under mpirun (common.h PRINT: rank 0 of a world prints the
+        // banner): two processes each print theirs, then each its own table of one host's GPUs.
+        { "nccl-tests-separate-worlds",
+            { { "paste.log",
+                "# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+                "# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+                "#\n"
+                "# Using devices\n"
+                "#  Rank  0 Group  0 Pid  41210 on      node1 device  0 [0x07] NVIDIA A100-SXM4-40GB\n"
+                "#  Rank  0 Group  0 Pid  52817 on      node2 device  0 [0x07] NVIDIA A100-SXM4-40GB\n"
+                "   134217728      33554432     float     sum      -1   1702.3   78.84  118.27      0   1699.8   78.96  118.44      0\n"
+                "   134217728      33554432     float     sum      -1   1701.9   78.86  118.29      0   1700.2   78.94  118.41      0\n"
+                "# Out of bounds values : 0 OK\n"
+                "# Avg bus bandwidth    : 52.1187 \n"
+                "# Out of bounds values : 0 OK\n"
+                "# Avg bus bandwidth    : 52.1202 \n" } },
+            "hang_diagnosed", "configuration", {} },
         // DeepSpeed ZeRO-3's own check (runtime/zero/utils.py): the ranks gather different
         // parameters, so they run different collectives. Which side is wrong it does not say.
         { "zero3-rank-disagreement",

@@ -31,3 +31,43 @@ TEST_CASE("lines that only look like nccl-tests' checks are not its failures", "
                                  "Test CUDA failure common.cu 'no line number'\n");
     CHECK(eventsOf(p, model::EventKind::NcclTestsFailure).empty());
 }
+
+TEST_CASE("nccl-tests' banner or summary printed twice at once is read as separate worlds", "[parsers][nccltests]")
+{
+    // Two processes, each rank 0 of its own world, print their banners back to back.
+    const auto banners = testing::scan(
+        "# nThread 1 nGpus 8 minBytes 1073741824 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+        "#\n"
+        "# Using devices\n"
+        "# nThread 1 nGpus 8 minBytes 1073741824 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n");
+    const auto again = eventsOf(banners, model::EventKind::NcclTestsSeparateRuns);
+    REQUIRE(again.size() == 1);
+    CHECK(again[0]->code == 2);
+    CHECK(str(banners, again[0]->text).starts_with("# nThread 1 nGpus 8"));
+
+    const auto summaries = testing::scan("# Out of bounds values : 0 OK\n"
+                                         "# Avg bus bandwidth    : 3.94145 \n"
+                                         "#\n"
+                                         "# Out of bounds values : 0 OK\n"
+                                         "# Avg bus bandwidth    : 3.94156 \n");
+    CHECK(eventsOf(summaries, model::EventKind::NcclTestsSeparateRuns).size() == 1);
+}
+
+TEST_CASE("nccl-tests runs one after another are not separate worlds", "[parsers][nccltests]")
+{
+    // Each run's table lies between its banner and the next one's.
+    const std::string run = "# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+                            "#\n"
+                            "# Using devices\n"
+                            "#  Rank  0 Group  0 Pid   9822 on      node1 device  0 [0x2c] NVIDIA A100-SXM4-80GB\n"
+                            "#\n"
+                            "#                                                              out-of-place                       in-place          \n"
+                            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                            "           8             2     float     sum      -1    10.31    0.00    0.00      0    10.02    0.00    0.00      0\n"
+                            "   134217728      33554432     float     sum      -1   1523.4   88.10  165.20      0   1520.1   88.30  165.50      0\n"
+                            "# Out of bounds values : 0 OK\n"
+                            "# Avg bus bandwidth    : 84.8558 \n"
+                            "#\n";
+    const auto p = testing::scan(run + run + run);
+    CHECK(eventsOf(p, model::EventKind::NcclTestsSeparateRuns).empty());
+}
