@@ -123,6 +123,10 @@ enum class EventKind : std::uint16_t {
     // world prints them (common.h PRINT), so two at once are two worlds, each process running
     // the whole test alone. text = the repeated line, code = how many were seen so far
     NcclTestsSeparateRuns,
+    // nccl-tests printed its result table's column header and the output ended with no result
+    // row after it: the first collective never completed. detail = the host every "#  Rank"
+    // line named when they named one, code = how many "#  Rank" lines there were
+    NcclTestsStalled,
     KindCount
 };
 

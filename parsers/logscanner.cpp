@@ -308,6 +308,7 @@ void LogScanner::finish()
     std::apply([this](auto&... parser) { (parser.finish(m_out), ...); }, lineParsers());
     m_ras.finish(m_out);
     m_activity.finish(m_out);
+    m_ncclTests.finish(m_out);
 
     m_out.source.lines = m_splitter.lines();
     m_out.source.recognisedLines = m_recognised;

@@ -119,6 +119,27 @@ bool parseCheckFailure(const LineContext& ctx, std::string_view body, model::Par
     return true;
 }
 
+// The column header of the result table: "#       size         count      type   redop    root
+// time   algbw   busbw #wrong …" (2.x), "#      bytes             N    type      op     time
+// algbw  busbw      res" (the 1.x tests); the units line under it has no "algbw".
+bool isTableHeader(std::string_view body)
+{
+    return contains(body, "algbw") && contains(body, "busbw") && contains(body, " time");
+}
+
+// The host of "#  Rank  0 Group  0 Pid   9822 on node1 device  0 [0x2c] …" (and "#   Rank  0 Pid
+// 15833 on host device  0" before groups); the 1.x tests' "#   Rank  0 uses device  0" has none.
+std::string_view rankLineHost(std::string_view body)
+{
+    const std::size_t on = body.find(" on ");
+    if (on == std::string_view::npos)
+        return {};
+    const std::size_t at = skipBlanks(body, on + 4);
+    const std::string_view host = tokenFrom(body, at);
+    const std::size_t next = skipBlanks(body, at + host.size());
+    return body.substr(next).starts_with("device") ? host : std::string_view();
+}
+
 } // namespace
 
 bool NcclTestsParser::Repeat::printedAgain()
@@ -145,9 +166,17 @@ bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, m
         if (isResultRow(body)) {
             m_banner.row();
             m_summary.row();
+            m_openTable.reset();
             return true;
         }
-        return parseCheckFailure(ctx, body, out);
+        if (!parseCheckFailure(ctx, body, out))
+            return false;
+        m_openTable.reset(); // it failed rather than stalled
+        return true;
+    }
+    if (isTableHeader(body)) {
+        m_openTable = OpenTable { ctx.evidence(), ctx.identity, ctx.bestTime() };
+        return true;
     }
     for (std::string_view start : kCommentStarts) {
         if (!body.starts_with(start))
@@ -159,9 +188,33 @@ bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, m
             noteRepeat(m_banner, ctx, body, out);
         else if (start == "# Avg bus bandwidth")
             noteRepeat(m_summary, ctx, body, out);
+        else if (start == "#  Rank " || start == "#   Rank ") {
+            ++m_rankLines;
+            if (const std::string_view host = rankLineHost(body); !host.empty())
+                m_rankHosts.emplace(host);
+        }
+        if (start == "# Avg bus bandwidth" || start == "# Out of bounds values")
+            m_openTable.reset();
         return true;
     }
     return false;
+}
+
+void NcclTestsParser::finish(model::ParsedSource& out)
+{
+    if (!m_openTable)
+        return;
+    model::Event& e = out.events.emplace_back();
+    e.kind = model::EventKind::NcclTestsStalled;
+    e.severity = model::Severity::Warning;
+    e.evidence = m_openTable->evidence;
+    e.identity = m_openTable->identity;
+    e.time = m_openTable->time;
+    e.text = out.intern("nccl-tests printed its result table's header and no result after it");
+    e.code = m_rankLines;
+    if (m_rankHosts.size() == 1)
+        e.detail = out.intern(*m_rankHosts.begin());
+    m_openTable.reset();
 }
 
 } // namespace rankscope::parsers

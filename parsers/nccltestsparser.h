@@ -18,11 +18,17 @@
 //   world prints each once per run and runs one after another have their table between them.
 //   Two back to back come from two processes that each think they are rank 0: a build without
 //   MPI=1, or an mpirun of another MPI than the one the tests link, starts N separate tests.
+//   "#       size  count  type  redop  root  time  algbw  busbw …" (the table's column header)
+//   with no result row or failure after it when the input ends → NcclTestsStalled: the test
+//   stopped inside its first collective (detail = the one host the "#  Rank" lines name).
 
 #include "model/parsedsource.h"
 #include "parsers/linecontext.h"
 
 #include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
 #include <string_view>
 
 namespace rankscope::parsers {
@@ -31,7 +37,7 @@ class NcclTestsParser {
 public:
     bool parseLine(const LineContext& ctx, std::string_view body, model::ParsedSource& out);
     bool inBlock() const { return false; }
-    void finish(model::ParsedSource&) { }
+    void finish(model::ParsedSource& out);
 
 private:
     // One repeated line of the test's output: how often it was printed, and whether a result
@@ -47,6 +53,17 @@ private:
 
     Repeat m_banner;  // "# nThread 1 nGpus 8 minBytes …"
     Repeat m_summary; // "# Avg bus bandwidth    : 3.94"
+
+    // The last column header of a result table, while nothing has followed it yet.
+    struct OpenTable {
+        model::EvidenceRef evidence;
+        std::uint32_t identity = 0;
+        model::TimePoint time;
+    };
+    std::optional<OpenTable> m_openTable;
+    // "#  Rank  0 Group  0 Pid  9822 on node1 device  0 …": the hosts named, and how many lines.
+    std::set<std::string, std::less<>> m_rankHosts;
+    std::int32_t m_rankLines = 0;
 };
 
 } // namespace rankscope::parsers

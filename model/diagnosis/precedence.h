@@ -118,12 +118,14 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "ras.count_behind", 58, "NCCL RAS counts a rank behind on a collective: a straggler from counters, not from its own lines" },
     { "ras.unresponsive", 56, "a rank that did not answer NCCL RAS may be frozen or only overloaded: suggestive, not proof" },
     { "crash.unmapped_worker_failure", 54, "a launcher saw a worker exit on its own with no timeout anywhere: a crash, with no line to say which rank" },
+    { "configuration.pcie_peer_path", 52, "nccl-tests stopping before its first result on one host, with no error, points at the PCIe peer path (ACS, IOMMU): a known cause inferred from where it stopped, not stated" },
     { "mismatch.algorithm_deadlock", 52, "every rank inside the collective with an NCCL algorithm or protocol forced: a plausible deadlock, no rank to blame" },
     { "silent.stopped_logging", 50, "a rank that went silent while the others timed out is odd, but silence alone does not say why" },
     { "silent.missing_rank", 50, "a rank missing from the stuck collective's lines is odd only by absence, the weakest named cause" },
 
     // Inconclusive: something to say, nobody to name.
     { "hang.watchdog_blocked", 9, "PyTorch says a rank's watchdog thread got stuck with no collective timed out: where to look, not why; any cause found outranks it" },
+    { "hang.nccl_tests_stalled", 8, "nccl-tests stopping before its first result across hosts says the first collective hung, not why: a lead, stated as inconclusive" },
     { "hang.stacks_without_timeout", 8, "stack dumps show where ranks stood with nothing timed out or failed: a lead on where to look, never a cause" },
     { "straggler.sync_point_timeout", 8, "a timeout at a one-element call says a member had not reached it, but not which: a lead, stated as inconclusive, above the other inconclusive sayings" },
     { "ras.dead_unmapped", 7, "NCCL RAS reports a dead process no line ties to a rank: inconclusive, but more than nothing" },

@@ -25,6 +25,10 @@
 //   nccl-tests printing its banner or summary twice with no result between (common.h PRINT,
 //     rank 0 of a world only): every process ran a test of its own, the tests are not built
 //     with the MPI that launched them.
+//   nccl-tests on one host printing its table's header and nothing after it, no error: the
+//     first collective never completed between GPUs of one host, where the peer-to-peer path
+//     through PCIe (ACS redirecting it to the root complex, an IOMMU translating it) is the
+//     known cause NCCL's troubleshooting guide names.
 //   argparse refusing the script's command line ("train.py: error: unrecognized arguments:
 //     --local-rank=0", exit 2): the launch, the same for every worker.
 //   A Gloo connection refused by a loopback address (gloo/transport/tcp/pair.cc): a rank's
@@ -35,6 +39,7 @@
 #include "model/ranklist.h"
 #include "model/shortentext.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -149,7 +154,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier, testsSetup, testsWorlds, rankDisagreement, kernelFault, qpSetup, commandLine;
+        loadingBarrier, testsSetup, testsWorlds, testsStalled, testsStalledHosts, rankDisagreement, kernelFault, qpSetup, commandLine;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
@@ -248,6 +253,11 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             break;
         case EventKind::NcclTestsSeparateRuns:
             testsWorlds.push_back(i);
+            break;
+        case EventKind::NcclTestsStalled:
+            // Only where every GPU of the test sits in one host: across hosts the network
+            // is as likely.
+            (e.detail != kNoStr ? testsStalled : testsStalledHosts).push_back(i);
             break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
@@ -357,6 +367,27 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     for (const auto& [events, cause] : stated)
         if (!events.empty())
             conclude(ctx, out, cause, events);
+    // nccl-tests on one host stopped before its first result with no error: the GPUs'
+    // peer-to-peer path through PCIe (ACS, IOMMU) is where such a first transfer hangs. A
+    // process that failed (an error, a launcher's exit record) stopped it instead.
+    const bool anyFailure = std::any_of(b.events.begin(), b.events.end(),
+        [](const Event& e) { return e.severity >= Severity::Error; });
+    if (!testsStalled.empty() && !anyFailure)
+        conclude(ctx, out,
+            { "configuration.pcie_peer_path", RootCauseClass::Configuration, 0.5,
+                { { "host", std::string(b.text(b.events[testsStalled.front()].detail)) } } },
+            testsStalled);
+    // Across hosts (or hosts unnamed) the same stop says a hang, not where: the network and the
+    // peer path are both candidates, so it is a lead, stated as inconclusive.
+    if (testsStalled.empty() && !testsStalledHosts.empty() && !anyFailure) {
+        static constexpr const char* kRule = "hang.nccl_tests_stalled";
+        Finding& f = out.add(ctx, kRule, RootCauseClass::Unknown, {});
+        f.confidence = 0.25;
+        addEvidence(b, f, testsStalledHosts);
+        f.explanation = ctx.explain(kRule, {});
+        Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.25, kRule, ctx.verdict(kRule, {}));
+        p.status = DiagnosisStatus::Inconclusive;
+    }
     if (!socketConfig.empty()) {
         const std::int32_t rank = onlyRankOf(b, socketConfig);
         StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7 };

@@ -865,6 +865,28 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "# Out of bounds values : 0 OK\n"
                 "# Avg bus bandwidth    : 52.1202 \n" } },
             "hang_diagnosed", "configuration", {} },
+        // nccl-tests on one host stops inside its first collective, no error (the PCIe peer
+        // path: ACS or an IOMMU); on two hosts the same stop says nothing of the cause.
+        { "nccl-tests-single-host-stall",
+            { { "paste.log",
+                "# nThread 1 nGpus 4 minBytes 8 maxBytes 268435456 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+                "#\n"
+                "# Using devices\n"
+                "#  Rank  0 Group  0 Pid   7311 on  workstation device  0 [0x01] NVIDIA GeForce RTX 4090\n"
+                "#  Rank  1 Group  0 Pid   7311 on  workstation device  1 [0x21] NVIDIA GeForce RTX 4090\n"
+                "#  Rank  2 Group  0 Pid   7311 on  workstation device  2 [0x41] NVIDIA GeForce RTX 4090\n"
+                "#  Rank  3 Group  0 Pid   7311 on  workstation device  3 [0x61] NVIDIA GeForce RTX 4090\n"
+                "#\n"
+                "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n" } },
+            "hang_diagnosed", "configuration", {} },
+        { "nccl-tests-two-host-stall",
+            { { "paste.log",
+                "# nThread 1 nGpus 1 minBytes 8 maxBytes 268435456 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+                "#  Rank  0 Group  0 Pid   7311 on        node1 device  0 [0x07] NVIDIA A100-SXM4-80GB\n"
+                "#  Rank  1 Group  0 Pid   8120 on        node2 device  0 [0x07] NVIDIA A100-SXM4-80GB\n"
+                "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" } },
+            "inconclusive", "unknown", {} },
         // DeepSpeed ZeRO-3's own check (runtime/zero/utils.py): the ranks gather different
         // parameters, so they run different collectives. Which side is wrong it does not say.
         { "zero3-rank-disagreement",

@@ -71,3 +71,36 @@ TEST_CASE("nccl-tests runs one after another are not separate worlds", "[parsers
     const auto p = testing::scan(run + run + run);
     CHECK(eventsOf(p, model::EventKind::NcclTestsSeparateRuns).empty());
 }
+
+TEST_CASE("nccl-tests ending at its table's header is read as stalled in the first collective", "[parsers][nccltests]")
+{
+    const std::string head = "# nThread 1 nGpus 2 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+                             "#\n"
+                             "# Using devices\n"
+                             "#  Rank  0 Group  0 Pid  21284 on      gpuhost device  0 [0x2f] NVIDIA RTX A6000\n"
+                             "#  Rank  1 Group  0 Pid  21284 on      gpuhost device  1 [0x03] NVIDIA RTX A6000\n"
+                             "#\n"
+                             "#                                                              out-of-place                       in-place          \n"
+                             "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                             "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       \n";
+    const auto stalled = testing::scan(head);
+    const auto events = eventsOf(stalled, model::EventKind::NcclTestsStalled);
+    REQUIRE(events.size() == 1);
+    CHECK(str(stalled, events[0]->detail) == "gpuhost");
+    CHECK(events[0]->code == 2);
+    CHECK(events[0]->evidence.line == 8);
+
+    // A first row, or the test's own failure, ends the wait.
+    CHECK(eventsOf(testing::scan(head + "           8             2     float     sum      -1    10.31    0.00    0.00      0    10.02    0.00    0.00      0\n"),
+        model::EventKind::NcclTestsStalled)
+              .empty());
+    CHECK(eventsOf(testing::scan(head + "gpuhost: Test NCCL failure common.cu:1005 'unhandled system error'\n"), model::EventKind::NcclTestsStalled).empty());
+
+    // Ranks on two hosts: no single host is named.
+    const auto twoHosts = testing::scan("#  Rank  0 Group  0 Pid  100 on      node1 device  0 [0x07] A100\n"
+                                        "#  Rank  1 Group  0 Pid  200 on      node2 device  0 [0x07] A100\n"
+                                        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n");
+    const auto two = eventsOf(twoHosts, model::EventKind::NcclTestsStalled);
+    REQUIRE(two.size() == 1);
+    CHECK(two[0]->detail == model::kNoStr);
+}
