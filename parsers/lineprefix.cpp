@@ -515,6 +515,77 @@ bool stripDeterminedTag(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// "trainer-1  | " / "proj_worker_2  | ": docker compose's prefix (the container's name, padded
+// to the longest, then "| "). Compose names a container after its service and replica number,
+// so the name must end in "-N" or "_N": a table row ("epoch  | loss") does not. The container
+// is one machine's share of the job: its name is kept as the host.
+bool stripComposePrefix(std::string_view& s, LinePrefix& p)
+{
+    std::size_t i = 0;
+    const std::size_t limit = std::min<std::size_t>(s.size(), 128);
+    while (i < limit && (isAlnum(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-'))
+        ++i;
+    std::size_t digits = i;
+    while (digits > 0 && isDigit(s[digits - 1]))
+        --digits;
+    if (digits == i || digits < 2 || (s[digits - 1] != '-' && s[digits - 1] != '_'))
+        return false;
+    std::size_t j = i;
+    while (j < s.size() && j - i < 64 && s[j] == ' ')
+        ++j;
+    if (j == i || j >= s.size() || s[j] != '|' || (j + 1 < s.size() && s[j + 1] != ' '))
+        return false;
+    p.host = s.substr(0, i);
+    s.remove_prefix(std::min(s.size(), j + 2));
+    return true;
+}
+
+// "Dec 04 12:00:00 gpu-node-3 python[4242]: " (journalctl, syslog; "Dec  4", "12:00:00.123456"
+// with -o short-precise) and "2024-12-04T12:00:00+0000 gpu-node-3 python[4242]: " (-o
+// short-iso): the time and the host. The pid is required to tell the header from the kernel's
+// own lines ("… host kernel: NVRM: Xid …", the kernel log reader's), but not kept: journald
+// records the process that opened the stream, the launcher whose workers all write to it.
+bool stripSyslogHeader(std::string_view& s, LinePrefix& p)
+{
+    std::size_t i = 0;
+    if (isUpper(s[0])) {
+        const SniffedTime t = sniffLeadingTime(s);
+        if (!t.time.valid() || t.length < 15 || t.length >= s.size() || s[3] != ' ')
+            return false;
+        i = t.length;
+        if (i < s.size() && s[i] == '.')
+            for (++i; i < s.size() && isDigit(s[i]);)
+                ++i;
+    } else {
+        bool zoned = false;
+        i = dateTimeLength(s, zoned);
+        if (i == 0 || !zoned)
+            return false;
+    }
+    if (i >= s.size() || s[i] != ' ')
+        return false;
+    const std::size_t hostStart = ++i;
+    while (i < s.size() && i - hostStart < 64 && (isAlnum(s[i]) || s[i] == '-' || s[i] == '.' || s[i] == '_'))
+        ++i;
+    if (i == hostStart || i >= s.size() || s[i] != ' ')
+        return false;
+    const std::string_view host = s.substr(hostStart, i - hostStart);
+    const std::size_t identStart = ++i;
+    while (i < s.size() && i - identStart < 64 && s[i] != '[' && s[i] != ' ' && s[i] != ':')
+        ++i;
+    if (i == identStart || i >= s.size() || s[i] != '[')
+        return false;
+    std::size_t j = i + 1;
+    const auto pid = readUnsigned(s, j);
+    if (!pid || j == i + 1 || *pid > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())
+        || j + 2 >= s.size() || s[j] != ']' || s[j + 1] != ':' || s[j + 2] != ' ')
+        return false;
+    p.collectorTime = s.substr(0, hostStart - 1);
+    p.host = host;
+    s.remove_prefix(j + 3);
+    return true;
+}
+
 } // namespace
 
 std::string_view stripLineEmphasis(std::string_view line)
@@ -557,11 +628,14 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
             line = inner;
         } else if (isUpper(c)) {
             stripped = stripMpiTimestamp(line) || stripVllmLoggerHeader(line, prefix) || stripLabelOrHost(line, prefix)
-                || (round == 0 && stripGrepFileName(line, prefix));
+                || (round == 0 && stripGrepFileName(line, prefix)) || stripComposePrefix(line, prefix)
+                || (round == 0 && stripSyslogHeader(line, prefix));
         } else if (isAlnum(c) || c == '.' || c == '/') {
-            stripped = (round == 0 && isDigit(c) && stripCollectorTimestamp(line, prefix))
+            stripped = (round == 0 && isDigit(c) && stripSyslogHeader(line, prefix))
+                || (round == 0 && isDigit(c) && stripCollectorTimestamp(line, prefix))
                 || (isDigit(c) && stripPlainTimeBeforeRank(line, prefix))
-                || stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix));
+                || stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix))
+                || stripComposePrefix(line, prefix);
         }
         if (!stripped)
             break;

@@ -22,6 +22,9 @@
 //   "2024-05-01T10:00:00.123456789Z " (docker logs -t, kubectl logs --timestamps, cloud
 //   log exports; a tab may follow) and "… stderr F " (the CRI log file format), first on
 //   the line only                → collectorTime
+//   "trainer-1  | "             docker compose              → host trainer-1
+//   "Dec 04 12:00:00 node3 python[4242]: " (journalctl, syslog; or an RFC 3339 time)
+//                               → collectorTime, host node3 (the pid is the launcher's)
 // Prefixes may come in any order; stripping stops at the first text that is none of them.
 
 #include <cstdint>

@@ -107,9 +107,9 @@ bool LogScanner::joinsHardWrap(const LineSegment& segment)
     std::string_view text = segment.text;
     if (text.ends_with('\r'))
         text.remove_suffix(1);
-    std::size_t width = text.size();
+    std::size_t width = columnsOf(text);
     if (segment.offset == 0 && text.starts_with("\xEF\xBB\xBF"))
-        width -= 3;
+        width -= 1;
     std::string_view visible = text;
     if (text.find('\x1b') != std::string_view::npos && stripTerminalEscapes(text, m_plainLine))
         visible = m_plainLine;
@@ -148,6 +148,9 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
 {
     if (m_wrapper.doubled && repeatsLineBefore(rawSegment))
         return;
+    if (m_wrapper.doubleSpaced && rawSegment.text.find_first_not_of(" \t\r") == std::string_view::npos)
+        return; // the copy's blank line, not the log's
+
     if (m_wrapper.wrapWidth > 0 && joinsHardWrap(rawSegment))
         return;
     if (m_wrapper.flattened && readsGluedRecords(rawSegment))

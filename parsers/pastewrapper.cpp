@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rankscope::parsers {
@@ -74,6 +75,22 @@ std::vector<std::string_view> headLines(std::string_view head, std::size_t limit
     return lines;
 }
 
+// No two lines with text next to each other, and enough of them to tell: a blank line after
+// every line. (The last line of the head may be cut, so the head's end proves nothing.)
+bool everyLineSpaced(std::string_view head)
+{
+    const std::vector<std::string_view> lines = headLines(head, 2 * kHeadLines, false);
+    std::size_t withText = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (blank(lines[i]))
+            continue;
+        if (i + 1 < lines.size() && !blank(lines[i + 1]))
+            return false;
+        ++withText;
+    }
+    return withText >= 6;
+}
+
 // Every line followed by a copy of itself (`head` holds whole lines only); the head may start
 // at the second copy of a pair.
 bool everyLineTwice(std::string_view head)
@@ -96,15 +113,50 @@ bool everyLineTwice(std::string_view head)
     return false;
 }
 
+// A piece cut mid-line is followed by the rest of that line, which begins unlike it and names
+// no writer; lines of one format begin alike but for their numbers, after what a collector put
+// before every line (its time, a host label, a grep file name).
+bool beginAlike(std::string_view a, std::string_view b)
+{
+    LinePrefix pa;
+    LinePrefix pb;
+    const std::string_view bodyA = stripPrefixes(a, pa);
+    const std::string_view bodyB = stripPrefixes(b, pb);
+    if (pb.globalRank >= 0 || pb.localRank >= 0 || pb.srunTask >= 0 || pb.mpiRank >= 0 || pb.pid >= 0)
+        return true; // a record of its own
+    const std::string x = digitsAsZero(bodyA.substr(0, 8));
+    const std::string y = digitsAsZero(bodyB.substr(0, 8));
+    return x.starts_with(y) || y.starts_with(x); // a line cut short still begins alike
+}
+
+// Of the lines exactly `width` long (not ending in padding, which marks a line's last piece),
+// how many are followed by a line that begins unlike them, and how many there are.
+std::pair<std::size_t, std::size_t> cutsAt(const std::vector<std::string_view>& lines, std::size_t width)
+{
+    std::size_t pieces = 0;
+    std::size_t cut = 0;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+        if (columnsOf(lines[i]) == width && !lines[i].ends_with("  ")) {
+            ++pieces;
+            cut += beginAlike(lines[i], lines[i + 1]) ? 0 : 1;
+        }
+    return { cut, pieces };
+}
+
 // The width a terminal cut long lines at (see wrapWidth), 0 when the head is not hard-wrapped.
+// Two signs, either enough: half the lines or more share one width of 60 or more (a long
+// paste, most of its lines cut); or no line is longer than the width the longest lines share
+// (a short paste with a few long lines, all cut at the window's edge and nothing beyond it).
+// Either way most of the pieces at that width must be followed by a line that begins unlike
+// them, two at least.
 std::size_t hardWrapWidth(std::string_view head)
 {
     const std::vector<std::string_view> lines = headLines(head, kHeadLines, true);
     std::vector<std::size_t> widths;
     for (std::string_view l : lines)
-        if (l.size() >= 60)
-            widths.push_back(l.size());
-    if (widths.size() < 3)
+        if (const std::size_t columns = columnsOf(l); columns >= 60)
+            widths.push_back(columns);
+    if (widths.size() < 2)
         return 0;
     std::sort(widths.begin(), widths.end());
     std::size_t width = 0;
@@ -119,32 +171,15 @@ std::size_t hardWrapWidth(std::string_view head)
         }
         i = j;
     }
-    if (most < 3 || most * 2 < lines.size())
-        return 0;
-    // A piece cut mid-line is followed by the rest of that line, which begins unlike it and
-    // names no writer; lines of one format begin alike but for their numbers, after what a
-    // collector put before every line (its time, a host label, a grep file name).
-    const auto alike = [](std::string_view a, std::string_view b) {
-        LinePrefix pa;
-        LinePrefix pb;
-        const std::string_view bodyA = stripPrefixes(a, pa);
-        const std::string_view bodyB = stripPrefixes(b, pb);
-        if (pb.globalRank >= 0 || pb.localRank >= 0 || pb.srunTask >= 0 || pb.mpiRank >= 0
-            || pb.pid >= 0)
-            return true; // a record of its own
-        const std::string x = digitsAsZero(bodyA.substr(0, 8));
-        const std::string y = digitsAsZero(bodyB.substr(0, 8));
-        return x.starts_with(y) || y.starts_with(x); // a line cut short still begins alike
+    const auto wrappedAt = [&lines](std::size_t w) {
+        const auto [cut, pieces] = cutsAt(lines, w);
+        return cut >= 2 && cut * 2 >= pieces;
     };
-    // Pieces of the full width that end in padding are a line's last piece, not a cut.
-    std::size_t pieces = 0;
-    std::size_t cut = 0;
-    for (std::size_t i = 0; i + 1 < lines.size(); ++i)
-        if (lines[i].size() == width && !lines[i].ends_with("  ")) {
-            ++pieces;
-            cut += alike(lines[i], lines[i + 1]) ? 0 : 1;
-        }
-    return cut >= 2 && cut * 2 >= pieces ? width : 0;
+    if (most >= 3 && most * 2 >= lines.size() && wrappedAt(width))
+        return width;
+    const std::size_t longest = widths.back();
+    const std::size_t atLongest = static_cast<std::size_t>(std::count(widths.begin(), widths.end(), longest));
+    return atLongest >= 2 && wrappedAt(longest) ? longest : 0;
 }
 
 } // namespace
@@ -208,6 +243,14 @@ PasteWrapper detectLineWrapper(std::string_view head)
 
 } // namespace
 
+std::size_t columnsOf(std::string_view line)
+{
+    std::size_t columns = 0;
+    for (char c : line)
+        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    return columns;
+}
+
 std::string digitsAsZero(std::string_view text)
 {
     std::string shape(text);
@@ -226,6 +269,7 @@ PasteWrapper detectPasteWrapper(std::string_view head)
         head = head.substr(0, lastBreak);
     PasteWrapper w = detectLineWrapper(head);
     w.doubled = everyLineTwice(head);
+    w.doubleSpaced = !w.doubled && everyLineSpaced(head);
     w.wrapWidth = hardWrapWidth(head);
     w.flattened = looksFlattened(head);
     return w;

@@ -14,6 +14,11 @@
 // by the terminal, or copied twice. Read as it is, each rank seems to announce itself twice
 // (two processes claiming one rank) and every count doubles; the scanner reads such a
 // source's repeated lines once.
+//
+// A paste can also be double-spaced: a blank line after every line (a web page or chat client
+// that turned each line into a paragraph). The blank lines are the copy's, not the log's: a
+// block a blank line would end (a report, a traceback) goes on past them, so the scanner skips
+// blank lines in such a source.
 
 #include <cstddef>
 #include <string>
@@ -28,12 +33,18 @@ struct PasteWrapper {
     bool doubled = false; // every line of the head is followed by a copy of itself
     std::size_t wrapWidth = 0; // the width long lines were cut at; 0: not hard-wrapped
     bool flattened = false; // records glued into lines (flattenedpaste.h)
+    bool doubleSpaced = false; // a blank line after every line of the head
 
 
     bool empty() const { return !numbered && quoteDepth == 0 && indent.empty(); } // nothing to strip
     // The line without the wrapper; a line that lacks part of it loses only what it has.
     std::string_view strip(std::string_view line) const;
 };
+
+// The columns a terminal gives `line`: its UTF-8 characters, not its bytes (a progress bar's
+// blocks take three bytes and one column). Wide CJK characters count one; a wrap inside them is
+// rarely the one that matters.
+std::size_t columnsOf(std::string_view line);
 
 // `text` with every digit turned into '0': the shape two lines of one format share
 // ("LOG1.0.txt:" and "LOG1.1.txt:", "[rank2]:" and "[rank5]:").
@@ -42,7 +53,8 @@ std::string digitsAsZero(std::string_view text);
 // The wrapper shared by every non-blank line among the first 64 of `head` (a source's first
 // bytes); none when a line lacks it or the head holds no line. `doubled` needs eight lines at
 // least, in equal pairs, and three different lines among them (a run of one repeated message
-// is not a doubled paste). `wrapWidth` needs half the head's lines at one width of 60 or more,
+// is not a doubled paste). `doubleSpaced` needs six lines with text at least and no two of them
+// next to each other. `wrapWidth` needs half the head's lines at one width of 60 or more,
 // and two of them at least followed by a line that does not begin like the cut one: lines of
 // one format (NCCL's, a logger's) often share a width, but each begins like the one before.
 PasteWrapper detectPasteWrapper(std::string_view head);

@@ -83,6 +83,46 @@ TEST_CASE("kubectl logs --prefix names the pod as the host", "[parsers][prefix]"
     }
 }
 
+TEST_CASE("docker compose names the container as the host", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("trainer-1  | [rank9]:[E ProcessGroupNCCL.cpp:1316] x", p);
+    CHECK(p.host == "trainer-1");
+    CHECK(p.globalRank == 9);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:1316] x");
+    LinePrefix v1;
+    CHECK(stripPrefixes("proj_worker_2 | node1:12:34 [0] NCCL INFO x", v1) == "node1:12:34 [0] NCCL INFO x");
+    CHECK(v1.host == "proj_worker_2");
+    // A table row, a replica-less name, no blank before the bar: not compose's.
+    for (const char* notOne : { "epoch  | loss 0.5", "trainer  | x", "trainer-1| x", "x-1 |y", "| a | b |" }) {
+        LinePrefix q;
+        CHECK(stripPrefixes(notOne, q) == notOne);
+        CHECK(q.host.empty());
+    }
+}
+
+TEST_CASE("a journal's time, host and program are stripped, the host kept", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("Dec 04 12:00:07 gpu-node-3 python[4242]: [rank5]:[E ProcessGroupNCCL.cpp:1316] x", p);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:1316] x");
+    CHECK(p.host == "gpu-node-3");
+    CHECK(p.globalRank == 5);
+    CHECK(p.pid == -1); // journald's pid is the launcher's, shared by every worker
+    CHECK(p.collectorTime == "Dec 04 12:00:07");
+    LinePrefix precise;
+    CHECK(stripPrefixes("Dec  4 12:00:07.123456 node7 torchrun[17]: host:1:2 [0] NCCL INFO x", precise)
+        == "host:1:2 [0] NCCL INFO x");
+    CHECK(precise.host == "node7");
+    LinePrefix iso;
+    CHECK(stripPrefixes("2024-12-04T12:00:07+0000 node7 python3[99]: msg", iso) == "msg");
+    CHECK(iso.host == "node7");
+    // The kernel's own lines keep their header for the kernel log reader.
+    LinePrefix k;
+    const char* kernel = "Dec 04 12:00:07 gpu-node-3 kernel: NVRM: Xid (PCI:0000:07:00): 79, GPU has fallen off the bus.";
+    CHECK(stripPrefixes(kernel, k) == kernel);
+}
+
 TEST_CASE("Determined AI's tag after its time gives the worker's rank", "[parsers][prefix]")
 {
     LinePrefix p;

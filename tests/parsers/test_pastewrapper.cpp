@@ -194,6 +194,62 @@ TEST_CASE("a hard-wrapped line is read joined, at its first piece's line", "[par
     CHECK(timeouts(quoted) == Rows { { 1, 532339, 1 }, { 2, 532339, 1 + pieces } });
 }
 
+TEST_CASE("a short paste whose few long lines are all cut at one width is hard-wrapped", "[parsers][paste]")
+{
+    // Two long lines, cut at 80 columns, among short ones: no line is longer than the cut.
+    const std::string exception = "[rank3]:[E ProcessGroupNCCL.cpp:1414] [PG 2 Rank 3] Process group watchdog thread "
+                                  "terminated with exception: CUDA error: an illegal memory access was encountered";
+    const std::string text = hardWrapped(exception, 80) + "--\n  | For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+        + "  | Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n";
+    CHECK(detectPasteWrapper(text).wrapWidth == 80);
+    const auto parsed = rankscope::testing::built(text);
+    bool read = false;
+    for (const auto& e : parsed.events)
+        read |= e.kind == rankscope::model::EventKind::TorchWatchdogException
+            && parsed.text(e.text).find("an illegal memory access was encountered") != std::string_view::npos;
+    CHECK(read);
+
+    // Columns, not bytes: a progress bar's blocks are three bytes each.
+    std::string bar = "Tokenizing (num_proc=64):  92%|";
+    for (int i = 0; i < 20; ++i)
+        bar += "\u2588";
+    bar += "| 328986/359152 [29:58<12:05, 41.59 examples/s] and the rest of what the line says";
+    CHECK(rankscope::parsers::columnsOf(bar) < bar.size());
+    CHECK(detectPasteWrapper(hardWrapped(bar, 70) + hardWrapped(exception, 70)).wrapWidth == 70);
+
+    // Two complete lines that happen to be the longest, of one length, each followed by a line
+    // of its own format: not wrapped.
+    const std::string two = "host-a:101:201 [0] NCCL INFO Channel 00/02 :    0   1   2   3   4   5   6   7\n"
+                            "host-a:101:201 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1\n"
+                            "host-b:102:202 [1] NCCL INFO Channel 01/02 :    0   1   2   3   4   5   6   7\n"
+                            "host-b:102:202 [1] NCCL INFO Trees [0] 2/-1/-1->1->0\n";
+    CHECK(detectPasteWrapper(two).wrapWidth == 0);
+}
+
+TEST_CASE("a double-spaced paste is read as if its blank lines were not there", "[parsers][paste]")
+{
+    const std::string lines[] = { "[rank0]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 0] Observed flight recorder dump signal",
+        "Traceback (most recent call last):", "  File \"train.py\", line 3, in <module>", "    main()",
+        "  File \"train.py\", line 2, in main", "    dist.all_reduce(t)", "RuntimeError: boom" };
+    std::string spaced;
+    std::string plain;
+    for (const auto& l : lines) {
+        spaced += l + "\n\n";
+        plain += l + "\n";
+    }
+    CHECK(detectPasteWrapper(spaced).doubleSpaced);
+    CHECK_FALSE(detectPasteWrapper(plain).doubleSpaced);
+    // Blank lines between paragraphs only: not double-spaced.
+    CHECK_FALSE(detectPasteWrapper("a\nb\n\nc\nd\n\ne\nf\n\ng\nh\n").doubleSpaced);
+    const auto a = rankscope::testing::built(spaced);
+    const auto b = rankscope::testing::built(plain);
+    REQUIRE(a.events.size() == b.events.size());
+    for (std::size_t i = 0; i < a.events.size(); ++i) {
+        CHECK(a.events[i].kind == b.events[i].kind);
+        CHECK(a.text(a.events[i].text) == b.text(b.events[i].text));
+    }
+}
+
 TEST_CASE("a line set in Markdown emphasis as a whole is read inside its markers", "[parsers][paste]")
 {
     using rankscope::parsers::stripLineEmphasis;
