@@ -106,16 +106,10 @@ bool stripKubectlPrefix(std::string_view& s, LinePrefix& p)
 // "[15]worker-23:83:2526 [0] … NCCL WARN …": a launcher's rank label glued to NCCL's own
 // host:pid:tid header (horovodrun and mpirun wrappers that print "[rank]" before each line).
 // Only taken when an NCCL header follows directly, so "[80746]text" stays text.
-bool stripRankBeforeNcclHeader(std::string_view& s, LinePrefix& p)
+// Whether NCCL's "host:pid:tid " header starts `s` at `from`.
+bool ncclHeaderAt(std::string_view s, std::size_t from)
 {
-    if (s.size() < 8 || s[0] != '[')
-        return false;
-    std::size_t i = 1;
-    const auto rank = readUnsigned(s, i);
-    if (!rank || i == 1 || i > 7 || i >= s.size() || s[i] != ']')
-        return false;
-    // host:pid:tid, then a space
-    std::size_t j = i + 1;
+    std::size_t j = from;
     const std::size_t hostStart = j;
     while (j < s.size() && j - hostStart < 128 && s[j] != ':' && s[j] != ' ')
         ++j;
@@ -127,7 +121,16 @@ bool stripRankBeforeNcclHeader(std::string_view& s, LinePrefix& p)
         return false;
     ++j;
     const std::size_t tidStart = j;
-    if (!readUnsigned(s, j) || j == tidStart || j >= s.size() || s[j] != ' ')
+    return readUnsigned(s, j) && j != tidStart && j < s.size() && s[j] == ' ';
+}
+
+bool stripRankBeforeNcclHeader(std::string_view& s, LinePrefix& p)
+{
+    if (s.size() < 8 || s[0] != '[')
+        return false;
+    std::size_t i = 1;
+    const auto rank = readUnsigned(s, i);
+    if (!rank || i == 1 || i > 7 || i >= s.size() || s[i] != ']' || !ncclHeaderAt(s, i + 1))
         return false;
     p.mpiRank = static_cast<std::int32_t>(*rank);
     s.remove_prefix(i + 1);
@@ -262,6 +265,80 @@ bool stripRay(std::string_view& s, LinePrefix& p)
     if (rank)
         p.globalRank = static_cast<std::int32_t>(*rank);
     s.remove_prefix(i);
+    return true;
+}
+
+// "(head, rank=0, pid=2338) " / "(worker1, rank=1, pid=2090, ip=10.128.0.6) " / "(task,
+// pid=77) ": SkyPilot's tag on every line a node's run command prints. The rank is the node's,
+// and the pid is the run command's, which every worker of the node writes through: neither
+// names a process of the job, so the node's name (and its address) is kept as the host.
+bool stripSkyPilot(std::string_view& s, LinePrefix& p)
+{
+    if (s.size() < 12 || s[0] != '(' || !isAlpha(s[1]))
+        return false;
+    std::size_t i = 1;
+    while (i < s.size() && i < 64 && (isAlnum(s[i]) || s[i] == '_' || s[i] == '-'))
+        ++i;
+    const std::string_view name = s.substr(1, i - 1);
+    const auto field = [&s, &i](std::string_view key) {
+        if (!s.substr(i).starts_with(", ") || !s.substr(i + 2).starts_with(key))
+            return false;
+        i += 2 + key.size();
+        return true;
+    };
+    if (field("rank=")) {
+        const std::size_t start = i;
+        if (!readUnsigned(s, i) || i == start)
+            return false;
+    }
+    if (!field("pid="))
+        return false;
+    const std::size_t pidStart = i;
+    if (!readUnsigned(s, i) || i == pidStart)
+        return false;
+    std::string_view ip;
+    if (field("ip=")) {
+        const std::size_t ipStart = i;
+        while (i < s.size() && i - ipStart < 46 && (isDigit(s[i]) || s[i] == '.' || s[i] == ':' || isHexAlpha(s[i])))
+            ++i;
+        ip = s.substr(ipStart, i - ipStart);
+    }
+    if (i >= s.size() || s[i] != ')')
+        return false;
+    ++i;
+    if (i < s.size() && s[i] == ' ')
+        ++i;
+    p.host = name;
+    p.ip = ip;
+    s.remove_prefix(i);
+    return true;
+}
+
+// "12:00:07 " / "[12:00:07] " / "12:00:07.123 ": a clock with no date in front of the line, as
+// CI runners (Jenkins' timestamper) and `ts '%H:%M:%S'` put it. Nothing the job writes starts
+// with a bare clock; it says no more than the time of day, so it is dropped.
+bool stripBareClock(std::string_view& s)
+{
+    const std::size_t open = s.starts_with('[') ? 1 : 0;
+    auto two = [&s](std::size_t at) { return at + 1 < s.size() && isDigit(s[at]) && isDigit(s[at + 1]); };
+    if (!two(open) || s.size() < open + 9 || s[open + 2] != ':' || !two(open + 3) || s[open + 5] != ':' || !two(open + 6))
+        return false;
+    std::size_t i = open + 8;
+    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+        const std::size_t fraction = ++i;
+        while (i < s.size() && i - fraction < 9 && isDigit(s[i]))
+            ++i;
+        if (i == fraction)
+            return false;
+    }
+    if (open == 1) {
+        if (i >= s.size() || s[i] != ']')
+            return false;
+        ++i;
+    }
+    if (i >= s.size() || s[i] != ' ')
+        return false;
+    s.remove_prefix(i + 1);
     return true;
 }
 
@@ -449,18 +526,22 @@ bool stripCollectorTimestamp(std::string_view& s, LinePrefix& p)
 }
 
 // "2024-11-20 14:37:16 [rank3]: …": a local time without a zone is usually the program's own
-// (Python logging's "2024-11-20 14:37:16,123 - INFO - …"), but before PyTorch's rank prefix
-// or torchrun's tee label it can only have been put there by whatever collected the line
-// (a `ts`-style filter, a job portal's log view): PyTorch writes those prefixes first.
+// (Python logging's "2024-11-20 14:37:16,123 - INFO - …"), but before a prefix a launcher puts
+// on the line (PyTorch's rank, torchrun's tee label, an MPI tag, a rank glued to NCCL's header)
+// or before NCCL's own "host:pid:tid [dev]" header it can only have been put there by whatever
+// collected the line (a `ts`-style filter, a job portal's log view): those are written first.
 bool stripPlainTimeBeforeRank(std::string_view& s, LinePrefix& p)
 {
     bool zoned = false;
     const std::size_t i = dateTimeLength(s, zoned);
-    if (i == 0 || i + 1 >= s.size() || s[i] != ' ' || s[i + 1] != '[')
+    if (i == 0 || i + 1 >= s.size() || s[i] != ' ')
         return false;
     std::string_view rest = s.substr(i + 1);
     LinePrefix probe;
-    if (!stripTorchRank(rest, probe) && !stripTorchrunTee(rest, probe))
+    const bool launcherPrefix = rest.starts_with('[')
+        && (stripTorchRank(rest, probe) || stripTorchrunTee(rest, probe) || stripLauncherTag(rest, probe)
+            || stripRankBeforeNcclHeader(rest, probe));
+    if (!launcherPrefix && !ncclHeaderAt(rest, 0))
         return false;
     p.collectorTime = s.substr(0, i);
     s.remove_prefix(i + 1);
@@ -616,12 +697,12 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
         if (round > 0 && !prefix.collectorTime.empty() && stripDeterminedTag(line, prefix)) {
             stripped = true;
         } else if (c == '[') {
-            stripped = (round == 0 && stripBracketedTime(line, prefix)) || stripTorchRank(line, prefix) || stripLauncherTag(line, prefix)
+            stripped = (round == 0 && (stripBracketedTime(line, prefix) || stripBareClock(line))) || stripTorchRank(line, prefix) || stripLauncherTag(line, prefix)
                 || stripKubectlPrefix(line, prefix)
                 || stripRankBeforeNcclHeader(line, prefix)
                 || stripTorchrunTee(line, prefix) || stripLineNumber(line);
         } else if (c == '(') {
-            stripped = stripRay(line, prefix);
+            stripped = stripRay(line, prefix) || stripSkyPilot(line, prefix);
         } else if (c == '*' || c == '_' || c == '`') {
             const std::string_view inner = stripLineEmphasis(line);
             stripped = inner.size() != line.size();
@@ -631,7 +712,7 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
                 || (round == 0 && stripGrepFileName(line, prefix)) || stripComposePrefix(line, prefix)
                 || (round == 0 && stripSyslogHeader(line, prefix));
         } else if (isAlnum(c) || c == '.' || c == '/') {
-            stripped = (round == 0 && isDigit(c) && stripSyslogHeader(line, prefix))
+            stripped = (round == 0 && isDigit(c) && (stripSyslogHeader(line, prefix) || stripBareClock(line)))
                 || (round == 0 && isDigit(c) && stripCollectorTimestamp(line, prefix))
                 || (isDigit(c) && stripPlainTimeBeforeRank(line, prefix))
                 || stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix))

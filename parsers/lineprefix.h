@@ -23,6 +23,8 @@
 //   log exports; a tab may follow) and "… stderr F " (the CRI log file format), first on
 //   the line only                → collectorTime
 //   "trainer-1  | "             docker compose              → host trainer-1
+//   "(worker1, rank=1, pid=2090, ip=10.0.0.6) "  SkyPilot  → host worker1, ip (node's rank, run pid ignored)
+//   "12:00:07 " / "[12:00:07] " a CI runner's clock, first on the line (ignored)
 //   "Dec 04 12:00:00 node3 python[4242]: " (journalctl, syslog; or an RFC 3339 time)
 //                               → collectorTime, host node3 (the pid is the launcher's)
 // Prefixes may come in any order; stripping stops at the first text that is none of them.

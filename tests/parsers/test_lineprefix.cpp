@@ -123,6 +123,47 @@ TEST_CASE("a journal's time, host and program are stripped, the host kept", "[pa
     CHECK(stripPrefixes(kernel, k) == kernel);
 }
 
+TEST_CASE("SkyPilot's node tag names the node, not a rank or a process", "[parsers][prefix]")
+{
+    LinePrefix p;
+    auto body = stripPrefixes("(worker1, rank=1, pid=2090, ip=10.128.0.6) [rank9]:[E ProcessGroupNCCL.cpp:1316] x", p);
+    CHECK(body == "[E ProcessGroupNCCL.cpp:1316] x");
+    CHECK(p.host == "worker1");
+    CHECK(p.ip == "10.128.0.6");
+    CHECK(p.globalRank == 9); // the node's rank=1 is not a process rank
+    CHECK(p.pid == -1);
+    LinePrefix head;
+    CHECK(stripPrefixes("(head, rank=0, pid=2338) node1:12:34 [0] NCCL INFO x", head) == "node1:12:34 [0] NCCL INFO x");
+    CHECK(head.host == "head");
+    LinePrefix task;
+    CHECK(stripPrefixes("(task, pid=77) Traceback (most recent call last):", task) == "Traceback (most recent call last):");
+    for (const char* notOne : { "(head, rank=0) x", "(see below, pid=1) x", "(head pid=) x" }) {
+        LinePrefix q;
+        CHECK(stripPrefixes(notOne, q) == notOne);
+    }
+}
+
+TEST_CASE("a CI runner's bare clock and a collector's local time before NCCL's header are stripped", "[parsers][prefix]")
+{
+    LinePrefix p;
+    CHECK(stripPrefixes("12:00:07 [rank3]:[E ProcessGroupNCCL.cpp:1316] x", p) == "[E ProcessGroupNCCL.cpp:1316] x");
+    CHECK(p.globalRank == 3);
+    LinePrefix b;
+    CHECK(stripPrefixes("[12:00:07.250] node1:12:34 [0] NCCL INFO x", b) == "node1:12:34 [0] NCCL INFO x");
+    LinePrefix t;
+    CHECK(stripPrefixes("2024-05-01 10:00:07 [15]worker-23:83:2526 [0] misc/socket.cc:503 NCCL WARN x", t)
+        == "worker-23:83:2526 [0] misc/socket.cc:503 NCCL WARN x");
+    CHECK(t.mpiRank == 15);
+    CHECK(t.collectorTime == "2024-05-01 10:00:07");
+    LinePrefix n;
+    CHECK(stripPrefixes("2024-05-01 10:00:07.5 worker-23:83:2526 [0] NCCL INFO x", n) == "worker-23:83:2526 [0] NCCL INFO x");
+    // A program's own logging time before its message stays (the message is the program's).
+    for (const char* notOne : { "2024-05-01 10:00:07,123 - INFO - saved", "12:00 not a clock", "[12:00:07]x", "12:00:07" }) {
+        LinePrefix q;
+        CHECK(stripPrefixes(notOne, q) == notOne);
+    }
+}
+
 TEST_CASE("Determined AI's tag after its time gives the worker's rank", "[parsers][prefix]")
 {
     LinePrefix p;

@@ -1211,7 +1211,7 @@ TEST_CASE("garbage and look-alike lines produce nothing", "[parsers][nccl]")
     std::string binary("\x00\xff\xfeNCCL \x01\x02 NCCL INFO\x7f NCCL ", 24);
     auto p = scan(binary + "\n"
         + "NCCL INFO without a header\n"
-          "12:00:05 NCCL WARN not a host\n"
+          "12:00:05: NCCL WARN not a host\n" // (with a blank after the clock, it is a CI runner's stamp)
           "host:99999999999:1 [0] NCCL WARN pid overflow\n"
           "host:1:1 [0] NCCL INFOX glued level\n"
           "host:1:1 [0]  NCCL WARN double space\n"
