@@ -87,10 +87,12 @@ ContentKind bomlessUtf16(std::string_view head)
         evenAscii += a >= 0x09 && a < 0x7f;
         oddAscii += b >= 0x09 && b < 0x7f;
     }
-    // Nine in ten units are ASCII (logs are), and the other side is almost never NUL.
-    if (oddNul * 10 >= pairs * 9 && evenAscii * 10 >= pairs * 9 && evenNul * 50 <= pairs)
+    // Seven in ten units are ASCII (logs are; a progress bar's blocks and box drawing are not,
+    // and can fill a quarter of a head), and the other side is rarely NUL (box drawing, U+2500,
+    // is the common exception: Rich's tables and rules). Binary data has NULs on both sides.
+    if (oddNul * 10 >= pairs * 7 && evenAscii * 10 >= pairs * 7 && evenNul * 10 <= pairs)
         return ContentKind::Utf16LeText;
-    if (evenNul * 10 >= pairs * 9 && oddAscii * 10 >= pairs * 9 && oddNul * 50 <= pairs)
+    if (evenNul * 10 >= pairs * 7 && oddAscii * 10 >= pairs * 7 && oddNul * 10 <= pairs)
         return ContentKind::Utf16BeText;
     return ContentKind::Binary;
 }

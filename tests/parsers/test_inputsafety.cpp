@@ -166,6 +166,25 @@ TEST_CASE("UTF-16 without a byte order mark is sniffed by its NUL bytes and deco
     CHECK(parsers::sniffContent(binary) == parsers::ContentKind::Binary);
     CHECK(parsers::sniffContent(text + std::string(1, '\0') + text) == parsers::ContentKind::Text);
 
+    // A Rich console's output: progress-bar blocks (U+2588) and rules (U+2500, a NUL low byte)
+    // take a good share of the head and are still UTF-16 text.
+    std::string rich;
+    auto unit = [&rich](char16_t u) {
+        rich += static_cast<char>(u & 0xff);
+        rich += static_cast<char>(u >> 8);
+    };
+    for (int line = 0; line < 12; ++line) {
+        for (char c : std::string("Loading checkpoint shards: 100%|"))
+            unit(static_cast<char16_t>(c));
+        for (int b = 0; b < 10; ++b)
+            unit(u'\u2588');
+        for (int b = 0; b < 6; ++b)
+            unit(u'\u2500');
+        for (char c : std::string("| 61/61 [05:45<00:00,  5.66s/it]\n"))
+            unit(static_cast<char16_t>(c));
+    }
+    CHECK(parsers::sniffContent(rich) == parsers::ContentKind::Utf16LeText);
+
     const auto dir = scratchDir("utf16");
     for (const bool bigEndian : { false, true }) {
         INFO(bigEndian);
