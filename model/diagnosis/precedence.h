@@ -124,6 +124,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "silent.missing_rank", 50, "a rank missing from the stuck collective's lines is odd only by absence, the weakest named cause" },
 
     // Inconclusive: something to say, nobody to name.
+    { "configuration.nccl_system_error", 30, "NCCL's bare 'unhandled system error' before anything ran points at the environment (container /dev/shm, interfaces) without saying which call: a lead, stated as inconclusive, under every rule that read the call" },
     { "hang.watchdog_blocked", 9, "PyTorch says a rank's watchdog thread got stuck with no collective timed out: where to look, not why; any cause found outranks it" },
     { "hang.nccl_tests_stalled", 8, "nccl-tests stopping before its first result across hosts says the first collective hung, not why: a lead, stated as inconclusive" },
     { "hang.stacks_without_timeout", 8, "stack dumps show where ranks stood with nothing timed out or failed: a lead on where to look, never a cause" },

@@ -138,6 +138,14 @@ bool isCudaKernelFaultText(std::string_view text)
         || (contains(text, ".cu:") && contains(text, "Assertion `") && contains(text, "` failed"));
 }
 
+// NCCL's ncclSystemError as PyTorch, XLA, vLLM or nccl-tests quote it ("unhandled system error";
+// PyTorch ≤1.3 spelled it "unhanled"), with nothing of the call that failed.
+bool isNcclSystemErrorText(std::string_view text)
+{
+    return contains(text, "unhandled system error") || contains(text, "unhanled system error")
+        || contains(text, "ncclSystemError");
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -145,6 +153,44 @@ std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& event
     for (std::uint32_t i : events)
         ranks.insert(b.events[i].rank);
     return ranks.size() == 1 ? *ranks.begin() : -1;
+}
+
+// NCCL returned ncclSystemError ("unhandled system error"): a system call of its own failed
+// (src/include/socket.h, shmutils.cc, misc/ibvwrap.cc: socket, connect, open, ftruncate, mmap on
+// /dev/shm). Before anything ran — no step logged, no collective timed out — that is the
+// environment NCCL was set up in: a container's /dev/shm or IPC namespace, its network
+// interfaces, a locked-memory limit. Which call, only NCCL_DEBUG=INFO says, so it is a lead,
+// stated as inconclusive; any rule that read the failing call outranks it.
+void concludeSystemErrorAtSetup(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::uint32_t> systemError;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind == EventKind::TrainingProgress || isCollectiveTimeout(e))
+            return; // it ran: a failure later is a peer's or a link's as often as the setup's
+        switch (e.kind) {
+        case EventKind::TorchNcclApiError:
+        case EventKind::TorchAsyncNcclError:
+        case EventKind::TorchWatchdogException:
+        case EventKind::PythonException:
+        case EventKind::NcclTestsFailure:
+            if (isNcclSystemErrorText(b.text(e.text)))
+                systemError.push_back(i);
+            break;
+        default:
+            break;
+        }
+    }
+    if (systemError.empty())
+        return;
+    static constexpr const char* kRule = "configuration.nccl_system_error";
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, {});
+    f.confidence = 0.4;
+    addEvidence(b, f, systemError);
+    f.explanation = ctx.explain(kRule, {});
+    Proposal& p = out.propose(RootCauseClass::Configuration, {}, 0.4, kRule, ctx.verdict(kRule, {}));
+    p.status = DiagnosisStatus::Inconclusive;
 }
 
 } // namespace
@@ -377,6 +423,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             { "configuration.pcie_peer_path", RootCauseClass::Configuration, 0.5,
                 { { "host", std::string(b.text(b.events[testsStalled.front()].detail)) } } },
             testsStalled);
+    concludeSystemErrorAtSetup(ctx, out);
     // Across hosts (or hosts unnamed) the same stop says a hang, not where: the network and the
     // peer path are both candidates, so it is a lead, stated as inconclusive.
     if (testsStalled.empty() && !testsStalledHosts.empty() && !anyFailure) {

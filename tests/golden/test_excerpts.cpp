@@ -887,6 +887,25 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "#  Rank  1 Group  0 Pid   8120 on        node2 device  0 [0x07] NVIDIA A100-SXM4-80GB\n"
                 "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" } },
             "inconclusive", "unknown", {} },
+        // ncclSystemError before anything ran: a system call of NCCL's setup failed (a
+        // container's /dev/shm, its interfaces); which one the message does not say.
+        { "nccl-system-error-at-setup",
+            { { "paste.log",
+                "Traceback (most recent call last):\n"
+                "  File \"train.py\", line 41, in <module>\n"
+                "    model = DDP(model, device_ids=[args.local_rank])\n"
+                "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, unhandled system error, "
+                "NCCL version 2.14.3\n" } },
+            "inconclusive", "configuration", {} },
+        // The same error after a collective had timed out: a consequence, not the setup (the
+        // one-element call's timeout says a rank had not reached it).
+        { "nccl-system-error-after-timeout",
+            { { "paste.log",
+                "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600042 milliseconds "
+                "before timing out.\n"
+                "[rank1]: RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n" } },
+            "inconclusive", "straggler_stall", {} },
         // DeepSpeed ZeRO-3's own check (runtime/zero/utils.py): the ranks gather different
         // parameters, so they run different collectives. Which side is wrong it does not say.
         { "zero3-rank-disagreement",
