@@ -602,10 +602,14 @@ bool stripDeterminedTag(std::string_view& s, LinePrefix& p)
 // is one machine's share of the job: its name is kept as the host.
 bool stripComposePrefix(std::string_view& s, LinePrefix& p)
 {
+    // Most lines fail within their first word: NCCL's header stops at its ':', a log message's
+    // first word has no replica number after it.
     std::size_t i = 0;
     const std::size_t limit = std::min<std::size_t>(s.size(), 128);
     while (i < limit && (isAlnum(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-'))
         ++i;
+    if (i >= s.size() || s[i] != ' ')
+        return false;
     std::size_t digits = i;
     while (digits > 0 && isDigit(s[digits - 1]))
         --digits;
@@ -628,6 +632,9 @@ bool stripComposePrefix(std::string_view& s, LinePrefix& p)
 // records the process that opened the stream, the launcher whose workers all write to it.
 bool stripSyslogHeader(std::string_view& s, LinePrefix& p)
 {
+    // "Dec 04 " or "2024-": most lines fail here, before any time is read.
+    if (s.size() < 24 || (isUpper(s[0]) ? !(isLower(s[1]) && isLower(s[2]) && s[3] == ' ') : s[4] != '-'))
+        return false;
     std::size_t i = 0;
     if (isUpper(s[0])) {
         const SniffedTime t = sniffLeadingTime(s);

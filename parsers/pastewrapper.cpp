@@ -14,6 +14,8 @@ namespace rankscope::parsers {
 namespace {
 
 constexpr std::size_t kHeadLines = 64;
+// The widest terminal window a hard wrap is believed at.
+constexpr std::size_t kWidestWindow = 400;
 // Whitespace runs a paste indents code blocks with; the wrapper's indent points here.
 constexpr std::string_view kSpaces = "                                ";
 constexpr std::string_view kTabs = "\t\t\t\t\t\t\t\t";
@@ -152,6 +154,11 @@ std::pair<std::size_t, std::size_t> cutsAt(const std::vector<std::string_view>& 
 std::size_t hardWrapWidth(std::string_view head)
 {
     const std::vector<std::string_view> lines = headLines(head, kHeadLines, true);
+    // A carriage return inside a line is a progress bar redrawn in a captured file: a terminal's
+    // copy shows only the last drawing, so such a file was never wrapped by one.
+    for (std::string_view l : lines)
+        if (l.find('\r') != std::string_view::npos)
+            return 0;
     std::vector<std::size_t> widths;
     for (std::string_view l : lines)
         if (const std::size_t columns = columnsOf(l); columns >= 60)
@@ -175,11 +182,13 @@ std::size_t hardWrapWidth(std::string_view head)
         const auto [cut, pieces] = cutsAt(lines, w);
         return cut >= 2 && cut * 2 >= pieces;
     };
-    if (most >= 3 && most * 2 >= lines.size() && wrappedAt(width))
+    if (most >= 3 && most * 2 >= lines.size() && width <= kWidestWindow && wrappedAt(width))
         return width;
+    // Terminal windows are a few hundred columns at most (kWidestWindow); longer lines of one
+    // length are a program's (padded records, repeated dumps), not a window's edge.
     const std::size_t longest = widths.back();
     const std::size_t atLongest = static_cast<std::size_t>(std::count(widths.begin(), widths.end(), longest));
-    return atLongest >= 2 && wrappedAt(longest) ? longest : 0;
+    return longest <= kWidestWindow && atLongest >= 2 && wrappedAt(longest) ? longest : 0;
 }
 
 } // namespace

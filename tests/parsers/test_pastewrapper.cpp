@@ -224,6 +224,21 @@ TEST_CASE("a short paste whose few long lines are all cut at one width is hard-w
                             "host-b:102:202 [1] NCCL INFO Channel 01/02 :    0   1   2   3   4   5   6   7\n"
                             "host-b:102:202 [1] NCCL INFO Trees [0] 2/-1/-1->1->0\n";
     CHECK(detectPasteWrapper(two).wrapWidth == 0);
+
+    // A captured file whose progress bar is redrawn with carriage returns: its lines share a
+    // length because the drawings do, and no terminal copy keeps the \r.
+    std::string captured;
+    for (int step = 0; step < 4; ++step) {
+        for (int redraw = 0; redraw < 6; ++redraw)
+            captured += " 19%|##        | 38" + std::to_string(10 + step) + "/20000 [15:55<67:25,  3.98it/s, loss=1.30" + std::to_string(10 + redraw) + "]\r";
+        captured += "\n{'loss': 1.3015, 'grad_norm': 0.52, 'learning_rate': 1.9e-05, 'epoch': 0." + std::to_string(step) + "}\n";
+    }
+    CHECK(detectPasteWrapper(captured).wrapWidth == 0);
+    // Lines of one length wider than any terminal window are a program's.
+    std::string wide;
+    for (int i = 0; i < 3; ++i)
+        wide += std::string(500, static_cast<char>('a' + i)) + "\n" + "next " + std::to_string(i) + "\n";
+    CHECK(detectPasteWrapper(wide).wrapWidth == 0);
 }
 
 TEST_CASE("a double-spaced paste is read as if its blank lines were not there", "[parsers][paste]")
