@@ -21,6 +21,23 @@ the plain copy's. A robust reader changes none: the wrapper says nothing about t
   grep        "logs/train.out:" before every line (grep -H over one file)
   numbered    "     1\t" before every line (cat -n)
   lstrip      every line's leading blanks removed (a paste that lost its indentation)
+  kubectl     "[pod/trainer-worker-0/pytorch] " (kubectl logs --prefix)
+  pdsh        "gpu-node-7: " (pdsh, clush)
+  compose     "trainer-1  | " (docker compose logs)
+  journal     "Dec 04 12:00:07 gpu-node-3 python[4242]: " (journalctl, syslog)
+  skypilot    "(head, rank=0, pid=2345) " (SkyPilot's node tag)
+  clock       "12:00:07 " (a CI runner's timestamper, ts '%H:%M:%S')
+  bclock      "[12:00:07] "
+  localtime   "2024-05-01 10:00:07 " (ts with a date, a portal's log view)
+  pylogging   "2024-05-01 10:00:07,123 - INFO - " (a forwarder logging each line)
+  pyroot      "INFO:root:" (Python logging's default format)
+  level       "[INFO] "
+  dash        "- " (a Markdown list item per line)
+  fenced      the whole log inside a ``` code fence
+  spaced      a blank line after every line (a web page's copy)
+  utf16le     UTF-16 little-endian without a byte-order mark (some Windows tools)
+  wrap120     every line cut into pieces of 120 characters (a terminal's hard wrap)
+  doubled     every line twice in a row; flatten: the whole log glued into one line
 
 Prints one line per shape and the cases it changed; exits 0, or 1 with --fail-on-change when
 a shape changed a case (CTest runs it that way over tests/data/real).
@@ -58,6 +75,21 @@ SHAPES = {
     "doubled": lambda b: b"\n".join(l + b"\n" + l for l in b.split(b"\n")),
     "flatten": lambda b: b" ".join(l for l in b.split(b"\n") if l.strip()) + b"\n",
     "lstrip": lambda b: b"\n".join(l.lstrip() for l in b.split(b"\n")),
+    "compose": lines_map(lambda l: b"trainer-1  | " + l),
+    "journal": lines_map(lambda l: b"Dec 04 12:00:07 gpu-node-3 python[4242]: " + l),
+    "skypilot": lines_map(lambda l: b"(head, rank=0, pid=2345) " + l),
+    "clock": lines_map(lambda l: b"12:00:07 " + l),
+    "bclock": lines_map(lambda l: b"[12:00:07] " + l),
+    "localtime": lines_map(lambda l: b"2024-05-01 10:00:07 " + l),
+    "pylogging": lines_map(lambda l: b"2024-05-01 10:00:07,123 - INFO - " + l),
+    "pyroot": lines_map(lambda l: b"INFO:root:" + l),
+    "level": lines_map(lambda l: b"[INFO] " + l),
+    "dash": lines_map(lambda l: b"- " + l),
+    "fenced": lambda b: b"```\n" + b + (b"" if b.endswith(b"\n") else b"\n") + b"```\n",
+    "spaced": lambda b: b"\n\n".join(b.split(b"\n")),
+    "utf16le": lambda b: b.decode("utf-8", "replace").encode("utf-16-le"),
+    "wrap120": lambda b: "\n".join(piece for l in b.decode("utf-8", "replace").split("\n")
+                                    for piece in ([l[i:i + 120] for i in range(0, len(l), 120)] or [""])).encode("utf-8"),
 }
 
 

@@ -208,8 +208,9 @@ void LogScanner::parseSegment(const LineSegment& rawSegment)
     LineSegment segment = rawSegment;
     if (segment.offset == 0 && segment.text.starts_with("\xEF\xBB\xBF"))
         segment.text.remove_prefix(3);
+    std::string_view stamp; // a time-stamped paste's time, kept as a collector's
     if (!m_wrapper.empty() && segment.lineNo != m_currentLine)
-        segment.text = m_wrapper.strip(segment.text);
+        segment.text = m_wrapper.strip(segment.text, &stamp);
     if (stripTerminalEscapes(segment.text, m_plainLine))
         segment.text = m_plainLine;
     // Masking at ingress (issue 5): a line holding a secret is replaced by its masked form
@@ -221,6 +222,7 @@ void LogScanner::parseSegment(const LineSegment& rawSegment)
         m_out.issues.add("secret_masked", m_out.sampleAt(segment.lineNo, segment.text));
     }
     LineContext ctx;
+    ctx.prefix.collectorTime = stamp;
     ctx.source = m_out.source.id;
     ctx.lineNo = segment.lineNo;
     ctx.offset = segment.offset;

@@ -2,6 +2,8 @@
 
 #include "parsers/flattenedpaste.h"
 #include "parsers/lineprefix.h"
+#include "parsers/textscan.h"
+#include "parsers/timesniff.h"
 
 #include <algorithm>
 #include <limits>
@@ -193,13 +195,73 @@ std::size_t hardWrapWidth(std::string_view head)
 
 } // namespace
 
-std::string_view PasteWrapper::strip(std::string_view line) const
+namespace {
+
+// "2024-05-01 10:00:07 ", "2024-05-01 10:00:07,123 ": a date and time first on the line and a
+// blank after it; its length with the blank, 0 if none.
+std::size_t timeStampLength(std::string_view line)
+{
+    if (line.size() < 20 || !isDigit(line[0]) || line[4] != '-')
+        return 0;
+    std::size_t consumed = 0;
+    // A zoned RFC 3339 time is a collector's the prefix reader takes with what follows it (the
+    // CRI format's "stderr F "); only the zoneless local time is left to this wrapper.
+    if (!parseIsoTime(line, &consumed).valid() || consumed >= line.size())
+        return 0;
+    return line[consumed] == ' ' ? consumed + 1 : 0;
+}
+
+// A logging level a forwarder put before the line: Python's default "INFO:root:" (level, logger
+// name, colon), "[INFO] ", "INFO: ", and "- INFO - " (what is left of "%(asctime)s - %(levelname)s
+// - " once the time is off). Its length, 0 if none.
+std::size_t levelTagLength(std::string_view line)
+{
+    static constexpr std::string_view kLevels[] = { "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL" };
+    std::size_t at = 0;
+    const bool bracket = line.starts_with('[');
+    const bool dashed = line.starts_with("- ");
+    at = bracket ? 1 : dashed ? 2 : 0;
+    for (std::string_view level : kLevels) {
+        if (!line.substr(at).starts_with(level))
+            continue;
+        std::size_t i = at + level.size();
+        if (bracket)
+            return line.substr(i).starts_with("] ") ? i + 2 : 0;
+        if (dashed)
+            return line.substr(i).starts_with(" - ") ? i + 3 : 0;
+        if (line.substr(i).starts_with(": "))
+            return i + 2;
+        if (i >= line.size() || line[i] != ':')
+            return 0;
+        // "INFO:root:" / "INFO:my.module:": the logger's name, then its colon.
+        const std::size_t name = ++i;
+        while (i < line.size() && i - name < 64 && (isAlnum(line[i]) || line[i] == '_' || line[i] == '.'))
+            ++i;
+        return i > name && i < line.size() && line[i] == ':' ? i + 1 : 0;
+    }
+    return 0;
+}
+
+} // namespace
+
+std::string_view PasteWrapper::strip(std::string_view line, std::string_view* stamp) const
 {
     if (numbered)
         line.remove_prefix(lineNumberLength(line));
     line = withoutQuotes(line, quoteDepth);
     if (!indent.empty() && line.starts_with(indent))
         line.remove_prefix(indent.size());
+    if (listMarker != 0 && line.size() >= 2 && line[0] == listMarker && line[1] == ' ')
+        line.remove_prefix(2);
+    if (timeStamped) {
+        if (const std::size_t n = timeStampLength(line)) {
+            if (stamp)
+                *stamp = line.substr(0, n - 1);
+            line.remove_prefix(n);
+        }
+    }
+    if (levelTagged)
+        line.remove_prefix(levelTagLength(line));
     return line;
 }
 
@@ -250,6 +312,32 @@ PasteWrapper detectLineWrapper(std::string_view head)
     return w;
 }
 
+// A list marker, a time stamp and a level tag on every line with text (under the wrapper
+// already found), in that order from the left; each is looked for on the lines without the ones
+// before it.
+void detectForwarderWrappers(std::string_view head, PasteWrapper& w)
+{
+    std::vector<std::string_view> lines = headLines(head, kHeadLines, true);
+    if (lines.size() < 4)
+        return;
+    for (std::string_view& line : lines)
+        line = w.strip(line);
+    const auto all = [&lines](auto&& test) { return std::all_of(lines.begin(), lines.end(), test); };
+    for (const char marker : { '-', '*' })
+        if (all([marker](std::string_view l) { return l.size() >= 2 && l[0] == marker && l[1] == ' '; })) {
+            w.listMarker = marker;
+            for (std::string_view& line : lines)
+                line.remove_prefix(2);
+            break;
+        }
+    if (all([](std::string_view l) { return timeStampLength(l) > 0; })) {
+        w.timeStamped = true;
+        for (std::string_view& line : lines)
+            line.remove_prefix(timeStampLength(line));
+    }
+    w.levelTagged = all([](std::string_view l) { return levelTagLength(l) > 0; });
+}
+
 } // namespace
 
 std::size_t columnsOf(std::string_view line)
@@ -277,6 +365,7 @@ PasteWrapper detectPasteWrapper(std::string_view head)
     if (const std::size_t lastBreak = head.rfind('\n'); lastBreak != std::string_view::npos)
         head = head.substr(0, lastBreak);
     PasteWrapper w = detectLineWrapper(head);
+    detectForwarderWrappers(head, w);
     w.doubled = everyLineTwice(head);
     w.doubleSpaced = !w.doubled && everyLineSpaced(head);
     w.wrapWidth = hardWrapWidth(head);

@@ -34,11 +34,18 @@ struct PasteWrapper {
     std::size_t wrapWidth = 0; // the width long lines were cut at; 0: not hard-wrapped
     bool flattened = false; // records glued into lines (flattenedpaste.h)
     bool doubleSpaced = false; // a blank line after every line of the head
+    // What a forwarding program or a list put before every line, inside the wrappers above:
+    char listMarker = 0;       // '-' or '*' and a blank: a Markdown list item per line
+    bool timeStamped = false;  // a date and time, no zone: `ts`, a portal's log view
+    bool levelTagged = false;  // a logging level: "INFO:root:", "[INFO] ", "ERROR: ", "- INFO - "
 
-
-    bool empty() const { return !numbered && quoteDepth == 0 && indent.empty(); } // nothing to strip
-    // The line without the wrapper; a line that lacks part of it loses only what it has.
-    std::string_view strip(std::string_view line) const;
+    bool empty() const
+    {
+        return !numbered && quoteDepth == 0 && indent.empty() && listMarker == 0 && !timeStamped && !levelTagged;
+    } // nothing to strip
+    // The line without the wrapper; a line that lacks part of it loses only what it has. The
+    // time stripped from a time-stamped line is left in `stamp` when given.
+    std::string_view strip(std::string_view line, std::string_view* stamp = nullptr) const;
 };
 
 // The columns a terminal gives `line`: its UTF-8 characters, not its bytes (a progress bar's
@@ -53,7 +60,9 @@ std::string digitsAsZero(std::string_view text);
 // The wrapper shared by every non-blank line among the first 64 of `head` (a source's first
 // bytes); none when a line lacks it or the head holds no line. `doubled` needs eight lines at
 // least, in equal pairs, and three different lines among them (a run of one repeated message
-// is not a doubled paste). `doubleSpaced` needs six lines with text at least and no two of them
+// is not a doubled paste). `listMarker`, `timeStamped` and `levelTagged` need every line with
+// text, four at least, to carry them: a program's own log has lines it did not write (NCCL's, a
+// traceback) without them. `doubleSpaced` needs six lines with text at least and no two of them
 // next to each other. `wrapWidth` needs half the head's lines at one width of 60 or more,
 // and two of them at least followed by a line that does not begin like the cut one: lines of
 // one format (NCCL's, a logger's) often share a width, but each begins like the one before.

@@ -86,25 +86,29 @@ void SourceBuilder::feed(std::string_view chunk)
         return;
     if (!m_kind)
         start(sniffContent(chunk.substr(0, 8192)));
-    if (m_bytes == 0 && m_scanner && !m_utf16 && !m_jsonLines)
-        m_scanner->setPasteWrapper(detectPasteWrapper(chunk.substr(0, 8192)));
+    const bool first = m_bytes == 0;
     if (m_hash)
         m_hash->update(chunk);
     m_bytes += chunk.size();
     if (m_scanner) {
+        // UTF-16 is read as the UTF-8 it decodes to, a JSON-lines export as its records' lines;
+        // a paste's wrapper is looked for in what the scanner reads (a Windows editor's UTF-16
+        // copy of a quoted or hard-wrapped paste is still one), except in a JSON export,
+        // whose records a program wrote.
+        std::string decoded;
+        std::string_view text = chunk;
         if (m_utf16) {
-            std::string utf8;
-            utf8.reserve(chunk.size());
-            m_utf16->decode(chunk, utf8);
-            m_scanner->feed(utf8);
+            decoded.reserve(chunk.size());
+            m_utf16->decode(chunk, decoded);
+            text = decoded;
         } else if (m_jsonLines) {
-            std::string lines;
-            lines.reserve(chunk.size());
-            m_jsonLines->decode(chunk, lines);
-            m_scanner->feed(lines);
-        } else {
-            m_scanner->feed(chunk);
+            decoded.reserve(chunk.size());
+            m_jsonLines->decode(chunk, decoded);
+            text = decoded;
         }
+        if (first && !m_jsonLines)
+            m_scanner->setPasteWrapper(detectPasteWrapper(text.substr(0, 8192)));
+        m_scanner->feed(text);
         return;
     }
     if (*m_kind == ContentKind::Json || *m_kind == ContentKind::Pickle) {

@@ -265,6 +265,51 @@ TEST_CASE("a double-spaced paste is read as if its blank lines were not there", 
     }
 }
 
+TEST_CASE("what a forwarder or a list put before every line is taken off with its time kept", "[parsers][paste]")
+{
+    const std::string lines[] = { "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: "
+                                  "WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600042 "
+                                  "milliseconds before timing out.",
+        "Traceback (most recent call last):", "  File \"train.py\", line 2, in main", "RuntimeError: boom" };
+    auto wrapped = [&lines](const std::string& lead) {
+        std::string out;
+        for (const auto& l : lines)
+            out += lead + l + "\n";
+        return out;
+    };
+    const auto pylogging = detectPasteWrapper(wrapped("2024-05-01 10:00:07,123 - INFO - "));
+    CHECK(pylogging.timeStamped);
+    CHECK(pylogging.levelTagged);
+    std::string_view stamp;
+    CHECK(pylogging.strip("2024-05-01 10:00:07,123 - INFO - RuntimeError: boom", &stamp) == "RuntimeError: boom");
+    CHECK(stamp == "2024-05-01 10:00:07,123");
+    CHECK(detectPasteWrapper(wrapped("INFO:root:")).strip("INFO:root:RuntimeError: boom") == "RuntimeError: boom");
+    CHECK(detectPasteWrapper(wrapped("[INFO] ")).strip("[INFO] RuntimeError: boom") == "RuntimeError: boom");
+    const auto listed = detectPasteWrapper(wrapped("- "));
+    CHECK(listed.listMarker == '-');
+    CHECK(listed.strip("-   File \"train.py\", line 2") == "  File \"train.py\", line 2");
+    // A zoned time is a collector's, taken with what follows it by the prefix reader.
+    CHECK_FALSE(detectPasteWrapper(wrapped("2024-05-01T10:00:00.123456789Z stderr F ")).timeStamped);
+    // Parsed like the plain lines.
+    const auto plain = rankscope::testing::built(wrapped(""));
+    for (const std::string lead : { "2024-05-01 10:00:07,123 - INFO - ", "INFO:root:", "[INFO] ", "- ", "2024-05-01 10:00:07 " }) {
+        INFO(lead);
+        const auto read = rankscope::testing::built(wrapped(lead));
+        REQUIRE(read.events.size() == plain.events.size());
+        for (std::size_t i = 0; i < read.events.size(); ++i)
+            CHECK(read.events[i].kind == plain.events[i].kind);
+    }
+
+    // A program's own log: some lines without the tag, so nothing is taken off.
+    std::string own = wrapped("INFO:root:");
+    own += "host:1:2 [0] NCCL INFO Channel 00/02 :    0   1\n";
+    const auto mixed = detectPasteWrapper(own);
+    CHECK_FALSE(mixed.levelTagged);
+    CHECK(mixed.empty());
+    // Too few lines to tell.
+    CHECK_FALSE(detectPasteWrapper("INFO:root:a\nINFO:root:b\n").levelTagged);
+}
+
 TEST_CASE("a line set in Markdown emphasis as a whole is read inside its markers", "[parsers][paste]")
 {
     using rankscope::parsers::stripLineEmphasis;
