@@ -222,6 +222,27 @@ bool stripTorchrunTee(std::string_view& s, LinePrefix& p)
     return true;
 }
 
+// An IPv4 or IPv6 address at `i` (digits, dots, colons, hex letters), at most 46 bytes; `i`
+// moves past it.
+std::string_view readAddress(std::string_view s, std::size_t& i)
+{
+    const std::size_t start = i;
+    while (i < s.size() && i - start < 46 && (isDigit(s[i]) || s[i] == '.' || s[i] == ':' || isHexAlpha(s[i])))
+        ++i;
+    return s.substr(start, i - start);
+}
+
+// The ')' that closes a "(…)" tag at `i`, and the blank after it when there is one.
+bool closeTag(std::string_view s, std::size_t& i)
+{
+    if (i >= s.size() || s[i] != ')')
+        return false;
+    ++i;
+    if (i < s.size() && s[i] == ' ')
+        ++i;
+    return true;
+}
+
 // "(RayTrainWorker pid=270291, ip=10.175.94.190) "
 bool stripRay(std::string_view& s, LinePrefix& p)
 {
@@ -250,16 +271,10 @@ bool stripRay(std::string_view& s, LinePrefix& p)
     std::string_view ip;
     if (s.substr(i).starts_with(", ip=")) {
         i += 5;
-        const std::size_t ipStart = i;
-        while (i < s.size() && (isDigit(s[i]) || s[i] == '.' || s[i] == ':' || isHexAlpha(s[i])))
-            ++i;
-        ip = s.substr(ipStart, i - ipStart);
+        ip = readAddress(s, i);
     }
-    if (i >= s.size() || s[i] != ')')
+    if (!closeTag(s, i))
         return false;
-    ++i;
-    if (i < s.size() && s[i] == ' ')
-        ++i;
     p.pid = static_cast<std::int32_t>(*pid);
     p.ip = ip;
     if (rank)
@@ -297,17 +312,10 @@ bool stripSkyPilot(std::string_view& s, LinePrefix& p)
     if (!readUnsigned(s, i) || i == pidStart)
         return false;
     std::string_view ip;
-    if (field("ip=")) {
-        const std::size_t ipStart = i;
-        while (i < s.size() && i - ipStart < 46 && (isDigit(s[i]) || s[i] == '.' || s[i] == ':' || isHexAlpha(s[i])))
-            ++i;
-        ip = s.substr(ipStart, i - ipStart);
-    }
-    if (i >= s.size() || s[i] != ')')
+    if (field("ip="))
+        ip = readAddress(s, i);
+    if (!closeTag(s, i))
         return false;
-    ++i;
-    if (i < s.size() && s[i] == ' ')
-        ++i;
     p.host = name;
     p.ip = ip;
     s.remove_prefix(i);

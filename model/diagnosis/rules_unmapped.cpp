@@ -84,6 +84,9 @@ struct StatedCause {
     double confidence;
     Placeholders values = {};
     std::vector<std::int32_t> ranks = {};
+    // A lead rather than a cause: where to look, stated as inconclusive (with the class when
+    // one is known).
+    bool lead = false;
 };
 
 void conclude(const RuleContext& ctx, RuleOutput& out, StatedCause c,
@@ -100,8 +103,10 @@ void conclude(const RuleContext& ctx, RuleOutput& out, StatedCause c,
     addEvidence(ctx.bundle, f, events);
     f.confidence = c.confidence;
     f.explanation = words ? renderTemplate(words->summary, c.values) : std::string();
-    out.propose(c.cls, c.ranks, c.confidence, c.rule,
+    Proposal& p = out.propose(c.cls, c.ranks, c.confidence, c.rule,
         words ? renderTemplate(words->verdict, c.values) : id);
+    if (c.lead)
+        p.status = DiagnosisStatus::Inconclusive;
 }
 
 // The dynamic loader could not give the framework a working NCCL: XLA's stub says "Unable to
@@ -182,15 +187,9 @@ void concludeSystemErrorAtSetup(const RuleContext& ctx, RuleOutput& out)
             break;
         }
     }
-    if (systemError.empty())
-        return;
-    static constexpr const char* kRule = "configuration.nccl_system_error";
-    Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, {});
-    f.confidence = 0.4;
-    addEvidence(b, f, systemError);
-    f.explanation = ctx.explain(kRule, {});
-    Proposal& p = out.propose(RootCauseClass::Configuration, {}, 0.4, kRule, ctx.verdict(kRule, {}));
-    p.status = DiagnosisStatus::Inconclusive;
+    if (!systemError.empty())
+        conclude(ctx, out,
+            { "configuration.nccl_system_error", RootCauseClass::Configuration, 0.4, {}, {}, true }, systemError);
 }
 
 } // namespace
@@ -426,15 +425,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     concludeSystemErrorAtSetup(ctx, out);
     // Across hosts (or hosts unnamed) the same stop says a hang, not where: the network and the
     // peer path are both candidates, so it is a lead, stated as inconclusive.
-    if (testsStalled.empty() && !testsStalledHosts.empty() && !anyFailure) {
-        static constexpr const char* kRule = "hang.nccl_tests_stalled";
-        Finding& f = out.add(ctx, kRule, RootCauseClass::Unknown, {});
-        f.confidence = 0.25;
-        addEvidence(b, f, testsStalledHosts);
-        f.explanation = ctx.explain(kRule, {});
-        Proposal& p = out.propose(RootCauseClass::Unknown, {}, 0.25, kRule, ctx.verdict(kRule, {}));
-        p.status = DiagnosisStatus::Inconclusive;
-    }
+    if (testsStalled.empty() && !testsStalledHosts.empty() && !anyFailure)
+        conclude(ctx, out, { "hang.nccl_tests_stalled", RootCauseClass::Unknown, 0.25, {}, {}, true }, testsStalledHosts);
     if (!socketConfig.empty()) {
         const std::int32_t rank = onlyRankOf(b, socketConfig);
         StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7 };
