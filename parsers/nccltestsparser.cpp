@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <string>
 
 namespace rankscope::parsers {
@@ -145,7 +146,8 @@ std::string_view rankLineHost(std::string_view body)
 bool NcclTestsParser::Repeat::printedAgain()
 {
     const bool again = seen > 0 && !rowSince;
-    ++seen;
+    if (seen < std::numeric_limits<std::int32_t>::max())
+        ++seen;
     rowSince = false;
     return again;
 }
@@ -189,8 +191,10 @@ bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, m
         else if (start == "# Avg bus bandwidth")
             noteRepeat(m_summary, ctx, body, out);
         else if (start == "#  Rank " || start == "#   Rank ") {
-            ++m_rankLines;
-            if (const std::string_view host = rankLineHost(body); !host.empty())
+            if (m_rankLines < std::numeric_limits<std::int32_t>::max())
+                ++m_rankLines;
+            // Whether one host or several is all that is asked: two are kept at most.
+            if (const std::string_view host = rankLineHost(body); !host.empty() && m_rankHosts.size() < 2)
                 m_rankHosts.emplace(host);
         }
         if (start == "# Avg bus bandwidth" || start == "# Out of bounds values")

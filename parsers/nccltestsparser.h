@@ -61,7 +61,8 @@ private:
         model::TimePoint time;
     };
     std::optional<OpenTable> m_openTable;
-    // "#  Rank  0 Group  0 Pid  9822 on node1 device  0 …": the hosts named, and how many lines.
+    // "#  Rank  0 Group  0 Pid  9822 on node1 device  0 …": the hosts named (two at most), and
+    // how many lines.
     std::set<std::string, std::less<>> m_rankHosts;
     std::int32_t m_rankLines = 0;
 };
