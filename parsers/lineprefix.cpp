@@ -646,7 +646,7 @@ bool stripSyslogHeader(std::string_view& s, LinePrefix& p)
     std::size_t i = 0;
     if (isUpper(s[0])) {
         const SniffedTime t = sniffLeadingTime(s);
-        if (!t.time.valid() || t.length < 15 || t.length >= s.size() || s[3] != ' ')
+        if (!t.time.valid() || t.length < 15 || t.length >= s.size())
             return false;
         i = t.length;
         if (i < s.size() && s[i] == '.')
@@ -727,8 +727,8 @@ std::string_view stripPrefixes(std::string_view line, LinePrefix& prefix)
                 || (round == 0 && stripGrepFileName(line, prefix)) || stripComposePrefix(line, prefix)
                 || (round == 0 && stripSyslogHeader(line, prefix));
         } else if (isAlnum(c) || c == '.' || c == '/') {
-            stripped = (round == 0 && isDigit(c) && (stripSyslogHeader(line, prefix) || stripBareClock(line)))
-                || (round == 0 && isDigit(c) && stripCollectorTimestamp(line, prefix))
+            stripped = (round == 0 && isDigit(c)
+                           && (stripSyslogHeader(line, prefix) || stripBareClock(line) || stripCollectorTimestamp(line, prefix)))
                 || (isDigit(c) && stripPlainTimeBeforeRank(line, prefix))
                 || stripLabelOrHost(line, prefix) || (round == 0 && stripGrepFileName(line, prefix))
                 || stripComposePrefix(line, prefix);

@@ -150,7 +150,6 @@ void LogScanner::onSegment(const LineSegment& rawSegment)
         return;
     if (m_wrapper.doubleSpaced && rawSegment.text.find_first_not_of(" \t\r") == std::string_view::npos)
         return; // the copy's blank line, not the log's
-
     if (m_wrapper.wrapWidth > 0 && joinsHardWrap(rawSegment))
         return;
     if (m_wrapper.flattened && readsGluedRecords(rawSegment))

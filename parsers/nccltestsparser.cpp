@@ -177,7 +177,9 @@ bool NcclTestsParser::parseLine(const LineContext& ctx, std::string_view body, m
         return true;
     }
     if (isTableHeader(body)) {
-        m_openTable = OpenTable { ctx.evidence(), ctx.identity, ctx.bestTime() };
+        m_openTable = ctx;
+        m_openTable->line = {};
+        m_openTable->prefix = {};
         return true;
     }
     for (std::string_view start : kCommentStarts) {
@@ -208,13 +210,8 @@ void NcclTestsParser::finish(model::ParsedSource& out)
 {
     if (!m_openTable)
         return;
-    model::Event& e = out.events.emplace_back();
-    e.kind = model::EventKind::NcclTestsStalled;
-    e.severity = model::Severity::Warning;
-    e.evidence = m_openTable->evidence;
-    e.identity = m_openTable->identity;
-    e.time = m_openTable->time;
-    e.text = out.intern("nccl-tests printed its result table's header and no result after it");
+    model::Event& e = addEvent(out, *m_openTable, model::EventKind::NcclTestsStalled, model::Severity::Warning,
+        "nccl-tests printed its result table's header and no result after it");
     e.code = m_rankLines;
     if (m_rankHosts.size() == 1)
         e.detail = out.intern(*m_rankHosts.begin());

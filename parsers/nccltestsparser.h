@@ -54,13 +54,9 @@ private:
     Repeat m_banner;  // "# nThread 1 nGpus 8 minBytes …"
     Repeat m_summary; // "# Avg bus bandwidth    : 3.94"
 
-    // The last column header of a result table, while nothing has followed it yet.
-    struct OpenTable {
-        model::EvidenceRef evidence;
-        std::uint32_t identity = 0;
-        model::TimePoint time;
-    };
-    std::optional<OpenTable> m_openTable;
+    // The line of the last column header of a result table, while nothing has followed it
+    // yet (its text and prefix views dropped: they do not outlive the line).
+    std::optional<LineContext> m_openTable;
     // "#  Rank  0 Group  0 Pid  9822 on node1 device  0 …": the hosts named (two at most), and
     // how many lines.
     std::set<std::string, std::less<>> m_rankHosts;

@@ -193,10 +193,6 @@ std::size_t hardWrapWidth(std::string_view head)
     return longest <= kWidestWindow && atLongest >= 2 && wrappedAt(longest) ? longest : 0;
 }
 
-} // namespace
-
-namespace {
-
 // "2024-05-01 10:00:07 ", "2024-05-01 10:00:07,123 ": a date and time first on the line and a
 // blank after it; its length with the blank, 0 if none.
 std::size_t timeStampLength(std::string_view line)
@@ -217,10 +213,9 @@ std::size_t timeStampLength(std::string_view line)
 std::size_t levelTagLength(std::string_view line)
 {
     static constexpr std::string_view kLevels[] = { "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL" };
-    std::size_t at = 0;
     const bool bracket = line.starts_with('[');
     const bool dashed = line.starts_with("- ");
-    at = bracket ? 1 : dashed ? 2 : 0;
+    const std::size_t at = bracket ? 1 : dashed ? 2 : 0;
     for (std::string_view level : kLevels) {
         if (!line.substr(at).starts_with(level))
             continue;

@@ -39,7 +39,6 @@
 #include "model/ranklist.h"
 #include "model/shortentext.h"
 
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -160,36 +159,13 @@ std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& event
     return ranks.size() == 1 ? *ranks.begin() : -1;
 }
 
-// NCCL returned ncclSystemError ("unhandled system error"): a system call of its own failed
-// (src/include/socket.h, shmutils.cc, misc/ibvwrap.cc: socket, connect, open, ftruncate, mmap on
-// /dev/shm). Before anything ran — no step logged, no collective timed out — that is the
-// environment NCCL was set up in: a container's /dev/shm or IPC namespace, its network
-// interfaces, a locked-memory limit. Which call, only NCCL_DEBUG=INFO says, so it is a lead,
-// stated as inconclusive; any rule that read the failing call outranks it.
-void concludeSystemErrorAtSetup(const RuleContext& ctx, RuleOutput& out)
+// The kinds of event that quote an NCCL error's words as their message: where a bare
+// ncclSystemError shows.
+bool quotesNcclError(EventKind kind)
 {
-    const Bundle& b = ctx.bundle;
-    std::vector<std::uint32_t> systemError;
-    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
-        const Event& e = b.events[i];
-        if (e.kind == EventKind::TrainingProgress || isCollectiveTimeout(e))
-            return; // it ran: a failure later is a peer's or a link's as often as the setup's
-        switch (e.kind) {
-        case EventKind::TorchNcclApiError:
-        case EventKind::TorchAsyncNcclError:
-        case EventKind::TorchWatchdogException:
-        case EventKind::PythonException:
-        case EventKind::NcclTestsFailure:
-            if (isNcclSystemErrorText(b.text(e.text)))
-                systemError.push_back(i);
-            break;
-        default:
-            break;
-        }
-    }
-    if (!systemError.empty())
-        conclude(ctx, out,
-            { "configuration.nccl_system_error", RootCauseClass::Configuration, 0.4, {}, {}, true }, systemError);
+    return kind == EventKind::TorchNcclApiError || kind == EventKind::TorchAsyncNcclError
+        || kind == EventKind::TorchWatchdogException || kind == EventKind::PythonException
+        || kind == EventKind::NcclTestsFailure;
 }
 
 } // namespace
@@ -202,9 +178,16 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         loadingBarrier, testsSetup, testsWorlds, testsStalled, testsStalledHosts, rankDisagreement, kernelFault, qpSetup, commandLine;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
+    std::vector<std::uint32_t> systemError;
+    bool ran = false; // a step logged or a collective timed out
+    bool anyFailure = false;
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
         const std::string_view text = b.text(e.text);
+        anyFailure |= e.severity >= Severity::Error;
+        ran |= e.kind == EventKind::TrainingProgress || isCollectiveTimeout(e);
+        if (quotesNcclError(e.kind) && isNcclSystemErrorText(text))
+            systemError.push_back(i);
         switch (e.kind) {
         case EventKind::NcclCudaFailure:
             if (contains(b.text(e.detail), "nvls") || contains(text, "nvls.cc")
@@ -415,14 +398,20 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     // nccl-tests on one host stopped before its first result with no error: the GPUs'
     // peer-to-peer path through PCIe (ACS, IOMMU) is where such a first transfer hangs. A
     // process that failed (an error, a launcher's exit record) stopped it instead.
-    const bool anyFailure = std::any_of(b.events.begin(), b.events.end(),
-        [](const Event& e) { return e.severity >= Severity::Error; });
     if (!testsStalled.empty() && !anyFailure)
         conclude(ctx, out,
             { "configuration.pcie_peer_path", RootCauseClass::Configuration, 0.5,
                 { { "host", std::string(b.text(b.events[testsStalled.front()].detail)) } } },
             testsStalled);
-    concludeSystemErrorAtSetup(ctx, out);
+    // NCCL returned ncclSystemError ("unhandled system error"): a system call of its own failed
+    // (src/include/socket.h, shmutils.cc, misc/ibvwrap.cc: socket, connect, open, ftruncate, mmap
+    // on /dev/shm). Before anything ran that is the environment NCCL was set up in: a container's
+    // /dev/shm or IPC namespace, its network interfaces, a locked-memory limit. After a logged step
+    // or a timeout a peer's exit or a link fails the same way. Which call, only NCCL_DEBUG=INFO
+    // says, so it is a lead; any rule that read the failing call outranks it.
+    if (!systemError.empty() && !ran)
+        conclude(ctx, out,
+            { "configuration.nccl_system_error", RootCauseClass::Configuration, 0.4, {}, {}, true }, systemError);
     // Across hosts (or hosts unnamed) the same stop says a hang, not where: the network and the
     // peer path are both candidates, so it is a lead, stated as inconclusive.
     if (testsStalled.empty() && !testsStalledHosts.empty() && !anyFailure)
