@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 
 namespace rankscope::model {
 
@@ -26,22 +25,6 @@ struct RawIdentity {
     bool statesRank() const { return globalRank >= 0 || localRank >= 0 || srunTask >= 0 || mpiRank >= 0; }
 
     friend bool operator==(const RawIdentity&, const RawIdentity&) = default;
-};
-
-struct RawIdentityHash {
-    std::size_t operator()(const RawIdentity& id) const noexcept
-    {
-        std::size_t h = id.source;
-        auto mix = [&h](std::uint64_t v) { h ^= std::hash<std::uint64_t> {}(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
-        mix(static_cast<std::uint32_t>(id.globalRank));
-        mix(static_cast<std::uint32_t>(id.localRank));
-        mix(static_cast<std::uint32_t>(id.srunTask));
-        mix(static_cast<std::uint32_t>(id.mpiRank));
-        mix(static_cast<std::uint32_t>(id.pid));
-        mix(id.host);
-        mix(id.ip);
-        return h;
-    }
 };
 
 } // namespace rankscope::model

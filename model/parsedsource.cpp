@@ -37,11 +37,7 @@ StrId ParsedSource::intern(std::string_view text)
 
 std::uint32_t ParsedSource::identityIndex(const RawIdentity& identity)
 {
-    auto [it, inserted] = m_identityIndex.try_emplace(identity,
-        static_cast<std::uint32_t>(identities.size()));
-    if (inserted)
-        identities.push_back(identity);
-    return it->second;
+    return m_identityIndex.findOrAdd(identity, identities);
 }
 
 std::string ParsedSource::sampleAt(std::uint64_t line, std::string_view text) const

@@ -7,6 +7,7 @@
 
 #include "model/event.h"
 #include "model/identity.h"
+#include "model/identityindex.h"
 #include "model/importissues.h"
 #include "model/records.h"
 #include "model/source.h"
@@ -15,7 +16,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace rankscope::model {
@@ -61,7 +61,7 @@ struct ParsedSource {
     std::string sampleAt(std::uint64_t line, std::string_view text) const;
 
 private:
-    std::unordered_map<RawIdentity, std::uint32_t, RawIdentityHash> m_identityIndex;
+    IdentityIndex m_identityIndex;
 };
 
 } // namespace rankscope::model
