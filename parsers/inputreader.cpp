@@ -25,6 +25,9 @@ namespace rankscope::parsers {
 namespace {
 
 constexpr std::size_t kFileReadBytes = 1 << 20; // read() size for plain files
+// A file's hash is offered to another thread (ReadControl::offloadHash) from this size on;
+// below it the job's own reads and hand-over cost more than hashing inline.
+constexpr std::uint64_t kOffloadHashBytes = 16u << 20;
 constexpr std::size_t kReadBlock = 1 << 20;   // libarchive read size
 
 std::string humanBytes(std::uint64_t n)
@@ -674,7 +677,14 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
                 + " is over the " + humanBytes(limits.maxEntryBytes) + " limit per file; not read");
         return result;
     }
-    SourceBuilder builder(makeSource(originOf(task), task.displayPath, {}, false), limits, control.hashContent);
+    std::shared_ptr<FileHashJob> hashJob;
+    if (control.hashContent && control.offloadHash && piece.size() == bufferBytes && size >= kOffloadHashBytes) {
+        auto job = std::make_shared<FileHashJob>(fd, size, control.cancel);
+        if (job->valid() && control.offloadHash(job))
+            hashJob = std::move(job);
+    }
+    SourceBuilder builder(makeSource(originOf(task), task.displayPath, {}, false), limits,
+        control.hashContent && !hashJob);
     if (!piece.empty())
         builder.knownKind(kind);
     builder.reuseBuffers(&readBuffer.source);
@@ -706,7 +716,13 @@ TaskResult readInput(const InputTask& task, const LoadLimits& limits, const Read
             break;
         }
     }
-    deliver(result, sinks, builder.finish(), done);
+    model::ParsedSource parsed = builder.finish();
+    // The digest is of the file's first `size` bytes; it is this source's only when that is
+    // what was parsed (a file that shrank while read keeps no digest, as an unhashed load).
+    if (hashJob && !control.cancelled())
+        if (auto digest = hashJob->wait(); digest && done == size)
+            parsed.source.sha256 = std::move(*digest);
+    deliver(result, sinks, std::move(parsed), done);
     return result;
 }
 

@@ -6,12 +6,14 @@
 
 #include "model/importissues.h"
 #include "model/parsedsource.h"
+#include "parsers/filehashjob.h"
 #include "parsers/inputplan.h"
 #include "parsers/sourcebuilder.h"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,10 @@ struct ReadControl {
     // SHA-256 of every source for the inputs table of JSON outputs and reports. It is about a
     // fifth of single-thread ingest time, so outputs that never show it turn it off.
     bool hashContent = true;
+    // Offered the hash of a big plain file (FileHashJob) before the file is parsed; true when
+    // it queued the job for a thread with nothing else to do. Unset or false: the reading
+    // thread hashes the bytes as it reads them.
+    std::function<bool(const std::shared_ptr<FileHashJob>&)> offloadHash;
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

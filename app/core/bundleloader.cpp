@@ -99,6 +99,10 @@ model::Result<BundlePtr> load(
     auto work = [&]() {
         parsers::ReadBuffer buffer;
         auto parse = [&](MemberJob&& job) {
+            if (job.hash) {
+                job.hash->run(); // returns at once when its reader already did it
+                return;
+            }
             if (control.cancelled() || outOfMemory)
                 return;
             merge.add(job.task, job.seq,
@@ -125,7 +129,7 @@ model::Result<BundlePtr> load(
                                std::uint64_t read) { merge.add(i, seq, std::move(s), read); };
             sinks.unparsed
                 = [&](std::uint32_t seq, parsers::UnparsedMember&& m, std::uint64_t read) {
-                      jobs.push(MemberJob { i, seq, std::move(m), read });
+                      jobs.push(MemberJob { i, seq, std::move(m), read, nullptr });
                       // Reading runs ahead of parsing no further than the queue's byte budget.
                       while (jobs.tooFull())
                           if (auto job = jobs.tryPop())
@@ -146,7 +150,17 @@ model::Result<BundlePtr> load(
             outOfMemory = true;
         }
     };
-    unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+    // A big file's hash goes to another thread once no file is left for the others to take
+    // (a bundle that is one srun console, the last big file of a bundle): they would wait
+    // idle, and the reader parses while they hash.
+    if (threads > 1)
+        control.offloadHash = [&](const std::shared_ptr<parsers::FileHashJob>& job) {
+            if (next.load() < tasks.size())
+                return false;
+            jobs.pushHash(job);
+            return true;
+        };
     // Not capped by the number of files: one archive keeps every thread busy (MemberJobs).
     model::HelperThreads helpers(threads - 1, [&worker](unsigned) { worker(); });
     worker();

@@ -12,6 +12,17 @@ void MemberJobs::push(MemberJob&& job)
     m_changed.notify_one();
 }
 
+void MemberJobs::pushHash(std::shared_ptr<parsers::FileHashJob> job)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        MemberJob hashJob;
+        hashJob.hash = std::move(job);
+        m_jobs.push_front(std::move(hashJob));
+    }
+    m_changed.notify_one();
+}
+
 std::optional<MemberJob> MemberJobs::popLocked()
 {
     if (m_jobs.empty())

@@ -5,6 +5,7 @@
 #include "app/core/bundleloader.h"
 #include "app/core/orderedmerge.h"
 #include "app/core/similarinputs.h"
+#include "parsers/sha256.h"
 
 #include "../parsers/archivewriter.h"
 
@@ -258,5 +259,29 @@ TEST_CASE("sources merged from several threads keep the path order whatever orde
         CHECK(b.frEntries.capacity() <= 1800 * 9 / 8 + 100);
         for (std::size_t d = 0; d < b.frDumps.size(); ++d)
             CHECK(b.frDumps[d].firstEntry == 100 * d);
+    }
+}
+
+TEST_CASE("one big file's hash is the same whether another thread computed it or not", "[loader][hash]")
+{
+    TempDir dir;
+    // An srun console of a whole job: one file, so every thread but the reader is free.
+    std::string bytes;
+    for (int i = 0; bytes.size() < (17u << 20); ++i)
+        bytes += std::to_string(i % 64) + ": gpu-node-" + std::to_string(i % 8) + ":42" + std::to_string(i % 64)
+            + ":42 [0] NCCL INFO AllReduce: opCount " + std::to_string(i / 64)
+            + " sendbuff 0x7f0000 recvbuff 0x7f0000 count 1024 datatype 7 op 0 root 0 comm 0x5000 [nranks=64] stream 0x9\n";
+    const auto path = (dir.path / "slurm-42.out").string();
+    std::ofstream(path, std::ios::binary) << bytes;
+    std::ofstream(dir.path / "small.log", std::ios::binary) << "[rank0]: hello\n";
+    const std::string expected = parsers::sha256Hex(bytes);
+    const std::size_t traces = load({ path }, 1)->collTraces.size();
+    CHECK(traces == 64);
+    for (unsigned threads : { 1u, 2u, 4u }) {
+        const auto bundle = load({ path, (dir.path / "small.log").string() }, threads);
+        REQUIRE(bundle->sources.size() == 2);
+        CHECK(bundle->sources[0].sha256 == expected);
+        CHECK(bundle->sources[1].sha256 == parsers::sha256Hex("[rank0]: hello\n"));
+        CHECK(bundle->collTraces.size() == traces);
     }
 }

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
+#include <thread>
 #include <sys/stat.h>
 
 using namespace rankscope;
@@ -624,6 +626,77 @@ TEST_CASE(
             CHECK(text == inPlace[seq]);
             ++seq;
         }
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a big plain file's hash offered to another thread is the same digest, and the same source",
+    "[parsers][input][hash]")
+{
+    const auto dir = scratchDir("hash-offload");
+    // More than the offload threshold (16 MiB), in many read pieces.
+    std::string bytes;
+    for (int i = 0; bytes.size() < (17u << 20); ++i)
+        bytes += "gpu-node-3:4242:4242 [" + std::to_string(i % 8) + "] NCCL INFO AllReduce: opCount "
+            + std::to_string(i) + " sendbuff 0x7f0000 recvbuff 0x7f0000 count 1024 datatype 7 op 0 root 0 comm 0x5000 [nranks=8] stream 0x9\n";
+    std::ofstream(dir / "rank3.log", std::ios::binary) << bytes;
+    parsers::InputTask t;
+    t.kind = parsers::InputKind::File;
+    t.diskPath = (dir / "rank3.log").string();
+    t.displayPath = "rank3.log";
+    t.diskBytes = bytes.size();
+
+    auto readWith = [&](const parsers::ReadControl& control) {
+        auto r = parsers::readInput(t, {}, control);
+        REQUIRE(r.sources.size() == 1);
+        return std::move(r.sources.front());
+    };
+    const model::ParsedSource inline_ = readWith({});
+    CHECK(inline_.source.sha256 == parsers::sha256Hex(bytes));
+
+    SECTION("taken by a helper thread")
+    {
+        std::vector<std::thread> helpers;
+        int offered = 0;
+        parsers::ReadControl control;
+        control.offloadHash = [&](const std::shared_ptr<parsers::FileHashJob>& job) {
+            ++offered;
+            helpers.emplace_back([job] { job->run(); });
+            return true;
+        };
+        const model::ParsedSource offloaded = readWith(control);
+        for (auto& h : helpers)
+            h.join();
+        CHECK(offered == 1);
+        CHECK(describeSource(offloaded) == describeSource(inline_));
+    }
+    SECTION("queued but never taken: the reader runs it itself")
+    {
+        std::shared_ptr<parsers::FileHashJob> kept;
+        parsers::ReadControl control;
+        control.offloadHash = [&](const std::shared_ptr<parsers::FileHashJob>& job) {
+            kept = job;
+            return true;
+        };
+        CHECK(describeSource(readWith(control)) == describeSource(inline_));
+        REQUIRE(kept);
+        kept->run(); // a thread that takes it late finds it done
+    }
+    SECTION("refused: hashed inline")
+    {
+        parsers::ReadControl control;
+        control.offloadHash = [](const std::shared_ptr<parsers::FileHashJob>&) { return false; };
+        CHECK(describeSource(readWith(control)) == describeSource(inline_));
+    }
+    SECTION("not asked for: no hash, and nothing offered")
+    {
+        parsers::ReadControl control;
+        control.hashContent = false;
+        control.offloadHash = [](const std::shared_ptr<parsers::FileHashJob>&) {
+            FAIL("offered a hash nobody asked for");
+            return false;
+        };
+        CHECK(readWith(control).source.sha256.empty());
     }
     std::filesystem::remove_all(dir);
 }
