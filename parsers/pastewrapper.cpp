@@ -313,7 +313,7 @@ PasteWrapper detectLineWrapper(std::string_view head)
 void detectForwarderWrappers(std::string_view head, PasteWrapper& w)
 {
     std::vector<std::string_view> lines = headLines(head, kHeadLines, true);
-    if (lines.size() < 4)
+    if (lines.empty())
         return;
     for (std::string_view& line : lines)
         line = w.strip(line);

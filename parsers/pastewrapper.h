@@ -61,8 +61,10 @@ std::string digitsAsZero(std::string_view text);
 // bytes); none when a line lacks it or the head holds no line. `doubled` needs eight lines at
 // least, in equal pairs, and three different lines among them (a run of one repeated message
 // is not a doubled paste). `listMarker`, `timeStamped` and `levelTagged` need every line with
-// text, four at least, to carry them: a program's own log has lines it did not write (NCCL's, a
-// traceback) without them. `doubleSpaced` needs six lines with text at least and no two of them
+// text to carry them: a program's own log has lines it did not write (NCCL's, a traceback)
+// without them. A paste of one to three such lines is taken as wrapped too: taking the wrapper
+// off a program's own short log loses nothing a parser reads (the time stays, as the
+// collector's), while leaving it on hides the "[rank3]:" or NCCL header behind it. `doubleSpaced` needs six lines with text at least and no two of them
 // next to each other. `wrapWidth` needs half the head's lines at one width of 60 or more,
 // and two of them at least followed by a line that does not begin like the cut one: lines of
 // one format (NCCL's, a logger's) often share a width, but each begins like the one before.
