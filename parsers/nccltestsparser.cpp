@@ -58,10 +58,12 @@ bool isNumberToken(std::string_view t)
 
 // "   131072008      32768002     float     sum      -1   2604.6   50.32   96.45      0 …":
 // size and count, then a type, then at least five numbers (or "N/A" for an unchecked error).
+// The table right-aligns its columns, but a paste may have lost the leading blanks (a chat
+// or a form that trims lines); the type in third place and seven numbers say enough.
 bool isResultRow(std::string_view body)
 {
     std::size_t i = skipBlanks(body, 0);
-    if (i == 0 || i >= body.size() || !isDigit(body[i]))
+    if (i >= body.size() || !isDigit(body[i]))
         return false;
     int numbers = 0;
     bool typed = false;

@@ -961,6 +961,23 @@ void readDesyncItem(std::string_view item, model::DesyncReport& report)
     }
 }
 
+// An item of a desync report pasted without its leading blanks (a chat or a form that trims
+// lines): only the report's own shapes, since a line at the margin is usually the next record
+// ("[rank0]:[E …]").
+bool unindentedDesyncItem(std::string_view item)
+{
+    if (item.starts_with("- "))
+        return true;
+    if (item.starts_with('#'))
+        return item.size() > 1 && isDigit(item[1]) && trim(item).ends_with(" ranks:");
+    std::size_t i = 0;
+    std::vector<std::int32_t> ranks;
+    if (!item.starts_with('[') || !readRankList(item, i, ranks))
+        return false;
+    const std::string_view rest = item.substr(i);
+    return rest.starts_with(" finished ") || rest.starts_with(" started ") || rest.starts_with(" joined ");
+}
+
 } // namespace
 
 PytorchParser::Continuation PytorchParser::continueBlock(
@@ -1003,8 +1020,16 @@ PytorchParser::Continuation PytorchParser::continueBlock(
         std::size_t i = 0;
         while (i < body.size() && (body[i] == ' ' || body[i] == '\t'))
             ++i;
-        const std::string_view item = body.substr(i);
-        if (i > 0 && (item.starts_with("- ") || item.starts_with("[") || item.starts_with("#"))) {
+        std::string_view item = body.substr(i);
+        bool isItem = i > 0 ? (item.starts_with("- ") || item.starts_with("[") || item.starts_with("#"))
+                            : unindentedDesyncItem(item);
+        // At the margin, "[7] finished …" reads as a rank tag and its message: the item is the
+        // whole line.
+        if (!isItem && i == 0 && ctx.line.size() > body.size() && unindentedDesyncItem(ctx.line)) {
+            item = ctx.line;
+            isItem = true;
+        }
+        if (isItem) {
             readDesyncItem(item, block.report);
             consumed = true;
         }
@@ -1140,8 +1165,9 @@ bool PytorchParser::parseStartAnchored(
         }
         return false;
     case '-':
-        // A pasted desync report: the leading tab became spaces and was skipped above.
-        if (start > 0 && line.starts_with("- ")) {
+        // A pasted desync report: the leading tab became spaces and was skipped above, or was
+        // trimmed away. Only its own first items open one (parseDesyncStart).
+        if (line.starts_with("- ")) {
             handled = parseDesyncStart(ctx, body, line, out);
             return handled;
         }

@@ -688,10 +688,21 @@ bool StackDumpParser::continuation(Dump& dump, std::string_view text)
 
     switch (dump.tool) {
     case StackTool::PySpy:
-        if (indent == 0)
-            return trimmed.starts_with("Python v") || trimmed.starts_with("Parent Process ")
-                || (trimmed.size() >= 10
-                    && trimmed.find_first_not_of('-') == std::string_view::npos);
+        if (indent == 0) {
+            if (trimmed.starts_with("Python v") || trimmed.starts_with("Parent Process ")
+                || (trimmed.size() >= 10 && trimmed.find_first_not_of('-') == std::string_view::npos))
+                return true;
+            // A paste that lost its leading blanks (a chat or a form that trims lines): py-spy
+            // indents every frame, so a frame at the margin right under its thread's header,
+            // and the ones after it, are that paste's.
+            if (thread && (thread->frames.empty() || dump.framesUnindented) && !dump.inLocals
+                && pySpyFrame(trimmed, view)) {
+                dump.framesUnindented = true;
+                push(view);
+                return true;
+            }
+            return false;
+        }
         if (trimmed.starts_with("Arguments:") || trimmed.starts_with("Locals:")) {
             dump.inLocals = true;
             return true;

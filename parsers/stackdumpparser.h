@@ -89,6 +89,7 @@ private:
         std::vector<Thread> threads;
         bool threadListCut = false; // faulthandler stopped listing threads
         bool inLocals = false; // inside a py-spy --locals block
+        bool framesUnindented = false; // a py-spy paste that lost its leading blanks
         bool inNativeStack = false; // faulthandler's "C stack trace" section
         bool blankPending = false;
         int foreignLines = 0;

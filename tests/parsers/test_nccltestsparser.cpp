@@ -95,6 +95,12 @@ TEST_CASE("nccl-tests ending at its table's header is read as stalled in the fir
         model::EventKind::NcclTestsStalled)
               .empty());
     CHECK(eventsOf(testing::scan(head + "gpuhost: Test NCCL failure common.cu:1005 'unhandled system error'\n"), model::EventKind::NcclTestsStalled).empty());
+    // So does a row whose leading blanks a chat or a form trimmed.
+    CHECK(eventsOf(testing::scan(head + "8             2     float     sum      -1    10.31    0.00    0.00      0    10.02    0.00    0.00      0\n"),
+        model::EventKind::NcclTestsStalled)
+              .empty());
+    // A line of numbers is not a row without nccl-tests' type in third place.
+    CHECK_FALSE(eventsOf(testing::scan(head + "8 2 3 4 5 6 7 8 9\n"), model::EventKind::NcclTestsStalled).empty());
 
     // Ranks on two hosts: no single host is named.
     const auto twoHosts = testing::scan("#  Rank  0 Group  0 Pid  100 on      node1 device  0 [0x07] A100\n"

@@ -910,6 +910,35 @@ TEST_CASE("desync report naming lagging ranks that never joined", "[parsers][pyt
     CHECK(eventsOf(p, EventKind::TorchTeardown).size() == 1);
 }
 
+TEST_CASE("a desync report pasted without its leading blanks reads as the indented one", "[parsers][pytorch]")
+{
+    const std::string lines[] = { "[rank1]:[E ProcessGroupNCCL.cpp:1580] [PG 0 Rank 1] ",
+        "\t - [1] Timeout at collective: _REDUCE_SCATTER_BASE, #330",
+        "\t - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:",
+        "\t   - [1] joined but didn't finish collective #330 (count from 1)",
+        "\t     [0] finished collective #329, but didn't join collective #330 (count from 1)",
+        "\t - Snapshot of ranks' latest states:", "\t   #329 finished ranks:",
+        "\t     [0] finished _REDUCE_SCATTER_BASE", "\t   #330 started ranks:",
+        "\t     [1] started _REDUCE_SCATTER_BASE",
+        "[rank1]:[E ProcessGroupNCCL.cpp:700] [Rank 1] Some NCCL operations have failed or timed out." };
+    std::string indented;
+    std::string trimmed;
+    for (const auto& l : lines) {
+        indented += l + "\n";
+        trimmed += l.substr(l.find_first_not_of(" \t")) + "\n";
+    }
+    const auto a = scan(indented);
+    const auto b = scan(trimmed);
+    REQUIRE(a.desyncReports.size() == 1);
+    REQUIRE(b.desyncReports.size() == 1);
+    CHECK(b.desyncReports[0].reportingPgRank == a.desyncReports[0].reportingPgRank);
+    CHECK(b.desyncReports[0].seq == a.desyncReports[0].seq);
+    CHECK(b.desyncReports[0].joinedNotFinished == a.desyncReports[0].joinedNotFinished);
+    CHECK(b.desyncReports[0].finishedNotJoined == std::vector<std::int32_t> { 0 });
+    // The record after the report is read as itself.
+    CHECK(eventsOf(b, EventKind::TorchTeardown).size() == eventsOf(a, EventKind::TorchTeardown).size());
+}
+
 TEST_CASE("desync report with joined and finished ranks after a bare PG prefix header",
     "[parsers][pytorch]")
 {

@@ -90,6 +90,31 @@ TEST_CASE("py-spy main thread waiting on the DataLoader queue is a data-loading 
     CHECK(str(p, events[0]->text) == "py-spy: main thread in get (queue.py:180)");
 }
 
+TEST_CASE("a py-spy dump pasted without its leading blanks keeps its frames", "[parsers][stacks]")
+{
+    const std::string lines[] = { "Thread 2001 (idle): \"MainThread\"", "    wait (threading.py:324)",
+        "    get (queue.py:180)", "    _next_data (torch/utils/data/dataloader.py:1332)",
+        "    __next__ (torch/utils/data/dataloader.py:631)", "    train (pretrain.py:88)" };
+    std::string indented = "Process 2001: /usr/bin/python3 -u pretrain.py\nPython v3.11.4 (/usr/bin/python3.11)\n\n";
+    std::string trimmed = indented;
+    for (const auto& l : lines) {
+        indented += l + "\n";
+        trimmed += l.substr(l.find_first_not_of(' ')) + "\n";
+    }
+    const auto a = scan(indented);
+    const auto b = scan(trimmed + "Epoch 3 finished\n");
+    REQUIRE(a.stackDumps.size() == 1);
+    REQUIRE(b.stackDumps.size() == 1);
+    CHECK(b.stackDumps[0].activity == StackActivity::DataLoading);
+    REQUIRE(b.stackDumps[0].mainThread.size() == a.stackDumps[0].mainThread.size());
+    for (std::size_t i = 0; i < a.stackDumps[0].mainThread.size(); ++i)
+        CHECK(frameText(b, b.stackDumps[0].mainThread[i]) == frameText(a, a.stackDumps[0].mainThread[i]));
+    // A line at the margin under an indented dump is not one of its frames.
+    const auto c = scan(indented + "Rank 0 (node1:1234)\n");
+    REQUIRE(c.stackDumps.size() == 1);
+    CHECK(c.stackDumps[0].mainThread.size() == a.stackDumps[0].mainThread.size());
+}
+
 TEST_CASE("py-spy dumps classify checkpoint I/O, native sleep and other code", "[parsers][stacks]")
 {
     const auto p = scan("Process 3001: python train.py\n"
