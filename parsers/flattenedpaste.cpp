@@ -40,7 +40,8 @@ bool cppEnvelope(std::string_view s)
     return i > digits && i == close;
 }
 
-// "node-3:4122:4180 [2] NCCL INFO …": host, pid and thread, the device, NCCL's level.
+// "node-3:4122:4180 [2] NCCL INFO …": host, pid and thread, the device, NCCL's level. A WARN
+// names its source line between the device and the level ("[2] init.cc:840 NCCL WARN …").
 bool ncclHeader(std::string_view s)
 {
     const std::size_t space = s.substr(0, 256).find(' ');
@@ -58,10 +59,25 @@ bool ncclHeader(std::string_view s)
         if (i != second && !isDigit(token[i]))
             return false;
     std::string_view rest = s.substr(space + 1);
-    if (!numberedTag(rest, "[", "] NCCL "))
+    if (numberedTag(rest, "[", "] NCCL ")) {
+        rest = rest.substr(rest.find("] NCCL ") + 7);
+        return rest.starts_with("INFO") || rest.starts_with("WARN") || rest.starts_with("TRACE");
+    }
+    if (!numberedTag(rest, "[", "] "))
         return false;
-    rest = rest.substr(rest.find("] NCCL ") + 7);
-    return rest.starts_with("INFO") || rest.starts_with("WARN") || rest.starts_with("TRACE");
+    // The source location: a path ending in ":<line>", then " NCCL WARN".
+    rest = rest.substr(rest.find("] ") + 2);
+    const std::size_t end = rest.substr(0, 128).find(' ');
+    if (end == std::string_view::npos || !rest.substr(end).starts_with(" NCCL WARN"))
+        return false;
+    const std::string_view where = rest.substr(0, end);
+    const std::size_t colon = where.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == where.size())
+        return false;
+    for (std::size_t i = colon + 1; i < where.size(); ++i)
+        if (!isDigit(where[i]))
+            return false;
+    return true;
 }
 
 constexpr std::array<std::string_view, 6> kPhrases = {
@@ -73,11 +89,21 @@ constexpr std::array<std::string_view, 6> kPhrases = {
     "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
 };
 
+// Open MPI's --tag-output label: "[1,3]<stdout>:" (job, rank, stream).
+bool mpiTag(std::string_view s)
+{
+    std::size_t i = s.find(',');
+    if (i == std::string_view::npos || i > 8 || !numberedTag(s, "[", ","))
+        return false;
+    const std::string_view rest = s.substr(i);
+    return numberedTag(rest, ",", "]<stdout>:") || numberedTag(rest, ",", "]<stderr>:");
+}
+
 bool recordStart(std::string_view s)
 {
     switch (s.front()) {
     case '[':
-        return numberedTag(s, "[rank", "]:") || numberedTag(s, "[default", "]:") || cppEnvelope(s);
+        return numberedTag(s, "[rank", "]:") || numberedTag(s, "[default", "]:") || cppEnvelope(s) || mpiTag(s);
     case 'T':
     case 't':
     case 'E':

@@ -1601,7 +1601,31 @@ bool PytorchParser::parseAsyncError(
         restOfLine(body, at + kAnchor.size()));
     applyWork(e, w);
     openBlock(BlockKind::ErrorDetail, e.identity, out.events.size() - 1, ctx, out);
+    takeGluedLastError(out.events.size() - 1, body, at, out);
     return true;
+}
+
+// PyTorch ends an NCCL error's message with "Last error:" and NCCL's last WARN on the next line
+// (ncclGetLastError()); the error-detail block takes that line. A paste rendered as a paragraph
+// glues the two: the WARN is read from the same line, as the block would have read it.
+void PytorchParser::takeGluedLastError(
+    std::size_t event, std::string_view body, std::size_t from, model::ParsedSource& out)
+{
+    constexpr std::string_view kLastError = "Last error:";
+    const std::size_t at = findLiteral(body.substr(from), kLastError);
+    if (at == kNoPos)
+        return;
+    const std::string_view quoted = trim(body.substr(from + at + kLastError.size()));
+    if (quoted.empty()) {
+        // Glued only up to "Last error:": the WARN is still the next line.
+        if (!m_blocks.empty() && m_blocks.back().event == event)
+            m_blocks.back().afterLastError = true;
+        return;
+    }
+    model::Event& e = out.events[event];
+    if (e.detail == model::kNoStr)
+        e.detail = out.intern(quoted.substr(0, kMaxEventText));
+    capturePeer(e, quoted, out);
 }
 
 // What ncclGetErrorString() returns for each failed ncclResult_t (src/misc/utils.cc in NCCL),
@@ -1635,6 +1659,7 @@ bool PytorchParser::parseApiError(
         remember(EventKind::TorchNcclApiError, event, out);
     }
     openBlock(BlockKind::ErrorDetail, m.identity, event, ctx, out);
+    takeGluedLastError(event, body, at, out);
     return true;
 }
 

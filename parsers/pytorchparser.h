@@ -265,6 +265,7 @@ private:
     PrefixMark m_lastMark;
     // A watchdog timeout event whose WorkNCCL(…) was wrapped onto the next line.
     std::size_t m_wrappedTimeout = static_cast<std::size_t>(-1);
+    void takeGluedLastError(std::size_t event, std::string_view body, std::size_t from, model::ParsedSource& out);
     std::uint64_t m_wrappedTimeoutLine = 0;
     PendingTerminate m_pending;
     std::size_t m_lastTeardown = 0; // index + 1 of the latest (d) event, 0 = none

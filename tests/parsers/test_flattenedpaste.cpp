@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -78,4 +79,43 @@ TEST_CASE("a flattened paste is read record by record", "[parsers][flattened]")
     }
     CHECK(timedOut == std::vector<std::int32_t> { 1, 2 });
     CHECK(ibError);
+}
+
+TEST_CASE("Open MPI labels and NCCL warnings with their source line start glued records", "[parsers][flattened]")
+{
+    const std::string line = "[1,3]<stdout>:smc-gpu-03:29881:30401 [0] NCCL INFO init.cc:903 -> 5 "
+                             "[1,2]<stdout>:smc-gpu-03:29880:30398 [0] init.cc:497 NCCL WARN Duplicate GPU "
+                             "detected : rank 2 and rank 0 both on CUDA device 1000 "
+                             "smc-gpu-03:29882:30400 [0] init.cc:497 NCCL WARN Duplicate GPU detected : "
+                             "rank 4 and rank 0 both on CUDA device 1000 [1,0]<stderr>: done";
+    const auto starts = parsers::gluedRecordStarts(line);
+    REQUIRE(starts.size() == 3);
+    CHECK(line.substr(starts[0]).starts_with("[1,2]<stdout>:"));
+    CHECK(line.substr(starts[1]).starts_with("smc-gpu-03:29882:30400 [0] init.cc:497 NCCL WARN"));
+    CHECK(line.substr(starts[2]).starts_with("[1,0]<stderr>:"));
+    // Not a label, not a warning's source line.
+    for (const char* other : { "x [1,2] <stdout>: y", "x [1,2]<stdin>: y", "x [a,2]<stdout>: y",
+             "x host:1:2 [0] init.cc NCCL WARN y", "x host:1:2 [0] init.cc:12 NCCL INFO y" })
+        CHECK(parsers::gluedRecordStarts(other).empty());
+}
+
+TEST_CASE("NCCL's last warning glued to PyTorch's \"Last error:\" is read as the line after it", "[parsers][flattened]")
+{
+    const std::string exception = "torch.distributed.DistBackendError: NCCL error in: "
+                                  "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, invalid usage (run "
+                                  "with NCCL_DEBUG=WARN for details), NCCL version 2.19.3";
+    const std::string warn = "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000";
+    auto detail = [](const model::ParsedSource& p) {
+        for (const auto& e : p.events)
+            if (e.kind == model::EventKind::TorchNcclApiError)
+                return std::string(p.text(e.detail));
+        return std::string("(no error)");
+    };
+    const auto lines = testing::built(exception + "\nncclInvalidUsage: This usually reflects invalid usage of NCCL library.\nLast error:\n" + warn + "\n");
+    const auto glued = testing::built(exception + " ncclInvalidUsage: This usually reflects invalid usage of NCCL library. Last error: " + warn + "\n");
+    CHECK(detail(lines) == warn);
+    CHECK(detail(glued) == warn);
+    CHECK(glued.events.size() == lines.events.size());
+    // "Last error:" at the end of the line: the next line is still the one.
+    CHECK(detail(testing::built(exception + " Last error:\n" + warn + "\n")) == warn);
 }
