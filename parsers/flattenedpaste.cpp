@@ -80,13 +80,16 @@ bool ncclHeader(std::string_view s)
     return true;
 }
 
-constexpr std::array<std::string_view, 6> kPhrases = {
+constexpr std::array<std::string_view, 8> kPhrases = {
     "Traceback (most recent call last):",
     "terminate called after throwing",
     "ERROR:torch.distributed.",
     "WARNING:torch.distributed.",
     "INFO:torch.distributed.",
     "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+    // Lightning's announcement of each process's rank (old and new wording).
+    "initializing ddp: GLOBAL_RANK: ",
+    "Initializing distributed: GLOBAL_RANK: ",
 };
 
 // Open MPI's --tag-output label: "[1,3]<stdout>:" (job, rank, stream).
@@ -109,6 +112,7 @@ bool recordStart(std::string_view s)
     case 'E':
     case 'W':
     case 'I':
+    case 'i':
         for (std::string_view phrase : kPhrases)
             if (s.starts_with(phrase))
                 return true;

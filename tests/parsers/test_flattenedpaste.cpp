@@ -93,6 +93,10 @@ TEST_CASE("Open MPI labels and NCCL warnings with their source line start glued 
     CHECK(line.substr(starts[0]).starts_with("[1,2]<stdout>:"));
     CHECK(line.substr(starts[1]).starts_with("smc-gpu-03:29882:30400 [0] init.cc:497 NCCL WARN"));
     CHECK(line.substr(starts[2]).starts_with("[1,0]<stderr>:"));
+    // Lightning's rank announcements, old and new wording.
+    const std::string lightning = "GPU available: True, used: True initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8 "
+                                  "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8 Initializing distributed: GLOBAL_RANK: 2, MEMBER: 3/8";
+    CHECK(parsers::gluedRecordStarts(lightning).size() == 3);
     // Not a label, not a warning's source line.
     for (const char* other : { "x [1,2] <stdout>: y", "x [1,2]<stdin>: y", "x [a,2]<stdout>: y",
              "x host:1:2 [0] init.cc NCCL WARN y", "x host:1:2 [0] init.cc:12 NCCL INFO y" })
