@@ -1,22 +1,12 @@
 #include "model/identityindex.h"
 
+#include "model/mix64.h"
+
 namespace rankscope::model {
 
 namespace {
 
 constexpr std::size_t kFirstSlots = 64;
-
-// A 64-bit finaliser (splitmix64's): every input bit reaches every output bit, so writers that
-// differ only in a small rank number land far apart.
-std::uint64_t mix(std::uint64_t x) noexcept
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
 
 std::uint64_t pack(std::int64_t low, std::int64_t high) noexcept
 {
@@ -27,10 +17,10 @@ std::uint64_t pack(std::int64_t low, std::int64_t high) noexcept
 
 std::uint64_t IdentityIndex::hash(const RawIdentity& id) noexcept
 {
-    std::uint64_t h = mix(pack(id.source, id.globalRank));
-    h = mix(h ^ pack(id.localRank, id.srunTask));
-    h = mix(h ^ pack(id.mpiRank, id.pid));
-    return mix(h ^ pack(id.host, id.ip));
+    std::uint64_t h = mix64(pack(id.source, id.globalRank));
+    h = mix64(h ^ pack(id.localRank, id.srunTask));
+    h = mix64(h ^ pack(id.mpiRank, id.pid));
+    return mix64(h ^ pack(id.host, id.ip));
 }
 
 void IdentityIndex::rehash(std::size_t slots)

@@ -1,5 +1,7 @@
 #include "model/stringpool.h"
 
+#include "model/mix64.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -31,12 +33,7 @@ std::uint64_t hashText(std::string_view text)
         std::memcpy(&w, p, n);
         h = (h ^ w) * kMul;
     }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return h;
+    return mix64(h);
 }
 }
 
