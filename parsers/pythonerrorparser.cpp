@@ -36,6 +36,7 @@ enum Keyword : unsigned {
     kwKernelAssertion,
     kwIllegalInstruction,
     kwArgparseError,
+    kwWorkerBusError, // PyTorch's DataLoader worker reporting its own SIGBUS
     kwCount
 };
 
@@ -61,6 +62,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "Assertion `",
     "an illegal instruction was encountered",
     ": error: ",
+    "Unexpected bus error encountered in worker",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -74,7 +76,7 @@ constexpr std::uint64_t kAdviceBits = bit(kwAdviceAsync) | bit(kwAdviceBlocking)
 constexpr std::uint64_t kSignalWordBits
     = bit(kwCoreDumped) | bit(kwKilled) | bit(kwSegfault) | bit(kwAborted) | bit(kwBusError);
 constexpr std::uint64_t kFatalBits
-    = bit(kwFatalPython) | bit(kwSignalName) | bit(kwC10Signal) | kSignalWordBits;
+    = bit(kwFatalPython) | bit(kwSignalName) | bit(kwC10Signal) | kSignalWordBits | bit(kwWorkerBusError);
 
 constexpr std::string_view kMarker = "Traceback (most recent call last):";
 
@@ -274,6 +276,28 @@ std::int32_t parseSignalReceived(std::string_view text, std::int32_t& pid)
 // The shell's or srun's report of a child killed by a signal:
 //   "Segmentation fault (core dumped)", "srun: error: n1: task 3: Aborted (core dumped)",
 //   "bash: line 1: 4242 Killed                  python train.py", "Killed" alone.
+// A DataLoader worker died of SIGBUS (torch/csrc/DataLoader.cpp): its own handler prints "ERROR:
+// Unexpected bus error encountered in worker. This might be caused by insufficient shared memory
+// (shm).", and the main process raises "DataLoader worker (pid 4242) is killed by signal: Bus
+// error. It is possible that dataloader's workers are out of shared memory." Workers hand their
+// batches over in /dev/shm, so a full tmpfs there is what kills them. Other signals a worker dies
+// of (Killed: the host's OOM killer) name no such cause and are not read here.
+std::int32_t parseDataLoaderBusError(std::string_view text, std::int32_t& pid)
+{
+    if (findLiteral(text, "Unexpected bus error encountered in worker") != std::string_view::npos)
+        return 7;
+    constexpr std::string_view kWorker = "DataLoader worker (pid ";
+    const std::size_t at = findLiteral(text, kWorker);
+    if (at == std::string_view::npos)
+        return -1;
+    std::size_t i = at + kWorker.size();
+    const auto worker = readUnsigned(text, i);
+    if (!worker || !text.substr(i).starts_with(") is killed by signal: Bus error"))
+        return -1;
+    pid = clampToInt32(*worker);
+    return 7;
+}
+
 std::int32_t parseShellReport(std::string_view text, std::int32_t& pid)
 {
     const std::string_view trimmed = trim(text);
@@ -731,6 +755,8 @@ bool PythonErrorParser::emitFatalSignal(
         const std::string_view tail = tailFrom(text, "Fatal Python error: ");
         signal = signalStartingText(tail.substr(std::min<std::size_t>(20, tail.size())));
     }
+    if (signal < 0 && (found & (bit(kwBusError) | bit(kwWorkerBusError))))
+        signal = parseDataLoaderBusError(text, pid);
     if (signal < 0 && (found & bit(kwC10Signal)))
         signal = parseC10Signal(text, pid);
     if (signal < 0 && (found & bit(kwSignalName)))

@@ -338,6 +338,26 @@ TEST_CASE("fatal signal lines give the signal number and pid", "[parsers][python
     }
 }
 
+TEST_CASE("a DataLoader worker's SIGBUS is a fatal signal 7, from either of its messages", "[parsers][python]")
+{
+    const auto p = scan("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+                        "Traceback (most recent call last):\n"
+                        "  File \"/opt/conda/lib/python3.10/site-packages/torch/utils/data/_utils/signal_handling.py\", line 66, in handler\n"
+                        "    _error_if_any_worker_fails()\n"
+                        "RuntimeError: DataLoader worker (pid 56811) is killed by signal: Bus error. It is possible that "
+                        "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.\n");
+    const auto signals = eventsOf(p, EventKind::FatalSignal);
+    REQUIRE(signals.size() == 2);
+    CHECK(signals[0]->code == 7);
+    CHECK(signals[0]->pid == -1);
+    CHECK(signals[1]->code == 7);
+    CHECK(signals[1]->pid == 56811);
+    // The traceback is still read as the exception it is.
+    REQUIRE(p.tracebacks.size() == 1);
+    // A worker the OOM killer took names no shared memory: not read as one.
+    CHECK(eventsOf(scan("RuntimeError: DataLoader worker (pid 12) is killed by signal: Killed.\n"), EventKind::FatalSignal).empty());
+}
+
 TEST_CASE("words that merely mention a signal are no fatal signal", "[parsers][python]")
 {
     const auto p = scan("[ 1234.567890] Out of memory: Killed process 1234 (python) total-vm:1kB\n"
