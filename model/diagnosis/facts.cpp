@@ -59,6 +59,14 @@ bool isNcclShmText(std::string_view text)
     return containsAny(text, { "/dev/shm", "shared memory segment", "posix_fallocate", "unable to allocate shared memory" });
 }
 
+// ATen's MapAllocator names the file it could not write; torch's shared-memory files are
+// "/torch_<pid>_<random>[_<n>]", created with shm_open in /dev/shm. Older releases print the
+// same without the errno ("… </torch_76_3625483894> at /pytorch/aten/src/TH/THAllocator.c:383").
+bool isTorchShmFileText(std::string_view text)
+{
+    return text.find("unable to write to file </torch_") != std::string_view::npos;
+}
+
 namespace {
 
 // A host memory kill of the job's own processes, not of a daemon or another user's tool: Ray's
@@ -287,6 +295,8 @@ private:
                     m_consequence.insert(e.rank);
                     rf.waited = rf.waited || isStoreWait(text);
                 }
+                if (isTorchShmFileText(text))
+                    m_f.shmEvents.push_back(i);
                 break;
             case EventKind::CudaOutOfMemory:
                 primary(rf, i, true);
@@ -446,6 +456,10 @@ private:
             break;
         case EventKind::NcclShmError:
             m_f.shmEvents.push_back(index);
+            break;
+        case EventKind::PythonException:
+            if (isTorchShmFileText(m_b.text(e.text)))
+                m_f.shmEvents.push_back(index);
             break;
         case EventKind::TorchNcclApiError:
         case EventKind::TorchAsyncNcclError:

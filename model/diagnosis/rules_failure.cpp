@@ -308,8 +308,10 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
             if (e.rank >= 0)
                 ranks.insert(e.rank);
             pids.insert(b.identities[e.identity].pid);
-            // NCCL's own WARN, or PyTorch's exception quoting it after "Last error:".
-            const std::string_view message = b.text(e.kind == EventKind::NcclShmError ? e.text : e.detail);
+            // NCCL's own WARN or PyTorch's failure on its own shared-memory file (their
+            // text), or PyTorch's exception quoting NCCL's WARN after "Last error:".
+            const std::string_view message = b.text(
+                e.kind == EventKind::NcclShmError || e.kind == EventKind::PythonException ? e.text : e.detail);
             full = full || message.find("No space left") != std::string_view::npos;
             // strerror(EACCES) / strerror(EPERM) after shm_open or open: the process may not
             // create files in /dev/shm at all. A permission, not a lack of space.
@@ -342,7 +344,12 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
         f.ranks.assign(ranks.begin(), ranks.end());
         f.evidence.push_back(evidenceOf(b, events.front()));
         f.confidence = 0.75;
-        values["state"] = ctx.say(kRule, full ? "state_full" : "state_not_extended");
+        // PyTorch's own shared-memory files (DataLoader workers, torch.multiprocessing) or NCCL's.
+        const bool torchOnly = std::all_of(events.begin(), events.end(),
+            [&b](std::uint32_t i) { return b.events[i].kind == EventKind::PythonException; });
+        values["state"] = ctx.say(kRule, full ? "state_full" : torchOnly ? "state_not_written" : "state_not_extended");
+        values["user"] = ctx.say(kRule, torchOnly ? "user_torch" : "user_nccl");
+        values["consequence"] = ctx.say(kRule, torchOnly ? "consequence_torch" : "consequence_nccl");
         f.explanation = ctx.explain(kRule, values);
         Proposal& p = out.propose(
             RootCauseClass::ResourceExhaustion, {}, 0.75, kRule, ctx.verdict(kRule, values));
