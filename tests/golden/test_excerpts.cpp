@@ -252,6 +252,27 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank0]: Last error:\n"
                 "[rank0]: Error while creating shared memory segment /dev/shm/nccl-AbC123 (size 9637888)\n" } },
             "hang_diagnosed", "resource_exhaustion", {} },
+        // torch/csrc/DataLoader.cpp: a worker's SIGBUS handler, then the main process's error.
+        // Workers hand batches over through /dev/shm; a full tmpfs kills them: the node's limit.
+        { "dataloader-sigbus",
+            { { "paste.log",
+                "[rank3]:ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+                "[rank3]:RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error. It is possible that "
+                "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.\n"
+                "[rank0]:[E1203 10:10:07.123456 140 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2070, OpType=ALLREDUCE, NumelIn=1000, NumelOut=1000, Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
+        // ATen's MapAllocator could not fill one of torch's own /dev/shm files ("/torch_<pid>_<n>"):
+        // /dev/shm is full, as for NCCL's segments.
+        { "torch-shm-file-full",
+            { { "paste.log",
+                "Traceback (most recent call last):\n"
+                "  File \"/usr/lib/python3.10/multiprocessing/queues.py\", line 244, in _feed\n"
+                "    obj = _ForkingPickler.dumps(obj)\n"
+                "  File \"/usr/local/lib/python3.10/dist-packages/torch/multiprocessing/reductions.py\", line 618, in reduce_storage\n"
+                "    fd, size = storage._share_fd_cpu_()\n"
+                "RuntimeError: unable to write to file </torch_739_144252761_4>: No space left on device (28)\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
         // Gloo connects to the address each peer published. Refused by a hostname's loopback
         // address (127.0.1.1) from another host: the hostname resolves to loopback.
         { "gloo-hostname-loopback",
