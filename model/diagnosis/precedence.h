@@ -45,6 +45,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "resource.nccl_allocation_unmapped", 86, "NCCL failing to allocate states the cause even with no rank named; just under the ranked allocation failure" },
     { "resource.shm_sigbus", 86, "SIGBUS on shared memory is the node's /dev/shm limit; the process death it causes ranks under it" },
     { "configuration.command_line", 86, "a script refusing its command line (argparse, exit 2) is why its worker exited; every worker got the same arguments, so the launcher's record of one rank follows from it" },
+    { "configuration.open_files_limit", 86, "a process out of file descriptors (ulimit -n) failed for a stated reason; every rank runs under the same limit, so the one that hit it first is chance and its crash follows from the setting" },
     { "configuration.duplicate_gpu", 86, "ranks sharing a GPU cannot form a communicator at all; any failure or hang after it is its consequence" },
 
     // A process's own failure, or a configuration cause the error message names itself.

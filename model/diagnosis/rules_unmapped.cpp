@@ -142,6 +142,17 @@ bool isCudaKernelFaultText(std::string_view text)
         || (contains(text, ".cu:") && contains(text, "Assertion `") && contains(text, "` failed"));
 }
 
+// The process ran out of file descriptors (EMFILE, "Too many open files"): PyTorch's DataLoader
+// says so in its own words ("Too many open files. Communication with the workers is no longer
+// possible. Please increase the limit using `ulimit -n` …", torch/utils/data/dataloader.py), and
+// a worker's batch whose descriptors could not be passed arrives as "received 0 items of
+// ancdata" (multiprocessing.reduction, the file_descriptor sharing strategy). The limit is the
+// job's setting; every rank has the same.
+bool isOpenFilesLimitText(std::string_view text)
+{
+    return contains(text, "Too many open files") || contains(text, "received 0 items of ancdata");
+}
+
 // NCCL's ncclSystemError as PyTorch, XLA, vLLM or nccl-tests quote it ("unhandled system error";
 // PyTorch ≤1.3 spelled it "unhanled"), with nothing of the call that failed.
 bool isNcclSystemErrorText(std::string_view text)
@@ -175,7 +186,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     const Bundle& b = ctx.bundle;
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
-        loadingBarrier, testsSetup, testsWorlds, testsStalled, testsStalledHosts, rankDisagreement, kernelFault, qpSetup, commandLine;
+        loadingBarrier, testsSetup, testsWorlds, testsStalled, testsStalledHosts, rankDisagreement, kernelFault, qpSetup, commandLine,
+        openFiles;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     std::vector<std::uint32_t> systemError;
@@ -216,6 +228,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         case EventKind::PythonException:
             if (isNcclLibraryText(text))
                 ncclLibrary.push_back(i);
+            if (isOpenFilesLimitText(text))
+                openFiles.push_back(i);
             // argparse refusing the command line: whichever rank printed it, every worker got
             // the same arguments.
             if (b.text(e.detail) == kArgparseRefusal)
@@ -386,6 +400,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         { loadingBarrier, { "straggler.loading_barrier", RootCauseClass::StragglerStall, 0.6 } },
         { ncclMismatch, { "mismatch.nccl_detected", RootCauseClass::CollectiveMismatch, 0.7 } },
         { commandLine, { "configuration.command_line", RootCauseClass::Configuration, 0.75 } },
+        { openFiles, { "configuration.open_files_limit", RootCauseClass::Configuration, 0.7 } },
         { memlock, { "configuration.memlock_limit", RootCauseClass::Configuration, 0.7 } },
         { qpSetup, { "configuration.ib_qp_setup", RootCauseClass::Configuration, 0.65 } },
         { ofiRegistration, { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7 } },

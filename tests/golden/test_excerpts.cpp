@@ -273,6 +273,27 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "    fd, size = storage._share_fd_cpu_()\n"
                 "RuntimeError: unable to write to file </torch_739_144252761_4>: No space left on device (28)\n" } },
             "hang_diagnosed", "resource_exhaustion", {} },
+        // torch/utils/data/dataloader.py: the DataLoader's own words for EMFILE. The open-files
+        // limit is the job's setting, the same on every rank: configuration, no rank named.
+        { "dataloader-open-files",
+            { { "paste.log",
+                "[rank2]:Traceback (most recent call last):\n"
+                "[rank2]:  File \"/opt/conda/lib/python3.10/site-packages/torch/utils/data/dataloader.py\", line 1146, in _try_get_data\n"
+                "[rank2]:    raise RuntimeError(\n"
+                "[rank2]:RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase "
+                "the limit using `ulimit -n` in the shell or change the sharing strategy by calling "
+                "`torch.multiprocessing.set_sharing_strategy('file_system')` at the beginning of your code\n"
+                "[rank0]:[E1203 10:10:07.123456 140 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=2070, OpType=ALLREDUCE, NumelIn=1000, NumelOut=1000, Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // multiprocessing.reduction.recvfds: a batch's descriptors could not be passed.
+        { "dataloader-ancdata",
+            { { "paste.log",
+                "Traceback (most recent call last):\n"
+                "  File \"/opt/conda/lib/python3.10/multiprocessing/reduction.py\", line 164, in recvfds\n"
+                "    raise RuntimeError(\"received %d items of ancdata\" %\n"
+                "RuntimeError: received 0 items of ancdata\n" } },
+            "hang_diagnosed", "configuration", {} },
         // Gloo connects to the address each peer published. Refused by a hostname's loopback
         // address (127.0.1.1) from another host: the hostname resolves to loopback.
         { "gloo-hostname-loopback",
