@@ -62,9 +62,22 @@ bool isNcclShmText(std::string_view text)
 // ATen's MapAllocator names the file it could not write; torch's shared-memory files are
 // "/torch_<pid>_<random>[_<n>]", created with shm_open in /dev/shm. Older releases print the
 // same without the errno ("… </torch_76_3625483894> at /pytorch/aten/src/TH/THAllocator.c:383").
-bool isTorchShmFileText(std::string_view text)
+// multiprocessing.synchronize.SemLock calls sem_open, which creates "/dev/shm/sem.*": "OSError:
+// [Errno 28] No space left on device" raised there (a Queue's or a Lock's semaphore) is the same
+// full tmpfs, told by the traceback's innermost frame.
+bool isShmFullPythonException(const Bundle& bundle, const Event& e)
 {
-    return text.find("unable to write to file </torch_") != std::string_view::npos;
+    if (e.kind != EventKind::PythonException)
+        return false;
+    const std::string_view text = bundle.text(e.text);
+    if (text.find("unable to write to file </torch_") != std::string_view::npos)
+        return true;
+    if (text.find("No space left on device") == std::string_view::npos)
+        return false;
+    for (const PythonTraceback& t : bundle.tracebacks)
+        if (t.exceptionLine == e.evidence)
+            return !t.frames.empty() && bundle.text(t.frames.back().file).ends_with("multiprocessing/synchronize.py");
+    return false;
 }
 
 namespace {
@@ -295,7 +308,7 @@ private:
                     m_consequence.insert(e.rank);
                     rf.waited = rf.waited || isStoreWait(text);
                 }
-                if (isTorchShmFileText(text))
+                if (isShmFullPythonException(m_b, e))
                     m_f.shmEvents.push_back(i);
                 break;
             case EventKind::CudaOutOfMemory:
@@ -458,7 +471,7 @@ private:
             m_f.shmEvents.push_back(index);
             break;
         case EventKind::PythonException:
-            if (isTorchShmFileText(m_b.text(e.text)))
+            if (isShmFullPythonException(m_b, e))
                 m_f.shmEvents.push_back(index);
             break;
         case EventKind::TorchNcclApiError:

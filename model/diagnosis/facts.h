@@ -190,10 +190,11 @@ DiagnosisFacts collectFacts(const Bundle& bundle, unsigned threads = 0);
 bool isResourceText(std::string_view text);
 // NCCL's warning that a /dev/shm segment could not be created, extended or opened.
 bool isNcclShmText(std::string_view text);
-// PyTorch failing to fill a shared-memory file of its own ("unable to write to file
-// </torch_4242_1954506624>: No space left on device (28)"): a tensor handed between processes
-// (DataLoader workers, torch.multiprocessing) goes through /dev/shm, which is full.
-bool isTorchShmFileText(std::string_view text);
+// A Python exception that says /dev/shm is full: PyTorch failing to fill a shared-memory file
+// of its own ("unable to write to file </torch_4242_1954506624>: No space left on device (28)";
+// a tensor handed between processes, DataLoader workers, torch.multiprocessing), or ENOSPC
+// raised where multiprocessing creates a lock's POSIX semaphore (glibc keeps those in /dev/shm).
+bool isShmFullPythonException(const Bundle& bundle, const Event& e);
 // CUDA errors that mean the GPU itself is broken or gone (ECC, unknown error, fallen off).
 bool isCudaStickyText(std::string_view text);
 

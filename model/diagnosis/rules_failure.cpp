@@ -344,7 +344,7 @@ void ruleResourceExhaustion(const RuleContext& ctx, RuleOutput& out)
         f.ranks.assign(ranks.begin(), ranks.end());
         f.evidence.push_back(evidenceOf(b, events.front()));
         f.confidence = 0.75;
-        // PyTorch's own shared-memory files (DataLoader workers, torch.multiprocessing) or NCCL's.
+        // Python's shared-memory files (DataLoader workers, torch.multiprocessing, semaphores) or NCCL's.
         const bool torchOnly = std::all_of(events.begin(), events.end(),
             [&b](std::uint32_t i) { return b.events[i].kind == EventKind::PythonException; });
         values["state"] = ctx.say(kRule, full ? "state_full" : torchOnly ? "state_not_written" : "state_not_extended");

@@ -273,6 +273,26 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "    fd, size = storage._share_fd_cpu_()\n"
                 "RuntimeError: unable to write to file </torch_739_144252761_4>: No space left on device (28)\n" } },
             "hang_diagnosed", "resource_exhaustion", {} },
+        // multiprocessing.synchronize.SemLock -> sem_open, a file in /dev/shm: ENOSPC there is
+        // /dev/shm full. The same errno from saving a checkpoint is a disk, not /dev/shm.
+        { "semaphore-on-full-shm",
+            { { "paste.log",
+                "Traceback (most recent call last):\n"
+                "  File \"/usr/lib/python3.10/multiprocessing/context.py\", line 68, in Lock\n"
+                "    return Lock(ctx=self.get_context())\n"
+                "  File \"/usr/lib/python3.10/multiprocessing/synchronize.py\", line 162, in __init__\n"
+                "    SemLock.__init__(self, SEMAPHORE, 1, 1, ctx=ctx)\n"
+                "  File \"/usr/lib/python3.10/multiprocessing/synchronize.py\", line 57, in __init__\n"
+                "    sl = self._semlock = _multiprocessing.SemLock(\n"
+                "OSError: [Errno 28] No space left on device\n" } },
+            "hang_diagnosed", "resource_exhaustion", {} },
+        { "checkpoint-on-full-disk",
+            { { "paste.log",
+                "Traceback (most recent call last):\n"
+                "  File \"train.py\", line 20, in save\n"
+                "    torch.save(model.state_dict(), path)\n"
+                "OSError: [Errno 28] No space left on device\n" } },
+            "inconclusive", "unknown", {} },
         // torch/utils/data/dataloader.py: the DataLoader's own words for EMFILE. The open-files
         // limit is the job's setting, the same on every rank: configuration, no rank named.
         { "dataloader-open-files",
