@@ -35,6 +35,25 @@ void capturePeer(model::Event& e, std::string_view line, model::ParsedSource& ou
         e.code = -1;
     }
 }
+
+// NCCL's last WARN as PyTorch quotes it after "Last error:" (ncclGetLastError()), taken into the
+// error event it belongs to, whether it came on the next line or glued to the same one.
+void applyLastError(model::Event& e, std::string_view warn, model::ParsedSource& out)
+{
+    if ((e.kind == EventKind::TorchAsyncNcclError || e.kind == EventKind::TorchNcclApiError)
+        && e.detail == model::kNoStr) {
+        e.detail = out.intern(warn.substr(0, kMaxEventText));
+        // NCCL's last WARN names the peer: keep it structured, it is the only link evidence
+        // when NCCL_DEBUG was off.
+        capturePeer(e, warn, out);
+    } else if (e.kind == EventKind::TorchWatchdogException && e.peer == model::kNoStr) {
+        // ≤2.0 rethrows the async NCCL error out of the watchdog ("NCCL watchdog thread
+        // terminated with exception: NCCL error: remote process exited ... Last error:
+        // NET/IB : Got completion from peer ..."): the same peer evidence as (f).
+        // The detail field holds the exception class here, so only peer and status.
+        capturePeer(e, warn, out);
+    }
+}
 // A block nobody continued for this many lines was cut off (a killed process).
 constexpr std::uint64_t kMaxBlockGap = 256;
 // Repeats of a failure (LOG line, what(), Python re-raise) arrive within a few dozen events.
@@ -896,22 +915,7 @@ bool PytorchParser::continueErrorDetail(
         // the line is left to the scanner, which reads it as NCCL's quoted WARN.
         if (line.empty() || looksLikeNewRecord(line) || block.event == kNone)
             return false;
-        {
-            model::Event& e = out.events[block.event];
-            if ((e.kind == EventKind::TorchAsyncNcclError || e.kind == EventKind::TorchNcclApiError)
-                && e.detail == model::kNoStr) {
-                e.detail = out.intern(line.substr(0, kMaxEventText));
-                // NCCL's last WARN names the peer: keep it structured, it is the only link
-                // evidence when NCCL_DEBUG was off.
-                capturePeer(e, line, out);
-            } else if (e.kind == EventKind::TorchWatchdogException && e.peer == model::kNoStr) {
-                // ≤2.0 rethrows the async NCCL error out of the watchdog ("NCCL watchdog thread
-                // terminated with exception: NCCL error: remote process exited ... Last error:
-                // NET/IB : Got completion from peer ..."): the same peer evidence as (f).
-                // The detail field holds the exception class here, so only peer and status.
-                capturePeer(e, line, out);
-            }
-        }
+        applyLastError(out.events[block.event], line, out);
         return true;
     }
     if (line.starts_with("Last error:")) {
@@ -1622,10 +1626,7 @@ void PytorchParser::takeGluedLastError(
             m_blocks.back().afterLastError = true;
         return;
     }
-    model::Event& e = out.events[event];
-    if (e.detail == model::kNoStr)
-        e.detail = out.intern(quoted.substr(0, kMaxEventText));
-    capturePeer(e, quoted, out);
+    applyLastError(out.events[event], quoted, out);
 }
 
 // What ncclGetErrorString() returns for each failed ncclResult_t (src/misc/utils.cc in NCCL),
