@@ -14,9 +14,11 @@ namespace rankscope::parsers {
 
 // Where records glued into `line` after a blank begin (never 0), in order: a PyTorch C++ log
 // envelope ("[E ProcessGroupNCCL.cpp:455]", "[W1206 18:44:13.27 Foo.cpp:12]"), its "[rank3]:"
-// or torchrun's "[default3]:" prefix, Open MPI's "[1,3]<stdout>:" label, NCCL's "host:pid:tid
-// [dev] NCCL INFO|WARN" header (a WARN's source location included), a Python traceback, a C++
-// "terminate called", torchrun's elastic agent loggers, Lightning's rank announcements.
+// or torchrun's "[default3]:" prefix, Open MPI's "[1,3]<stdout>:" and horovodrun's
+// "[3]<stderr>:" labels, NCCL's "host:pid:tid [dev] NCCL INFO|WARN" header (a WARN's source
+// location included, a "[15]" label before it too), Python logging's "LEVEL:logger:" header, a
+// Python traceback, a C++ "terminate called", a gdb frame ("#3  …"), a dmesg time stamp,
+// nvidia-smi's lost-GPU message, torchrun's failure and Lightning's rank announcements.
 std::vector<std::size_t> gluedRecordStarts(std::string_view line);
 
 // One of the first lines of `head` (a source's first bytes) glues three records or more: the

@@ -123,3 +123,46 @@ TEST_CASE("NCCL's last warning glued to PyTorch's \"Last error:\" is read as the
     // "Last error:" at the end of the line: the next line is still the one.
     CHECK(detail(testing::built(exception + " Last error:\n" + warn + "\n")) == warn);
 }
+
+TEST_CASE("logger headers, launcher labels, kernel times and gdb frames start glued records", "[parsers][flattened]")
+{
+    auto startsOf = [](const std::string& line) {
+        std::vector<std::string> out;
+        for (std::size_t at : parsers::gluedRecordStarts(line))
+            out.push_back(line.substr(at, 12));
+        return out;
+    };
+    // Python logging's default format with any logger, vLLM's logger, horovodrun's and TorchX's
+    // labels, a rank tag glued to an NCCL header.
+    CHECK(startsOf("a INFO:root:Waiting x ERROR:mlpf:Saved y WARNING:torch.distributed.run: z")
+        == std::vector<std::string> { "INFO:root:Wa", "ERROR:mlpf:S", "WARNING:torc" });
+    CHECK(startsOf("a ERROR 07-07 15:19:51 [core.py:515] EngineCore failed b")
+        == std::vector<std::string> { "ERROR 07-07 " });
+    CHECK(startsOf("a [0]<stderr>:x [trainer3]:node:1:2 [3] NCCL INFO y [trainer0|0]:ncclInternalError z")
+        == std::vector<std::string> { "[0]<stderr>:", "[trainer3]:n", "[trainer0|0]" });
+    CHECK(startsOf("-> 2 [15]worker-23:83:2526 [0] NCCL INFO misc/socket.cc:520 -> 2")
+        == std::vector<std::string> { "[15]worker-2" });
+    // dmesg's times, gdb's frames, nvidia-smi's lost GPU after the command's prompt.
+    CHECK(startsOf("x [  +0.000316] pcieport y [ 8421.103417] NVRM: Xid z")
+        == std::vector<std::string> { "[  +0.000316", "[ 8421.10341" });
+    CHECK(startsOf("#0  0x00007fff in accept () #1  0x00007fff in ncclSocketAccept () #3  bootstrapRecv (c=0x1)")
+        == std::vector<std::string> { "#1  0x00007f", "#3  bootstra" });
+    CHECK(startsOf("user@cn-234 ~ % nvidia-smi Unable to determine the device handle for GPU0000:03:00.0")
+        == std::vector<std::string> { "Unable to de" });
+    // A Ray prefix starts a record; the line it labels does not start another.
+    CHECK(startsOf("x (VllmWorker rank=5 pid=50999) ERROR 07-07 15:19:48 [a.py:1] y (raylet) A worker died")
+        == std::vector<std::string> { "(VllmWorker ", "(raylet) A w" });
+    // An exception's line and NCCL's WARN cut from its header split a flattened line, but not
+    // after a prefix of their own line or a WARN's source location.
+    CHECK(startsOf("work = f() RuntimeError: NCCL error x [a.py:9] torch.OutOfMemoryError: CUDA")
+        == std::vector<std::string> { "RuntimeError" });
+    CHECK(startsOf("via NET/IB/1 NCCL WARN NET/IB : Got completion y h:1:2 [1] net_ib.cc:1 NCCL WARN z")
+        == std::vector<std::string> { "NCCL WARN NE", "h:1:2 [1] ne" });
+    // Those two do not make a paste look flattened on their own: prose names exceptions.
+    CHECK_FALSE(parsers::looksFlattened(std::string(200, 'x')
+        + " caused by ValueError: bad value, then KeyError: 'x' and TypeError: y\n"));
+    // Not starts: a level word inside prose, bracketed words, a '#' that is no frame.
+    for (const char* other : { "x INFO: done", "x ERROR:  two blanks", "x INFO 7-07 1:19:51 [a]",
+             "x [trainer]: y", "x [  0.1] y", "x #1 item", "x #12  ", "x (pid=abc) y", "x (not ray) y" })
+        CHECK(parsers::gluedRecordStarts(other).empty());
+}
