@@ -1646,8 +1646,11 @@ void NcclParser::dispatchWarn(const Line& line, model::ParsedSource& out)
         emit(line, out, EventKind::NcclProxyError, Severity::Error, msg);
         return;
     }
+    // NCCL ≥2.27 words its NVLS bind failure itself (transport/nvls.cc, cuMulticastBindMem):
+    // "Failed to bind NVLink SHARP (NVLS) Multicast memory of size N : CUDA error 401 '…'",
+    // where older releases printed CUCHECK's "Cuda failure 401 '…'" from the same file.
     if (has("Cuda failure") || has("CUDA failure") || has("Failed to CUDA ")
-        || (has("cudaMalloc") && has("failed"))) {
+        || (has("cudaMalloc") && has("failed")) || (has("(NVLS)") && has("CUDA error"))) {
         // Where NCCL was (transport/nvls.cc, include/alloc.h, enqueue.cc) tells what it was
         // doing: allocating, launching, setting up NVLS.
         emit(line, out, EventKind::NcclCudaFailure, Severity::Error, msg).detail = out.intern(file);

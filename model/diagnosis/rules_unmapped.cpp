@@ -161,6 +161,13 @@ bool isNcclSystemErrorText(std::string_view text)
         || contains(text, "ncclSystemError");
 }
 
+// transport/nvls.cc's own words for cuMulticastBindMem failing (NCCL ≥2.27; older releases
+// printed "Cuda failure N" from the same file, an NcclCudaFailure whose file says nvls).
+bool isNvlsBindText(std::string_view text)
+{
+    return contains(text, "(NVLS)") && contains(text, "CUDA error");
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -213,7 +220,11 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // The same NCCL WARN quoted by PyTorch after "Last error:" ("Failed to CUDA calloc
             // async 1920 bytes"): the allocation failed in NCCL, the exception only carries it.
             // /dev/shm failures are the shared-memory rule's.
-            if (e.rank < 0 && isResourceText(b.text(e.detail)) && !isNcclShmText(b.text(e.detail)))
+            // NCCL's own NVLS bind failure quoted the same way ("Failed to bind NVLink SHARP
+            // (NVLS) Multicast memory … : CUDA error 401 …", NCCL ≥2.27).
+            if (isNvlsBindText(b.text(e.detail)))
+                nvls.push_back(i);
+            else if (e.rank < 0 && isResourceText(b.text(e.detail)) && !isNcclShmText(b.text(e.detail)))
                 allocation.push_back(i);
             break;
         case EventKind::NcclIbCompletionError:

@@ -489,6 +489,20 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'\n"
                               "node23:12098:12141 [2] NCCL INFO transport/nvls.cc:394 -> 1\n" } },
             "hang_diagnosed", "configuration", {} },
+        // NCCL ≥2.27 words the NVLS bind failure itself (transport/nvls.cc), here with the
+        // function NCCL 2.29's WARN header names after the source line, and quoted by PyTorch.
+        { "nvls-bind-failure",
+            { { "paste.log", "[2026-06-23 15:45:07] gpu-07:420:437 [5] transport/nvls.cc:379 (nvlsAllocateMem) NCCL WARN "
+                              "Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 401 "
+                              "'the operation cannot be performed in the present state'.\n" } },
+            "hang_diagnosed", "configuration", {} },
+        { "nvls-bind-failure-quoted",
+            { { "paste.log", "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, unhandled cuda error "
+                              "(run with NCCL_DEBUG=INFO for details), NCCL version 2.29.3\n"
+                              "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+                              "Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 401 "
+                              "'the operation cannot be performed in the present state'.\n" } },
+            "hang_diagnosed", "configuration", {} },
         // An Open MPI tag names the rank whose socket could not be created.
         { "socket-family",
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "
