@@ -61,6 +61,7 @@ enum Keyword : unsigned {
     kwSlurmCgroupOom,
     kwLoadingBarrier,
     kwRankDisagreement,
+    kwMonitoredBarrier,
     kwCount
 };
 
@@ -108,6 +109,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     " oom-kill event(s) in StepId=",
     " could finish the model loading, but there are other ranks",
     " between rank0 and rank",
+    " failed to pass monitoredBarrier",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -119,7 +121,8 @@ constexpr std::uint64_t kDeepSpeedBits = bit(kwDsExit) | bit(kwDsKilling) | bit(
 constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | bit(kwMpiExitCode)
     | bit(kwMpiPeerGone) | bit(kwMpiNonZero) | bit(kwMpiPeerHost);
 constexpr std::uint64_t kFrameworkBits
-    = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement);
+    = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement)
+    | bit(kwMonitoredBarrier);
 constexpr std::uint64_t kRayBits
     = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank) | bit(kwRayMemoryMonitor)
     | bit(kwRayWorkerDied);
@@ -168,6 +171,10 @@ std::optional<std::int32_t> readInt32(std::string_view s, std::size_t& i)
         i = j;
     return v;
 }
+
+// Ranks one monitored-barrier message may name (a job's whole world at most; the text is cut
+// at kMaxEventText anyway).
+constexpr std::size_t kMaxMonitoredBarrierRanks = 1024;
 
 // Non-negative only: pids, ranks, world sizes.
 std::optional<std::int32_t> readCount(std::string_view s, std::size_t& i)
@@ -1183,6 +1190,40 @@ bool LauncherParser::parseFramework(
         model::Event& e = addEvent(out, ctx, EventKind::FrameworkCheck, Severity::Error, trim(text.substr(pos)));
         e.detail = out.intern("loading_barrier");
         e.peerRank = arrived;
+        return true;
+    }
+    if (found & bit(kwMonitoredBarrier)) {
+        // Gloo's monitored barrier (ProcessGroupGloo::monitoredBarrier, also run before every
+        // collective by TORCH_DISTRIBUTED_DEBUG=DETAIL's wrapper): rank 0 waits for every other
+        // rank to check in and names those that did not within the timeout — "[Rank 0]: Rank 3
+        // failed to pass monitoredBarrier in 30000 ms", or with wait_all_ranks "[Rank 0]: Ranks
+        // 1, 4 failed to pass …". One event per rank named.
+        const std::size_t pos = find(text, kKeywords[kwMonitoredBarrier]);
+        const std::string_view before = text.substr(0, pos);
+        std::size_t list = before.rfind("Ranks ");
+        list = list == std::string_view::npos ? before.rfind("Rank ") : list;
+        if (list == std::string_view::npos)
+            return false;
+        std::size_t i = before.find(' ', list) + 1;
+        std::vector<std::int32_t> ranks;
+        while (i < pos && ranks.size() < kMaxMonitoredBarrierRanks) {
+            const auto rank = readCount(text, i);
+            if (!rank)
+                break;
+            ranks.push_back(*rank);
+            if (!skip(text, i, ", "))
+                break;
+        }
+        if (ranks.empty() || i != pos)
+            return false;
+        const std::size_t coordinator = before.rfind("[Rank 0]: ");
+        const std::string_view message
+            = trim(text.substr(coordinator == std::string_view::npos ? list : coordinator)).substr(0, kMaxEventText);
+        for (std::int32_t rank : ranks) {
+            model::Event& e = addEvent(out, ctx, EventKind::FrameworkCheck, Severity::Error, message);
+            e.detail = out.intern("monitored_barrier");
+            e.peerRank = rank;
+        }
         return true;
     }
     if (found & bit(kwRankDisagreement)) {

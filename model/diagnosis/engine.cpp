@@ -181,6 +181,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     RuleOutput out;
     ruleFingerprintMismatch(ctx, out);
     ruleDesyncReport(ctx, out);
+    ruleMonitoredBarrier(ctx, out);
     ruleXid(ctx, out);
     ruleCudaStickyError(ctx, out);
     ruleResourceExhaustion(ctx, out);

@@ -108,6 +108,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "fr.stuck_inside", 64, "a rank stuck inside a collective every peer completed is the odd one, though the dumps do not say why" },
     { "fr.not_started", 63, "a rank that scheduled but never started the collective its peers ran: a straggler seen in the dumps" },
     { "fr.p2p_unmatched", 63, "a send or recv whose peer never posted its side: the silent peer holds the pair" },
+    { "straggler.monitored_barrier", 62, "rank 0 of Gloo's monitored barrier names the ranks that never checked in: stated by PyTorch, as the desync report is" },
     { "straggler.desync_report", 62, "PyTorch's desync report names the ranks that never joined: stated by PyTorch, above Rankscope's own inference" },
     { "straggler.loading_barrier", 62, "SGLang's own barrier after loading the model says ranks did not finish loading: stated by the framework, the rank behind unnamed" },
     { "horovod.stall_inspector_straggler", 62, "ranks that submitted none of the tensors the others wait on never reached the step: a straggler" },

@@ -223,6 +223,44 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
         out.propose(RootCauseClass::StragglerStall, ranks, 0.85, kRule, ctx.verdict(kRule, values));
 }
 
+// Gloo's monitored barrier ("[Rank 0]: Ranks 1, 4 failed to pass monitoredBarrier in 30000 ms",
+// ProcessGroupGloo::monitoredBarrier): rank 0 coordinates, every other rank checks in with it,
+// and rank 0 names those that did not within the timeout. TORCH_DISTRIBUTED_DEBUG=DETAIL runs
+// one before every collective, so the ranks named never reached the collective the others
+// wait in: stated by PyTorch, as the desync report is. A rank named that failed on its own is
+// the crash rules' (higher band); here the others are behind.
+void ruleMonitoredBarrier(const RuleContext& ctx, RuleOutput& out)
+{
+    const Bundle& b = ctx.bundle;
+    std::set<std::int32_t> named;
+    std::uint32_t sample = kNoIndex;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind != EventKind::FrameworkCheck || b.text(e.detail) != "monitored_barrier" || e.peerRank < 0)
+            continue;
+        if (b.world.worldSize && e.peerRank >= *b.world.worldSize)
+            continue; // past the stated world: not one of its ranks
+        named.insert(e.peerRank);
+        if (sample == kNoIndex)
+            sample = i;
+    }
+    if (named.empty())
+        return;
+    const std::vector<std::int32_t> ranks(named.begin(), named.end());
+    static constexpr const char* kRule = "straggler.monitored_barrier";
+    Placeholders values = ctx.placeholdersFor(ranks.front());
+    values["ranks"] = formatRanks(ranks);
+    values["who"] = ctx.ranksObject(ranks);
+    Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
+    f.ranks = ranks;
+    f.confidence = 0.8;
+    f.evidence.push_back(evidenceOf(b, sample));
+    f.explanation = ctx.explain(kRule, values);
+    // Most of the world missing is a barrier nobody but rank 0 reached: not stragglers.
+    if (ranks.size() <= 2 || ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
+        out.propose(RootCauseClass::StragglerStall, ranks, 0.8, kRule, ctx.verdict(kRule, values));
+}
+
 } // namespace rankscope::model
 
 namespace rankscope::model {

@@ -503,6 +503,16 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                               "Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 401 "
                               "'the operation cannot be performed in the present state'.\n" } },
             "hang_diagnosed", "configuration", {} },
+        // Gloo's monitored barrier (TORCH_DISTRIBUTED_DEBUG=DETAIL's check before a collective):
+        // rank 0 names the rank that never checked in; the ones that did wait and fail after it.
+        { "monitored-barrier",
+            { { "paste.log", "[rank0]:[E1207 10:00:00.123 ProcessGroupGloo.cpp:2810] [Rank 0]: Rank 2 failed to pass "
+                              "monitoredBarrier in 1800000 ms\n"
+                              "[rank1]: RuntimeError: Rank 1 successfully reached monitoredBarrier, but received errors "
+                              "while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+                              "[rank3]: RuntimeError: Rank 3 successfully reached monitoredBarrier, but received errors "
+                              "while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n" } },
+            "hang_diagnosed", "straggler_stall", { 2 } },
         // An Open MPI tag names the rank whose socket could not be created.
         { "socket-family",
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "

@@ -491,6 +491,25 @@ TEST_CASE("DeepSpeed ZeRO-3's cross-rank disagreement names the rank it compared
     CHECK(checks[1]->peerRank == 6);
 }
 
+TEST_CASE("Gloo's monitored barrier names the ranks that never checked in with rank 0", "[parsers][launcher]")
+{
+    const auto p = scan(
+        "[rank0]:[E1207 10:00:00.123 ProcessGroupGloo.cpp:2810] [Rank 0]: Rank 3 failed to pass monitoredBarrier in 30000 ms\n"
+        "RuntimeError: [Rank 0]: Ranks 1, 14 failed to pass monitoredBarrier in 1800000 ms\n"
+        // The other side's message names the rank that arrived: not a rank behind.
+        "[rank1]: RuntimeError: Rank 1 successfully reached monitoredBarrier, but received errors while waiting for "
+        "send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+        "docs: ranks that failed to pass monitoredBarrier are named by rank 0\n"
+        "[Rank 0]: Ranks 1, x failed to pass monitoredBarrier in 5 ms\n");
+    const auto checks = eventsOf(p, EventKind::FrameworkCheck);
+    REQUIRE(checks.size() == 3);
+    CHECK(str(p, checks[0]->detail) == "monitored_barrier");
+    CHECK(checks[0]->peerRank == 3);
+    CHECK(str(p, checks[0]->text).starts_with("[Rank 0]: Rank 3 failed to pass"));
+    CHECK(checks[1]->peerRank == 1);
+    CHECK(checks[2]->peerRank == 14);
+}
+
 TEST_CASE("Open MPI's help messages for a failed process are launcher exits with no rank", "[parsers][launcher]")
 {
     const auto p = scan(R"(An MPI communication peer process has unexpectedly disconnected.  This
