@@ -182,6 +182,7 @@ Diagnosis diagnose(const Bundle& bundle, const Knowledge& knowledge, unsigned th
     ruleFingerprintMismatch(ctx, out);
     ruleDesyncReport(ctx, out);
     ruleMonitoredBarrier(ctx, out);
+    ruleTimeoutSeqOffset(ctx, out);
     ruleXid(ctx, out);
     ruleCudaStickyError(ctx, out);
     ruleResourceExhaustion(ctx, out);

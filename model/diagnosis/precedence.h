@@ -92,6 +92,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "mismatch.coll_lines_even_split", 74, "COLL lines disagree at an opCount with no minority: a mismatch with no rank to name" },
     { "mismatch.waits_elsewhere", 74, "a rank waiting in another collective while the rest time out in this one took a different code path" },
     { "fr.mismatch_even_split", 74, "Flight Recorder dumps disagree in an even split: a mismatch, no side picked" },
+    { "mismatch.timeout_seq_offset", 74, "members of one group timed out two or more SeqNums apart: the ones ahead finished calls the others never made, a mismatch seen in the timeout lines alone" },
     { "fr.mismatch_extra_collective", 74, "a few ranks enqueued a collective the others never issued: a mismatch, a notch under an entry-by-entry disagreement" },
     { "horovod.stall_inspector_mismatch", 74, "Horovod's stall inspector shows ranks submitting different tensors: a mismatch between code paths" },
 

@@ -85,6 +85,7 @@ void ruleOpMismatch(const RuleContext& ctx, RuleOutput& out);        // rules_mi
 void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out); // rules_mismatch.cpp
 void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out);      // rules_mismatch.cpp
 void ruleMonitoredBarrier(const RuleContext& ctx, RuleOutput& out);  // rules_mismatch.cpp
+void ruleTimeoutSeqOffset(const RuleContext& ctx, RuleOutput& out);  // rules_mismatch.cpp
 void ruleCollLineMismatch(const RuleContext& ctx, RuleOutput& out);  // rules_mismatch.cpp
 void ruleEnqueuedAhead(const RuleContext& ctx, RuleOutput& out);    // rules_mismatch.cpp
 void ruleXid(const RuleContext& ctx, RuleOutput& out);               // rules_hardware.cpp

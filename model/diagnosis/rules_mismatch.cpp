@@ -223,6 +223,133 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
         out.propose(RootCauseClass::StragglerStall, ranks, 0.85, kRule, ctx.verdict(kRule, values));
 }
 
+namespace {
+
+// Collectives every member must feed before any member can finish them: a member that
+// finished one needed every other member inside it.
+bool needsEveryMember(OpType op)
+{
+    switch (op) {
+    case OpType::AllReduce:
+    case OpType::AllReduceCoalesced:
+    case OpType::AllGather:
+    case OpType::AllGatherBase:
+    case OpType::AllGatherCoalesced:
+    case OpType::AllGatherIntoTensorCoalesced:
+    case OpType::ReduceScatter:
+    case OpType::ReduceScatterBase:
+    case OpType::ReduceScatterTensorCoalesced:
+    case OpType::AllToAll:
+    case OpType::AllToAllBase:
+    case OpType::Barrier:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+// Members of one group whose watchdogs time out at SeqNums two or more apart. A watchdog names
+// the rank's oldest unfinished collective, so the rank at S + 2 finished S and S + 1, and
+// S + 1 needed every member inside it — but the rank at S never got past S: its calls were
+// not the others' calls (a rank-conditional collective, one more or one fewer per step).
+// Read from the timeout lines alone, by each line's group and rank in it, so a paste with no
+// rank prefix still counts. Only where every timed-out call needs every member (an
+// all-reduce, all-gather, reduce-scatter, all-to-all or barrier): a broadcast's root, or a
+// send, can finish into buffers its peer has not read. One apart may be a rank stuck inside
+// S that the others got through (a GPU or link that hung mid-call), and lines from two runs
+// (times more than a timeout apart) do not compare.
+void ruleTimeoutSeqOffset(const RuleContext& ctx, RuleOutput& out)
+{
+    // Lines without a group: offsets larger than this are more likely two groups' counters.
+    static constexpr std::int64_t kUnnamedGroupMaxOffset = 16;
+    const Bundle& b = ctx.bundle;
+    struct Oldest {
+        std::int64_t seq = -1;
+        std::uint32_t event = kNoIndex;
+    };
+    std::map<StrId, std::map<std::int32_t, Oldest>> byPg; // pg → pg rank → oldest timeout
+    std::map<std::pair<StrId, std::int32_t>, std::set<std::int64_t>> seqsOf;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (!isCollectiveTimeout(e) || e.seq < 0 || e.pgRank < 0)
+            continue;
+        if (!needsEveryMember(e.op))
+            return; // a rooted call or a send among them: the offset proves nothing
+        Oldest& o = byPg[e.pg][e.pgRank];
+        if (o.seq < 0 || e.seq < o.seq)
+            o = { e.seq, i };
+        seqsOf[{ e.pg, e.pgRank }].insert(e.seq);
+    }
+    for (const auto& [pg, ranks] : byPg) {
+        if (ranks.size() < 2)
+            continue;
+        if (pg == kNoStr) {
+            // Lines that name no group (PyTorch ≤2.1) may mix groups, whose counters and
+            // group-local ranks have nothing in common. Compared only when no rank reports
+            // two separate runs of SeqNums (its own groups) and the offset is small.
+            bool oneGroup = true;
+            for (const auto& [key, seqs] : seqsOf)
+                if (key.first == pg && *seqs.rbegin() - *seqs.begin() + 1 != static_cast<std::int64_t>(seqs.size()))
+                    oneGroup = false;
+            std::int64_t lowest = -1, highest = -1;
+            for (const auto& [rank, o] : ranks) {
+                lowest = lowest < 0 ? o.seq : std::min(lowest, o.seq);
+                highest = std::max(highest, o.seq);
+            }
+            if (!oneGroup || highest - lowest > kUnnamedGroupMaxOffset)
+                continue;
+        }
+        std::map<std::int64_t, std::vector<std::int32_t>> atSeq;
+        for (const auto& [rank, o] : ranks)
+            atSeq[o.seq].push_back(rank);
+        const std::int64_t low = atSeq.begin()->first;
+        const std::int64_t high = atSeq.rbegin()->first;
+        if (high - low < 2)
+            continue;
+        const Event& lowEvent = b.events[ranks.at(atSeq.begin()->second.front()).event];
+        const Event& highEvent = b.events[ranks.at(atSeq.rbegin()->second.front()).event];
+        if (lowEvent.time.valid() && highEvent.time.domain == lowEvent.time.domain && lowEvent.timeoutMs > 0) {
+            const auto apart = std::llabs(lowEvent.time.ns - highEvent.time.ns) / 1'000'000;
+            if (apart > lowEvent.timeoutMs)
+                continue; // two runs' lines, not one hang
+        }
+        // The odd one out: a single rank away from a seq three or more members share. Its
+        // rank in the group is its global rank only in the default group.
+        std::vector<std::int32_t> named;
+        const bool globalRanks = pg == kNoStr || b.text(pg) == "0";
+        if (globalRanks && atSeq.size() == 2) {
+            const auto& [seqA, ranksA] = *atSeq.begin();
+            const auto& [seqB, ranksB] = *atSeq.rbegin();
+            if (ranksA.size() == 1 && ranksB.size() >= 3)
+                named = ranksA;
+            else if (ranksB.size() == 1 && ranksA.size() >= 3)
+                named = ranksB;
+        }
+        static constexpr const char* kRule = "mismatch.timeout_seq_offset";
+        Placeholders values = named.empty() ? Placeholders {} : ctx.placeholdersFor(named.front());
+        values["low_seq"] = std::to_string(low);
+        values["high_seq"] = std::to_string(high);
+        values["low_ranks"] = ctx.ranksObject(atSeq.begin()->second);
+        values["high_ranks"] = ctx.ranksObject(atSeq.rbegin()->second);
+        values["low_who"] = ctx.ranksSubject(atSeq.begin()->second);
+        values["high_who"] = ctx.ranksSubject(atSeq.rbegin()->second);
+        values["who"] = named.empty() ? std::string() : ctx.rankLabel(named.front());
+        Finding& f = out.add(ctx, kRule, RootCauseClass::CollectiveMismatch, values);
+        f.ranks = named;
+        f.confidence = named.empty() ? 0.6 : 0.65;
+        f.evidence.push_back(evidenceOf(b, ranks.at(atSeq.begin()->second.front()).event));
+        f.evidence.push_back(evidenceOf(b, ranks.at(atSeq.rbegin()->second.front()).event));
+        if (!named.empty())
+            f.title = ctx.say(kRule, "named_title", values);
+        f.explanation = ctx.explain(kRule, values);
+        out.propose(RootCauseClass::CollectiveMismatch, named, f.confidence, kRule,
+            named.empty() ? ctx.verdict(kRule, values) : ctx.say(kRule, "named_verdict", values));
+        return;
+    }
+}
+
 // Gloo's monitored barrier ("[Rank 0]: Ranks 1, 4 failed to pass monitoredBarrier in 30000 ms",
 // ProcessGroupGloo::monitoredBarrier): rank 0 coordinates, every other rank checks in with it,
 // and rank 0 names those that did not within the timeout. TORCH_DISTRIBUTED_DEBUG=DETAIL runs

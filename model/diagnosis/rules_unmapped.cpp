@@ -168,6 +168,16 @@ bool isNvlsBindText(std::string_view text)
     return contains(text, "(NVLS)") && contains(text, "CUDA error");
 }
 
+// NCCL could not open its socket on the interface it chose (src/misc/socket.cc, bootstrap.cc):
+// no interface matched NCCL_SOCKET_IFNAME, or it has no address of the family asked for.
+bool isSocketInterfaceText(std::string_view text)
+{
+    return contains(text, "Address family not supported") || contains(text, "no socket interface found")
+        || contains(text, "No socket interface found") || contains(text, "Socket creation failed")
+        // ncclSocketInit on an address never filled in: no interface matched NCCL_SOCKET_IFNAME.
+        || contains(text, "is neither AF_INET") || contains(text, "No usable listening interface");
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -224,6 +234,9 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // (NVLS) Multicast memory … : CUDA error 401 …", NCCL ≥2.27).
             if (isNvlsBindText(b.text(e.detail)))
                 nvls.push_back(i);
+            // "Bootstrap : no socket interface found" and the like, quoted the same way.
+            else if (isSocketInterfaceText(b.text(e.detail)))
+                socketConfig.push_back(i);
             else if (e.rank < 0 && isResourceText(b.text(e.detail)) && !isNcclShmText(b.text(e.detail)))
                 allocation.push_back(i);
             break;
@@ -314,14 +327,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             break;
         case EventKind::NcclSocketError:
         case EventKind::NcclBootstrapError:
-            if (contains(text, "Address family not supported")
-                || contains(text, "no socket interface found")
-                || contains(text, "No socket interface found")
-                || contains(text, "Socket creation failed")
-                // ncclSocketInit on an address never filled in: no interface matched
-                // NCCL_SOCKET_IFNAME.
-                || contains(text, "is neither AF_INET")
-                || contains(text, "No usable listening interface"))
+            if (isSocketInterfaceText(text))
                 socketConfig.push_back(i);
             break;
         default:
@@ -443,6 +449,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     if (testsStalled.empty() && !testsStalledHosts.empty() && !anyFailure)
         conclude(ctx, out, { "hang.nccl_tests_stalled", RootCauseClass::Unknown, 0.25, {}, {}, true }, testsStalledHosts);
     if (!socketConfig.empty()) {
+        // One rank alone meeting it is named: an interface or address family one host lacks
+        // (the others connect and wait for it).
         const std::int32_t rank = onlyRankOf(b, socketConfig);
         StatedCause c { "configuration.socket_interface", RootCauseClass::Configuration, 0.7 };
         if (rank >= 0) {

@@ -50,6 +50,15 @@ nlohmann::json diagnoseExcerpt(const Excerpt& e)
     return app::diagnosisJson(*bundle.value(), diagnosis.value());
 }
 
+// A watchdog timeout of `rank` at `seq` on PG 0, in PyTorch 2.x's form.
+std::string seqTimeout(int rank, int seq, const char* op)
+{
+    const std::string r = std::to_string(rank);
+    return "[rank" + r + "]:[E1207 10:30:00.1 ProcessGroupNCCL.cpp:632] [PG ID 0 PG GUID 0 Rank " + r
+        + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=" + std::to_string(seq) + ", OpType=" + op
+        + ", NumelIn=6, NumelOut=6, Timeout(ms)=600000) ran for 600086 milliseconds before timing out.\n";
+}
+
 // One NCCL COLL line per device of `host` at opCount 0x7 ("[nranks=N]" with N = `nranks`, the
 // host's device count when 0); the device `odd` calls a different count.
 std::string collLines(const std::string& host, int devices, int odd, int nranks = 0)
@@ -513,11 +522,36 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                               "[rank3]: RuntimeError: Rank 3 successfully reached monitoredBarrier, but received errors "
                               "while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n" } },
             "hang_diagnosed", "straggler_stall", { 2 } },
+        // Watchdogs name each rank's oldest unfinished collective: rank 3 at #12 finished #10
+        // and #11, all-reduces that needed ranks 0-2, which never got past #10. Rank 3 made
+        // calls the others did not.
+        { "timeout-seq-offset",
+            { { "paste.log", seqTimeout(0, 10, "ALLREDUCE") + seqTimeout(1, 10, "ALLREDUCE") + seqTimeout(2, 10, "ALLREDUCE")
+                              + seqTimeout(3, 12, "ALLREDUCE") } },
+            "hang_diagnosed", "collective_mismatch", { 3 } },
+        // One apart: rank 3 may be stuck inside #10 that the others got through (a GPU or a
+        // link hung mid-call), so no mismatch is read.
+        { "timeout-seq-one-apart",
+            { { "paste.log", seqTimeout(0, 11, "ALLREDUCE") + seqTimeout(1, 11, "ALLREDUCE") + seqTimeout(2, 11, "ALLREDUCE")
+                              + seqTimeout(3, 10, "ALLREDUCE") } },
+            "inconclusive", "unknown", {} },
+        // A broadcast's root can finish into buffers its peers have not read: no reading.
+        { "timeout-seq-broadcast",
+            { { "paste.log", seqTimeout(0, 12, "BROADCAST") + seqTimeout(1, 10, "BROADCAST") + seqTimeout(2, 10, "BROADCAST")
+                              + seqTimeout(3, 10, "BROADCAST") } },
+            "inconclusive", "unknown", {} },
         // An Open MPI tag names the rank whose socket could not be created.
         { "socket-family",
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "
                               "Address family not supported by protocol\n" } },
             "hang_diagnosed", "configuration", { 4 } },
+        // The same failure quoted by PyTorch after "Last error:", one rank's.
+        { "socket-interface-quoted",
+            { { "paste.log", "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:2588, internal "
+                              "error - please report this issue to the NCCL developers, NCCL version 2.21.5\n"
+                              "[rank0]: ncclInternalError: Internal check failed.\n[rank0]: Last error:\n"
+                              "[rank0]: Bootstrap : no socket interface found\n" } },
+            "hang_diagnosed", "configuration", { 0 } },
         // A terminal hard-wrapped the watchdog lines: the WorkNCCL(…) of each timeout is on
         // the next line, and rank 3's status lost its counters to the wrap. Ranks 1, 2 run
         // REDUCE, rank 6 ALLREDUCE at #70: a mismatch, and no side can be picked.
