@@ -15,6 +15,9 @@
 //   nvidia-smi "Unable to determine the device handle for GPU…: Unknown Error", or a CUDA
 //     error that means the GPU itself broke ("uncorrectable ECC error encountered"): a
 //     hardware fault.
+//   A topology or graph file NCCL was given that does not fit the machine (graph/search.cc,
+//     graph/xml.h): NCCL_GRAPH_FILE naming a device the job lacks, NCCL_TOPO_FILE (or a
+//     network plugin's static file) missing a node attribute.
 //   NVLS setup failing with a CUDA error (src/transport/nvls.cc): NVLink SHARP needs the
 //     fabric manager's multicast objects; a CUDA error there is the node's NVSwitch/fabric
 //     manager state, not the GPU or the job.
@@ -178,6 +181,16 @@ bool isSocketInterfaceText(std::string_view text)
         || contains(text, "is neither AF_INET") || contains(text, "No usable listening interface");
 }
 
+// NCCL read a topology or graph description that does not fit the machine it runs on: a
+// channel of NCCL_GRAPH_FILE names a device the job does not have (graph/search.cc "XML Import
+// Channel : dev N not found"), or a node of the topology XML (NCCL_TOPO_FILE, a network
+// plugin's static file) lacks an attribute NCCL needs (graph/xml.h "Attribute arch of node cpu
+// not found", a WARN; the INFO of the same words is NCCL probing optional attributes).
+bool isTopologyFileText(std::string_view text)
+{
+    return contains(text, "XML Import Channel") || (contains(text, "Attribute ") && contains(text, " of node ") && contains(text, " not found"));
+}
+
 // The one rank all the events name, or -1 (none, or several).
 std::int32_t onlyRankOf(const Bundle& b, const std::vector<std::uint32_t>& events)
 {
@@ -204,7 +217,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
         loadingBarrier, testsSetup, testsWorlds, testsStalled, testsStalledHosts, rankDisagreement, kernelFault, qpSetup, commandLine,
-        openFiles;
+        openFiles, topologyFile;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     std::vector<std::uint32_t> systemError;
@@ -237,6 +250,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             // "Bootstrap : no socket interface found" and the like, quoted the same way.
             else if (isSocketInterfaceText(b.text(e.detail)))
                 socketConfig.push_back(i);
+            else if (isTopologyFileText(b.text(e.detail)))
+                topologyFile.push_back(i);
             else if (e.rank < 0 && isResourceText(b.text(e.detail)) && !isNcclShmText(b.text(e.detail)))
                 allocation.push_back(i);
             break;
@@ -299,6 +314,8 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 ncclMismatch.push_back(i);
             else if (isNcclLibraryText(text))
                 ncclLibrary.push_back(i);
+            else if (isTopologyFileText(text))
+                topologyFile.push_back(i);
             break;
         case EventKind::GlooConnectError:
             if (b.text(e.peer).starts_with("127."))
@@ -422,6 +439,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         { qpSetup, { "configuration.ib_qp_setup", RootCauseClass::Configuration, 0.65 } },
         { ofiRegistration, { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7 } },
         { nvls, { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7 } },
+        { topologyFile, { "configuration.nccl_topology_file", RootCauseClass::Configuration, 0.7 } },
         { ncclLibrary, { "configuration.nccl_library", RootCauseClass::Configuration, 0.8 } },
     };
     for (const auto& [events, cause] : stated)

@@ -540,6 +540,21 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", seqTimeout(0, 12, "BROADCAST") + seqTimeout(1, 10, "BROADCAST") + seqTimeout(2, 10, "BROADCAST")
                               + seqTimeout(3, 10, "BROADCAST") } },
             "inconclusive", "unknown", {} },
+        // NCCL refusing the topology or graph file it was given (graph/search.cc, graph/xml.h).
+        { "topology-graph-file",
+            { { "paste.log", "vm1:73025:73112 [0] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/vendor/graph.xml\n"
+                              "vm1:73025:73112 [0] graph/search.cc:719 NCCL WARN XML Import Channel : dev 1 not found.\n"
+                              "vm1:73025:73112 [0] NCCL INFO graph/search.cc:749 -> 2\n" } },
+            "hang_diagnosed", "configuration", {} },
+        { "topology-file-attribute",
+            { { "paste.log", "p5a:2196:2275 [1] graph/xml.h:101 NCCL WARN Attribute arch of node cpu not found\n"
+                              "p5a:2196:2275 [1] NCCL INFO graph/topo.cc:493 -> 3\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // The same words as an INFO are NCCL probing an optional attribute: nothing wrong.
+        { "topology-attribute-info",
+            { { "paste.log", "u1:199574:201479 [1] NCCL INFO Attribute coll of node net not found\n"
+                              "u1:199574:201479 [1] NCCL INFO comm 0x5581 rank 1 nranks 2 cudaDev 1 busId b1000 - Init COMPLETE\n" } },
+            "no_hang_found", "none", {} },
         // An Open MPI tag names the rank whose socket could not be created.
         { "socket-family",
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "
