@@ -62,6 +62,7 @@ enum Keyword : unsigned {
     kwLoadingBarrier,
     kwRankDisagreement,
     kwMonitoredBarrier,
+    kwMonitoredBarrierReached,
     kwCount
 };
 
@@ -110,6 +111,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     " could finish the model loading, but there are other ranks",
     " between rank0 and rank",
     " failed to pass monitoredBarrier",
+    " successfully reached monitoredBarrier, but received errors",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -122,7 +124,7 @@ constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | b
     | bit(kwMpiPeerGone) | bit(kwMpiNonZero) | bit(kwMpiPeerHost);
 constexpr std::uint64_t kFrameworkBits
     = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement)
-    | bit(kwMonitoredBarrier);
+    | bit(kwMonitoredBarrier) | bit(kwMonitoredBarrierReached);
 constexpr std::uint64_t kRayBits
     = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank) | bit(kwRayMemoryMonitor)
     | bit(kwRayWorkerDied);
@@ -1224,6 +1226,24 @@ bool LauncherParser::parseFramework(
             e.detail = out.intern("monitored_barrier");
             e.peerRank = rank;
         }
+        return true;
+    }
+    if (found & bit(kwMonitoredBarrierReached)) {
+        // Every other rank's side of the same barrier ("Rank 1 successfully reached
+        // monitoredBarrier, but received errors while waiting for send/recv from rank 0"): only
+        // rank 0 enforces the timeout, so this rank's exchange with rank 0 failed because rank
+        // 0's side ended (it raised, or its process went away). peerRank = the rank that arrived.
+        const std::size_t pos = find(text, kKeywords[kwMonitoredBarrierReached]);
+        const std::size_t start = text.substr(0, pos).rfind("Rank ");
+        if (start == std::string_view::npos)
+            return false;
+        std::size_t i = start + 5;
+        const auto rank = readCount(text, i);
+        if (!rank || i != pos)
+            return false;
+        model::Event& e = addEvent(out, ctx, EventKind::FrameworkCheck, Severity::Error, trim(text.substr(start)).substr(0, kMaxEventText));
+        e.detail = out.intern("monitored_barrier_reached");
+        e.peerRank = *rank;
         return true;
     }
     if (found & bit(kwRankDisagreement)) {

@@ -371,8 +371,35 @@ void ruleMonitoredBarrier(const RuleContext& ctx, RuleOutput& out)
         if (sample == kNoIndex)
             sample = i;
     }
-    if (named.empty())
+    if (named.empty()) {
+        // Only the other side's word: ranks that reached the barrier lost rank 0, which
+        // coordinates it and alone enforces its timeout. Rank 0's side ended — it raised (its
+        // log names why, perhaps a rank that never arrived) or its process went away. Where
+        // rank 0's log is not here to say which, rank 0 is where to look: a lead.
+        std::uint32_t reached = kNoIndex;
+        for (std::uint32_t i = 0; i < b.events.size() && reached == kNoIndex; ++i)
+            if (b.events[i].kind == EventKind::FrameworkCheck && b.text(b.events[i].detail) == "monitored_barrier_reached")
+                reached = i;
+        if (reached == kNoIndex)
+            return;
+        // With rank 0's own lines here and none of them naming a rank that never arrived, rank
+        // 0's side ended on its own: it failed.
+        const RankInfo* coordinator = b.rankInfo(0);
+        const bool coordinatorSeen = coordinator && coordinator->seen;
+        static constexpr const char* kLead = "crash.monitored_barrier_coordinator";
+        Placeholders values = ctx.placeholdersFor(0);
+        values["who"] = ctx.rankLabel(b.events[reached].peerRank);
+        Finding& f = out.add(ctx, kLead, RootCauseClass::RankCrashed, values);
+        f.ranks = { 0 };
+        f.confidence = coordinatorSeen ? 0.55 : 0.45;
+        f.evidence.push_back(evidenceOf(b, reached));
+        f.explanation = ctx.explain(kLead, values);
+        Proposal& p = out.propose(RootCauseClass::RankCrashed, { 0 }, f.confidence, kLead,
+            coordinatorSeen ? ctx.say(kLead, "seen_verdict", values) : ctx.verdict(kLead, values));
+        if (!coordinatorSeen)
+            p.status = DiagnosisStatus::Inconclusive;
         return;
+    }
     const std::vector<std::int32_t> ranks(named.begin(), named.end());
     static constexpr const char* kRule = "straggler.monitored_barrier";
     Placeholders values = ctx.placeholdersFor(ranks.front());

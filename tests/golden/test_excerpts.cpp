@@ -555,6 +555,23 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
             { { "paste.log", "u1:199574:201479 [1] NCCL INFO Attribute coll of node net not found\n"
                               "u1:199574:201479 [1] NCCL INFO comm 0x5581 rank 1 nranks 2 cudaDev 1 busId b1000 - Init COMPLETE\n" } },
             "no_hang_found", "none", {} },
+        // Only the other side of the barrier: rank 1 reached it and lost rank 0, the one rank
+        // that enforces it. Where rank 0's own log is missing, rank 0 is the lead.
+        { "monitored-barrier-coordinator-gone",
+            { { "paste.log", "[rank1]: RuntimeError: Rank 1 successfully reached monitoredBarrier, but received errors "
+                              "while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+                              "[rank1]:  Original exception: \n"
+                              "[rank1]: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+                              "[192.168.1.2]:35230\n" } },
+            "inconclusive", "rank_crashed", {} },
+        // The same with rank 0's own traceback in the paste, naming nobody behind: rank 0 failed.
+        { "monitored-barrier-coordinator-failed",
+            { { "paste.log", "[rank0]: Traceback (most recent call last):\n"
+                              "[rank0]:   File \"train.py\", line 360, in <module>\n"
+                              "[rank0]:     main()\n"
+                              "[rank1]: RuntimeError: Rank 1 successfully reached monitoredBarrier, but received errors "
+                              "while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n" } },
+            "hang_diagnosed", "rank_crashed", { 0 } },
         // An Open MPI tag names the rank whose socket could not be created.
         { "socket-family",
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "

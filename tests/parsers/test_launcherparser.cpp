@@ -502,12 +502,16 @@ TEST_CASE("Gloo's monitored barrier names the ranks that never checked in with r
         "docs: ranks that failed to pass monitoredBarrier are named by rank 0\n"
         "[Rank 0]: Ranks 1, x failed to pass monitoredBarrier in 5 ms\n");
     const auto checks = eventsOf(p, EventKind::FrameworkCheck);
-    REQUIRE(checks.size() == 3);
+    REQUIRE(checks.size() == 4);
     CHECK(str(p, checks[0]->detail) == "monitored_barrier");
     CHECK(checks[0]->peerRank == 3);
     CHECK(str(p, checks[0]->text).starts_with("[Rank 0]: Rank 3 failed to pass"));
     CHECK(checks[1]->peerRank == 1);
     CHECK(checks[2]->peerRank == 14);
+    // The other side names the rank that arrived, under a detail of its own.
+    CHECK(str(p, checks[3]->detail) == "monitored_barrier_reached");
+    CHECK(checks[3]->peerRank == 1);
+    CHECK(str(p, checks[3]->text).starts_with("Rank 1 successfully reached monitoredBarrier"));
 }
 
 TEST_CASE("Open MPI's help messages for a failed process are launcher exits with no rank", "[parsers][launcher]")
