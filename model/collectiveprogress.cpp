@@ -33,10 +33,16 @@ void buildProgress(Bundle& b)
     // A watchdog timeout line (a) has only "[Rank r]"; the PG comes from the status line
     // (b) the same process prints for the same SeqNum right after it.
     std::map<std::pair<std::uint32_t, std::int64_t>, StrId> pgOfSeq;
+    // Failing that, another process's line for the same SeqNum: a paste may keep one rank's
+    // timeout and another rank's status line ("[PG ID 1 …] failure detected by watchdog at
+    // work sequence id: 55485"). Only a SeqNum one group alone names.
+    std::map<std::int64_t, std::set<StrId>> pgsOfSeq;
     std::set<StrId> pgKeys;
     for (const Event& e : b.events) {
-        if (e.pg != kNoStr && e.seq >= 0 && carriesProgress(e.kind))
+        if (e.pg != kNoStr && e.seq >= 0 && carriesProgress(e.kind)) {
             pgOfSeq.emplace(std::make_pair(e.identity, e.seq), e.pg);
+            pgsOfSeq[e.seq].insert(e.pg);
+        }
         if (e.pg != kNoStr && e.rank >= 0)
             pgKeys.insert(e.pg);
     }
@@ -60,9 +66,12 @@ void buildProgress(Bundle& b)
         if (e.rank < 0 || !carriesProgress(e.kind))
             continue;
         StrId pg = e.pg;
-        if (pg == kNoStr && e.seq >= 0)
+        if (pg == kNoStr && e.seq >= 0) {
             if (auto it = pgOfSeq.find({ e.identity, e.seq }); it != pgOfSeq.end())
                 pg = it->second;
+            else if (auto named = pgsOfSeq.find(e.seq); named != pgsOfSeq.end() && named->second.size() == 1)
+                pg = *named->second.begin();
+        }
         if (pg == kNoStr)
             pg = onlyPg;
         RankProgress& p = progress[{ pg, e.rank }];

@@ -118,3 +118,45 @@ TEST_CASE("fifty thousand process groups are lined up in linear time", "[model][
     CHECK(b.progress.size() == kGroups);
     CHECK(took < std::chrono::milliseconds(1500)); // about 0.3 s, and 5 s when quadratic
 }
+
+TEST_CASE("a timeout line naming no group joins the one group another rank names for its SeqNum", "[model][progress]")
+{
+    // "[Rank 4] Watchdog caught … WorkNCCL(SeqNum=55485 …)" with no group, and rank 5's
+    // "[PG ID 1 …] failure detected by watchdog at work sequence id: 55485".
+    auto build = [](bool bothGroupsNameIt) {
+        Bundle b;
+        const StrId pg0 = b.strings.intern("0");
+        const StrId pg1 = b.strings.intern("1");
+        Event timeout;
+        timeout.kind = EventKind::TorchWatchdogTimeout;
+        timeout.identity = 4;
+        timeout.rank = 4;
+        timeout.seq = 55485;
+        timeout.timeoutMs = 600'000;
+        b.events.push_back(timeout);
+        Event status;
+        status.kind = EventKind::TorchWatchdogStatus;
+        status.identity = 5;
+        status.rank = 5;
+        status.pg = pg1;
+        status.seq = 55485;
+        status.lastEnqueued = 55487;
+        status.lastCompleted = 55484;
+        b.events.push_back(status);
+        Event other = status;
+        other.pg = pg0;
+        other.seq = bothGroupsNameIt ? 55485 : 12;
+        b.events.push_back(other);
+        buildProgress(b);
+        return b;
+    };
+    const Bundle named = build(false);
+    const RankProgress* p = named.progressOf(named.strings.find("1"), 4);
+    REQUIRE(p);
+    CHECK(p->timeoutSeq == 55485);
+    CHECK(named.progressOf(named.strings.find("0"), 4) == nullptr);
+    // Both groups at that SeqNum: no guess.
+    const Bundle ambiguous = build(true);
+    CHECK(ambiguous.progressOf(ambiguous.strings.find("1"), 4) == nullptr);
+    CHECK(ambiguous.progressOf(ambiguous.strings.find("0"), 4) == nullptr);
+}
