@@ -186,6 +186,29 @@ void ruleFingerprintMismatch(const RuleContext& ctx, RuleOutput& out)
     out.propose(RootCauseClass::CollectiveMismatch, { culprit }, 0.9, kRule, ctx.verdict(kRule, values));
 }
 
+namespace {
+
+// PyTorch itself names the ranks that never reached the collective (or barrier) the others
+// wait in: those ranks are behind. Proposed unless most of the ranks seen are named — then
+// nobody but the reporter arrived, and "behind" says nothing.
+void nameRanksBehind(const RuleContext& ctx, RuleOutput& out, Precedence precedence,
+    const std::vector<std::int32_t>& ranks, double confidence, EvidenceLine evidence)
+{
+    const std::string rule(precedence.id());
+    Placeholders values = ctx.placeholdersFor(ranks.front());
+    values["ranks"] = formatRanks(ranks);
+    values["who"] = ctx.ranksObject(ranks);
+    Finding& f = out.add(ctx, rule, RootCauseClass::StragglerStall, values);
+    f.ranks = ranks;
+    f.confidence = confidence;
+    f.evidence.push_back(std::move(evidence));
+    f.explanation = ctx.explain(rule, values);
+    if (ranks.size() <= 2 || ranks.size() * 2 < std::max<std::size_t>(2, ctx.bundle.world.ranksSeen.size()))
+        out.propose(RootCauseClass::StragglerStall, ranks, confidence, precedence, ctx.verdict(rule, values));
+}
+
+} // namespace
+
 void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
 {
     const Bundle& b = ctx.bundle;
@@ -206,21 +229,13 @@ void ruleDesyncReport(const RuleContext& ctx, RuleOutput& out)
     std::vector<std::int32_t> ranks;
     for (const auto& [r, n] : lagging)
         ranks.push_back(r);
-    static constexpr const char* kRule = "straggler.desync_report";
-    Placeholders values = ctx.placeholdersFor(ranks.front());
-    values["ranks"] = formatRanks(ranks);
-    values["who"] = ctx.ranksObject(ranks);
-    Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
-    f.ranks = ranks;
-    f.confidence = 0.85;
-    f.evidence.push_back(evidenceOf(b, sample->evidence,
-        ctx.say(kRule, "report_evidence",
-            { { "lagging", formatRanks(sample->laggingRanks) }, { "not_joined", formatRanks(sample->finishedNotJoined) } })));
-    f.explanation = ctx.explain(kRule, values);
     // The report is a direct observation through the store; it names the lagging ranks out of
     // the whole group, not only the ranks whose logs are in the bundle.
-    if (ranks.size() <= 2 || ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
-        out.propose(RootCauseClass::StragglerStall, ranks, 0.85, kRule, ctx.verdict(kRule, values));
+    static constexpr const char* kRule = "straggler.desync_report";
+    nameRanksBehind(ctx, out, kRule, ranks, 0.85,
+        evidenceOf(b, sample->evidence,
+            ctx.say(kRule, "report_evidence",
+                { { "lagging", formatRanks(sample->laggingRanks) }, { "not_joined", formatRanks(sample->finishedNotJoined) } })));
 }
 
 namespace {
@@ -400,19 +415,8 @@ void ruleMonitoredBarrier(const RuleContext& ctx, RuleOutput& out)
             p.status = DiagnosisStatus::Inconclusive;
         return;
     }
-    const std::vector<std::int32_t> ranks(named.begin(), named.end());
-    static constexpr const char* kRule = "straggler.monitored_barrier";
-    Placeholders values = ctx.placeholdersFor(ranks.front());
-    values["ranks"] = formatRanks(ranks);
-    values["who"] = ctx.ranksObject(ranks);
-    Finding& f = out.add(ctx, kRule, RootCauseClass::StragglerStall, values);
-    f.ranks = ranks;
-    f.confidence = 0.8;
-    f.evidence.push_back(evidenceOf(b, sample));
-    f.explanation = ctx.explain(kRule, values);
-    // Most of the world missing is a barrier nobody but rank 0 reached: not stragglers.
-    if (ranks.size() <= 2 || ranks.size() * 2 < std::max<std::size_t>(2, b.world.ranksSeen.size()))
-        out.propose(RootCauseClass::StragglerStall, ranks, 0.8, kRule, ctx.verdict(kRule, values));
+    nameRanksBehind(ctx, out, "straggler.monitored_barrier", std::vector<std::int32_t>(named.begin(), named.end()), 0.8,
+        evidenceOf(b, sample));
 }
 
 } // namespace rankscope::model
