@@ -15,6 +15,14 @@
 
 namespace rankscope::model {
 
+namespace {
+
+// How far past the ranks its lines name the stall inspector's world is filled in.
+constexpr std::int64_t kRanksFilledPerRankNamed = 4;
+constexpr std::int64_t kRanksFilledAlways = 64;
+
+} // namespace
+
 void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
 {
     static constexpr const char* kRule = "horovod.stall_inspector";
@@ -41,13 +49,18 @@ void ruleHorovodStall(const RuleContext& ctx, RuleOutput& out)
     if (evidence.empty())
         return;
     // Horovod numbers ranks 0..size-1: a rank below the highest one named exists even when no
-    // line names it (the one that never submitted anything is the one never listed).
-    std::int32_t size = *world.rbegin() + 1;
+    // line names it (the one that never submitted anything is the one never listed). The
+    // inspector lists the ready (or missing) ranks of each tensor, so a real stall names most
+    // of them; a highest rank far above the ranks named is a claim, not a world, and filling
+    // up to it cost a set insertion per tensor and rank (a mutated "[ready ranks: …, 999999]"
+    // took seconds): the world is bounded by what the lines show.
+    const auto named = static_cast<std::int64_t>(world.size());
+    const std::int64_t shown = kRanksFilledPerRankNamed * named + kRanksFilledAlways;
+    std::int64_t size = static_cast<std::int64_t>(*world.rbegin()) + 1;
     if (b.world.worldSize)
-        size = std::max(size, *b.world.worldSize);
-    if (size > (1 << 20))
-        return;
-    for (std::int32_t r = 0; r < size; ++r)
+        size = std::max<std::int64_t>(size, *b.world.worldSize);
+    size = std::min(size, shown);
+    for (std::int32_t r = 0; r < static_cast<std::int32_t>(size); ++r)
         world.insert(r);
     for (const auto& [tensor, ready] : readyOf)
         for (std::int32_t r : world)

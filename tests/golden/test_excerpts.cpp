@@ -1113,3 +1113,18 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
         }
     }
 }
+
+TEST_CASE("a stall-inspector rank far past the ranks named does not size the world", "[golden][excerpts]")
+{
+    // fuzz_rankresolver's first finding: a "[ready ranks: …]" list holding one huge rank made
+    // the Horovod rule fill every rank up to it for every tensor (a set insertion per tensor
+    // and rank: seconds at 10^6 ranks, minutes with a few hundred tensors). The world it fills
+    // is bounded by the ranks the lines name; the stall is still read.
+    std::string stall = "Stalled ops:";
+    for (int t = 0; t < 300; ++t)
+        stall += " HorovodAllreduce_grad_" + std::to_string(t) + "_0 [ready ranks: 3, 1, 0, 999999],";
+    const Excerpt e { "horovod-huge-rank", { { "paste.log", stall + "\n" } }, "hang_diagnosed", "straggler_stall", {} };
+    const auto j = diagnoseExcerpt(e);
+    CHECK(j["verdict"]["root_cause_class"] != "none");
+    CHECK(j["ranks"].size() < 1000);
+}
