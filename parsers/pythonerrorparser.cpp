@@ -37,6 +37,7 @@ enum Keyword : unsigned {
     kwIllegalInstruction,
     kwArgparseError,
     kwWorkerBusError, // PyTorch's DataLoader worker reporting its own SIGBUS
+    kwCudaCheckExit,  // the CUDACHECK idiom: printf("Failed: Cuda error %s:%d '%s'"), exit(1)
     kwCount
 };
 
@@ -63,6 +64,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     "an illegal instruction was encountered",
     ": error: ",
     "Unexpected bus error encountered in worker",
+    "Failed: Cuda error ",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -71,7 +73,7 @@ constexpr std::uint64_t bit(Keyword k)
 }
 
 constexpr std::uint64_t kCudaErrorBits = bit(kwCudaError) | bit(kwCublas) | bit(kwIllegalAccess) | bit(kwEcc)
-    | bit(kwDeviceAssert) | bit(kwKernelAssertion) | bit(kwIllegalInstruction);
+    | bit(kwDeviceAssert) | bit(kwKernelAssertion) | bit(kwIllegalInstruction) | bit(kwCudaCheckExit);
 constexpr std::uint64_t kAdviceBits = bit(kwAdviceAsync) | bit(kwAdviceBlocking) | bit(kwAdviceDsa);
 constexpr std::uint64_t kSignalWordBits
     = bit(kwCoreDumped) | bit(kwKilled) | bit(kwSegfault) | bit(kwAborted) | bit(kwBusError);
@@ -704,6 +706,11 @@ bool PythonErrorParser::emitCudaError(
     }
     if (error.empty() && (found & bit(kwCublas)))
         error = tailFrom(text, "CUBLAS_STATUS_");
+    // The CUDACHECK macro of NCCL's examples, vLLM's custom all-reduce and many CUDA extensions:
+    // "Failed: Cuda error …/custom_all_reduce.cuh:307 'peer access is not supported between
+    // these two devices'", then exit(EXIT_FAILURE): the process ends on it.
+    if (error.empty() && (found & bit(kwCudaCheckExit)))
+        error = tailFrom(text, "Cuda error ");
     // "cuda runtime error (59) : device-side assert triggered at …"; CUDA's own strings for a
     // faulting kernel on a line of their own ("CUDA_ERROR_ILLEGAL_INSTRUCTION: an illegal
     // instruction was encountered" under XLA's "CUDA error: Could not synchronize …").

@@ -58,6 +58,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "configuration.ib_qp_setup", 84, "an RDMA queue pair that cannot be brought up means this NIC, port or GID cannot reach the peer at all: the transport's setup, stated by the verbs call; every failed connection follows from it" },
     { "configuration.ofi_registration", 84, "the libfabric plugin refusing to register memory is the network stack's setup; every failed transfer follows from it" },
     { "resource.host_memory_unmapped", 84, "the OOM killer or Ray's memory monitor taking a process of the job states why that process is gone, though no line names its rank; under a rank's own failure" },
+    { "configuration.p2p_unsupported", 84, "a process ending on CUDA refusing peer access between its GPUs is the platform's P2P support, stated by the error: above the crash it looks like" },
     { "configuration.nccl_topology_file", 84, "NCCL refusing the topology or graph file it was given (a device or attribute the machine does not have) stops every communicator set-up on that node: stated by the message" },
     { "configuration.nvls_setup", 84, "a CUDA error in NVLS setup is the node's fabric-manager state, stated by the message, not a GPU or rank fault" },
     { "configuration.nccl_library", 84, "a NCCL that cannot be loaded means no collective ran on any rank: the installation, not a rank" },

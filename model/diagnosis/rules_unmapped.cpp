@@ -217,7 +217,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     std::vector<std::uint32_t> allocation, ib, inaccessible, nvls, socketConfig, brokenGpu,
         portInUse, memlock, ncclMismatch, ncclLibrary, ofiRegistration, glooLoopback, glooFallback,
         loadingBarrier, testsSetup, testsWorlds, testsStalled, testsStalledHosts, rankDisagreement, kernelFault, qpSetup, commandLine,
-        openFiles, topologyFile;
+        openFiles, topologyFile, p2pUnsupported;
     std::map<std::pair<SourceId, std::int32_t>, std::vector<std::uint32_t>> rankStatements;
     std::map<std::int32_t, std::set<std::string>> ibHostsByStatus;
     std::vector<std::uint32_t> systemError;
@@ -275,6 +275,13 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
                 commandLine.push_back(i);
             [[fallthrough]];
         case EventKind::CudaError:
+            // A process that ended on CUDA refusing peer access between two of its GPUs
+            // (cudaIpcOpenMemHandle / cudaDeviceEnablePeerAccess, e.g. a custom all-reduce's
+            // setup): the platform has no P2P path between them (consumer GPUs, PCIe ACS, an
+            // IOMMU, a VM). NCCL's own WARN of the same words falls back to another transport.
+            if (contains(text, "peer access is not supported"))
+                p2pUnsupported.push_back(i);
+            [[fallthrough]];
         case EventKind::TorchWatchdogException:
             // "CUDA error: uncorrectable ECC error encountered" from a process no line names:
             // the GPU's own fault (ranked ones are judged by the hardware rules).
@@ -440,6 +447,7 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
         { ofiRegistration, { "configuration.ofi_registration", RootCauseClass::Configuration, 0.7 } },
         { nvls, { "configuration.nvls_setup", RootCauseClass::Configuration, 0.7 } },
         { topologyFile, { "configuration.nccl_topology_file", RootCauseClass::Configuration, 0.7 } },
+        { p2pUnsupported, { "configuration.p2p_unsupported", RootCauseClass::Configuration, 0.7 } },
         { ncclLibrary, { "configuration.nccl_library", RootCauseClass::Configuration, 0.8 } },
     };
     for (const auto& [events, cause] : stated)

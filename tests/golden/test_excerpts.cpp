@@ -572,6 +572,18 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                               "[rank1]: RuntimeError: Rank 1 successfully reached monitoredBarrier, but received errors "
                               "while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n" } },
             "hang_diagnosed", "rank_crashed", { 0 } },
+        // The CUDACHECK idiom (printf "Failed: Cuda error file:line 'msg'", exit): a custom
+        // all-reduce mapping the other GPU's memory where the platform has no peer-to-peer path.
+        { "cudacheck-peer-access",
+            { { "paste.log", "Failed: Cuda error /build/csrc/custom_all_reduce.cuh:307 'peer access is not supported "
+                              "between these two devices'\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // NCCL's own WARN with the same words: NCCL falls back to another transport, no cause.
+        { "nccl-peer-access-warn",
+            { { "paste.log", "ws1:301:301 [0] transport/p2p.cc:274 NCCL WARN Cuda failure 'peer access is not supported "
+                              "between these two devices'\n"
+                              "ws1:301:301 [0] NCCL INFO comm 0x55 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n" } },
+            "inconclusive", "unknown", {} },
         // An Open MPI tag names the rank whose socket could not be created.
         { "socket-family",
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "
