@@ -636,21 +636,34 @@ void ruleStacksWithoutTimeout(const RuleContext& ctx, RuleOutput& out)
         else if (rf.activity == StackActivity::InCollective)
             waiting.push_back(rf.rank);
     }
-    if (busy.empty() && waiting.empty())
-        return;
+    // A dump no line ties to a rank (one process's py-spy output pasted alone) still shows
+    // where that process stood: a lead too, never "no hang".
     const Bundle& b = ctx.bundle;
+    std::vector<const StackDump*> unranked;
+    for (const StackDump& s : b.stackDumps)
+        if (b.rankOfIdentity(s.identity) < 0 && (isStragglerActivity(s.activity) || s.activity == StackActivity::InCollective))
+            unranked.push_back(&s);
+    if (busy.empty() && waiting.empty() && unranked.empty())
+        return;
     std::string stacks;
     for (const RankFacts& rf : facts.ranks)
         if (rf.stackDump != kNoIndex && (isStragglerActivity(rf.activity) || rf.activity == StackActivity::InCollective))
             stacks += (stacks.empty() ? "" : "; ")
                 + ctx.say("hang.stacks_without_timeout", "rank_stack",
                     { { "rank", std::to_string(rf.rank) }, { "activity", activityWords(ctx, rf.activity) } });
+    if (busy.empty() && waiting.empty())
+        stacks = ctx.say("hang.stacks_without_timeout", "process_stack",
+            { { "activity", activityWords(ctx, unranked.front()->activity) } });
     auto addStackEvidence = [&](Finding& f) {
         for (const RankFacts& rf : facts.ranks)
             if (rf.stackDump != kNoIndex && f.evidence.size() < 4)
                 f.evidence.push_back(evidenceOf(b, b.stackDumps[rf.stackDump].evidence,
                     ctx.say("hang.stacks_without_timeout", "rank_stack",
                         { { "rank", std::to_string(rf.rank) }, { "activity", activityWords(ctx, rf.activity) } })));
+        for (const StackDump* s : unranked)
+            if (f.evidence.empty())
+                f.evidence.push_back(evidenceOf(b, s->evidence,
+                    ctx.say("hang.stacks_without_timeout", "process_stack", { { "activity", activityWords(ctx, s->activity) } })));
     };
     if (busy.size() == 1 && !waiting.empty()) {
         static constexpr const char* kBusyRule = "straggler.stacks_busy_while_others_wait";

@@ -584,6 +584,18 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                               "between these two devices'\n"
                               "ws1:301:301 [0] NCCL INFO comm 0x55 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n" } },
             "inconclusive", "unknown", {} },
+        // One process's py-spy dump pasted alone, inside an NCCL all-reduce, nothing timed out:
+        // a lead on where it stood, never "no hang".
+        { "pyspy-unranked-in-collective",
+            { { "paste.log", "Thread 1302975 (active): \"MainThread\"\n"
+                              "    sched_yield (libc.so.6)\n"
+                              "    ncclLaunchKernelBefore_NoUncapturedCuda (enqueue.cc:968)\n"
+                              "    groupLaunch (group.cc:339)\n"
+                              "    ncclEnqueueCheck (enqueue.cc:1981)\n"
+                              "    ncclAllReduce (collectives.cc:49)\n"
+                              "    all_reduce (torch/distributed/distributed_c10d.py:2288)\n"
+                              "    forward (model.py:120)\n" } },
+            "inconclusive", "unknown", {} },
         // An Open MPI tag names the rank whose socket could not be created.
         { "socket-family",
             { { "paste.log", "[1,4]<stdout>:gpu7:4105:4372 [0] include/socket.h:318 NCCL WARN Net : Socket creation failed : "
