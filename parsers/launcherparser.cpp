@@ -1202,8 +1202,12 @@ bool LauncherParser::parseFramework(
         // 1, 4 failed to pass …". One event per rank named.
         const std::size_t pos = find(text, kKeywords[kwMonitoredBarrier]);
         const std::string_view before = text.substr(0, pos);
-        std::size_t list = before.rfind("Ranks ");
-        list = list == std::string_view::npos ? before.rfind("Rank ") : list;
+        // The list starts at the last "Rank " or "Ranks " before the words (not at "[Rank 0]: ").
+        const std::size_t plural = before.rfind("Ranks ");
+        const std::size_t singular = before.rfind("Rank ");
+        const std::size_t list = plural == std::string_view::npos ? singular
+            : singular == std::string_view::npos                  ? plural
+                                                                  : std::max(plural, singular);
         if (list == std::string_view::npos)
             return false;
         std::size_t i = before.find(' ', list) + 1;

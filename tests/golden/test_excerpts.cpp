@@ -1147,8 +1147,8 @@ TEST_CASE("a stall-inspector rank far past the ranks named does not size the wor
     std::string stall = "Stalled ops:";
     for (int t = 0; t < 300; ++t)
         stall += " HorovodAllreduce_grad_" + std::to_string(t) + "_0 [ready ranks: 3, 1, 0, 999999],";
-    const Excerpt e { "horovod-huge-rank", { { "paste.log", stall + "\n" } }, "hang_diagnosed", "straggler_stall", {} };
-    const auto j = diagnoseExcerpt(e);
-    CHECK(j["verdict"]["root_cause_class"] != "none");
-    CHECK(j["ranks"].size() < 1000);
+    // Every rank of the bounded world past 0, 1 and 3 misses every tensor: too many to name.
+    const Excerpt e { "horovod-huge-rank", { { "paste.log", stall + "\n" } }, "hang_diagnosed", "collective_mismatch", {} };
+    checkExcerpt(e);
+    CHECK(diagnoseExcerpt(e)["ranks"].size() < 1000);
 }
