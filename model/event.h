@@ -112,7 +112,9 @@ enum class EventKind : std::uint16_t {
     // A framework's own cross-rank check spoke: detail = which check ("loading_barrier":
     // SGLang's barrier after loading the model timed out, peerRank = a rank that arrived, never
     // the culprit; "rank_disagreement": DeepSpeed ZeRO-3 found a rank's module or parameter
-    // sequence differs from rank 0's, peerRank = that rank); text = message
+    // sequence differs from rank 0's, peerRank = that rank; "peer_access_unavailable":
+    // TensorRT-LLM or TurboMind found two GPUs without peer access, a Warning, code = the
+    // first device); text = message
     FrameworkCheck,
     // nccl-tests' own check of a CUDA or NCCL call failed (src/common.h CUDACHECK, NCCLCHECK):
     // text = the error's words ("invalid device ordinal"), detail = "cuda" | "nccl",

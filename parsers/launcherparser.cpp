@@ -63,6 +63,7 @@ enum Keyword : unsigned {
     kwRankDisagreement,
     kwMonitoredBarrier,
     kwMonitoredBarrierReached,
+    kwPeerAccessUnavailable,
     kwCount
 };
 
@@ -112,6 +113,7 @@ constexpr std::array<std::string_view, kwCount> kKeywords = {
     " between rank0 and rank",
     " failed to pass monitoredBarrier",
     " successfully reached monitoredBarrier, but received errors",
+    " peer access Device ",
 };
 
 constexpr std::uint64_t bit(Keyword k)
@@ -124,7 +126,7 @@ constexpr std::uint64_t kMpiBits = bit(kwMpiNoticed) | bit(kwMpiProcessName) | b
     | bit(kwMpiPeerGone) | bit(kwMpiNonZero) | bit(kwMpiPeerHost);
 constexpr std::uint64_t kFrameworkBits
     = bit(kwLightning) | bit(kwDeepSpeedInit) | bit(kwLoadingBarrier) | bit(kwRankDisagreement)
-    | bit(kwMonitoredBarrier) | bit(kwMonitoredBarrierReached);
+    | bit(kwMonitoredBarrier) | bit(kwMonitoredBarrierReached) | bit(kwPeerAccessUnavailable);
 constexpr std::uint64_t kRayBits
     = bit(kwRayWorkerFailed) | bit(kwRayActorDied) | bit(kwRayWorldRank) | bit(kwRayMemoryMonitor)
     | bit(kwRayWorkerDied);
@@ -1248,6 +1250,30 @@ bool LauncherParser::parseFramework(
         model::Event& e = addEvent(out, ctx, EventKind::FrameworkCheck, Severity::Error, trim(text.substr(start)).substr(0, kMaxEventText));
         e.detail = out.intern("monitored_barrier_reached");
         e.peerRank = *rank;
+        return true;
+    }
+    if (found & bit(kwPeerAccessUnavailable)) {
+        // TensorRT-LLM's IPC set-up (runtime/ipcUtils.cpp) and LMDeploy's TurboMind, which
+        // shares it, check every pair of the node's GPUs: "[TensorRT-LLM][WARNING] Device 2 peer
+        // access Device 5 is not available." ("[TM][WARNING] …"). A warning: only the custom
+        // all-reduce needs peer access, and it fails when it is on. code = the first device,
+        // peerRank stays -1 (devices, not ranks).
+        const std::size_t pos = find(text, kKeywords[kwPeerAccessUnavailable]);
+        const std::size_t start = text.substr(0, pos).rfind("Device ");
+        if (start == std::string_view::npos)
+            return false;
+        std::size_t i = start + 7;
+        const auto device = readCount(text, i);
+        if (!device || i != pos)
+            return false;
+        i += kKeywords[kwPeerAccessUnavailable].size();
+        if (!readCount(text, i) || !skip(text, i, " is not available")
+            || trim(text.substr(i)).find_first_not_of('.') != std::string_view::npos)
+            return false;
+        model::Event& e = addEvent(out, ctx, EventKind::FrameworkCheck, Severity::Warning,
+            trim(text.substr(start)).substr(0, kMaxEventText));
+        e.detail = out.intern("peer_access_unavailable");
+        e.code = *device;
         return true;
     }
     if (found & bit(kwRankDisagreement)) {

@@ -122,6 +122,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "mismatch.enqueued_ahead", 58, "a rank that enqueued past the stuck SeqNum diverged, seen only in its counters" },
     { "ras.count_behind", 58, "NCCL RAS counts a rank behind on a collective: a straggler from counters, not from its own lines" },
     { "ras.unresponsive", 56, "a rank that did not answer NCCL RAS may be frozen or only overloaded: suggestive, not proof" },
+    { "configuration.p2p_unavailable", 56, "a worker that exited with nothing said after TensorRT-LLM or TurboMind warned its GPUs have no peer access most likely ended in the custom all-reduce's IPC set-up: the likely cause of a failure that names none, inferred, not stated" },
     { "crash.monitored_barrier_coordinator", 55, "ranks that reached a monitored barrier lost rank 0, which alone enforces it: rank 0's side ended, a lead to rank 0 stated as inconclusive, above a launcher's exit that names no rank" },
     { "crash.unmapped_worker_failure", 54, "a launcher saw a worker exit on its own with no timeout anywhere: a crash, with no line to say which rank" },
     { "configuration.pcie_peer_path", 52, "nccl-tests stopping before its first result on one host, with no error, points at the PCIe peer path (ACS, IOMMU): a known cause inferred from where it stopped, not stated" },

@@ -477,6 +477,43 @@ void ruleLocalPeerClosed(const RuleContext& ctx, RuleOutput& out)
     out.propose(RootCauseClass::RankCrashed, f.ranks, 0.65, kRule, ctx.verdict(kRule, values));
 }
 
+namespace {
+
+// TensorRT-LLM and TurboMind warn at start-up for each pair of GPUs without peer access
+// ("Device 2 peer access Device 5 is not available."), then set up their custom all-reduce,
+// which maps the other GPUs' memory through CUDA IPC and throws when peer access is refused.
+// A worker that then exits with nothing else said most likely ended there: the platform has no
+// P2P path for the custom all-reduce. A warning alone is no fault (with the custom all-reduce
+// off the run goes on), so this only explains a failure the launcher reported.
+void proposePeerAccessUnavailable(const RuleContext& ctx, RuleOutput& out, std::uint32_t exit)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::uint32_t> warnings;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind == EventKind::FrameworkCheck && b.text(e.detail) == "peer_access_unavailable")
+            warnings.push_back(i);
+        // A worker that logged a step or an exception of its own ended elsewhere.
+        if (e.kind == EventKind::TrainingProgress || e.kind == EventKind::PythonException
+            || e.kind == EventKind::CudaError || e.kind == EventKind::CudaOutOfMemory)
+            return;
+    }
+    if (warnings.empty())
+        return;
+    static constexpr const char* kRule = "configuration.p2p_unavailable";
+    Placeholders values { { "evidence_short", std::string(b.text(b.events[warnings.front()].text)) },
+        { "pair_count", std::to_string(warnings.size()) } };
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, values);
+    for (std::size_t i = 0; i < warnings.size() && f.evidence.size() < 2; ++i)
+        f.evidence.push_back(evidenceOf(b, warnings[i]));
+    f.evidence.push_back(evidenceOf(b, exit));
+    f.confidence = 0.5;
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::Configuration, {}, 0.5, kRule, ctx.verdict(kRule, values));
+}
+
+} // namespace
+
 // A launcher reports a worker that exited on its own (exit code, SIGKILL, SIGSEGV) and no line
 // ties that worker to a rank: DeepSpeed's launch.py prints the exit code with the argv of the
 // last worker it spawned, not the failed one's, and a failure table may come from a node no
@@ -519,6 +556,7 @@ void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
         values["launcher_note"] = ctx.say(kRule, "deepspeed_argv");
     f.explanation = ctx.explain(kRule, values);
     out.propose(RootCauseClass::RankCrashed, {}, 0.55, kRule, ctx.verdict(kRule, values));
+    proposePeerAccessUnavailable(ctx, out, first);
 }
 
 namespace {

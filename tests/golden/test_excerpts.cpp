@@ -584,6 +584,22 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                               "between these two devices'\n"
                               "ws1:301:301 [0] NCCL INFO comm 0x55 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n" } },
             "inconclusive", "unknown", {} },
+        // TensorRT-LLM's start-up warning that two GPUs have no peer access, then a worker's
+        // exit with nothing else said: its custom all-reduce's IPC set-up, most likely.
+        { "trtllm-peer-access-then-exit",
+            { { "paste.log", "[TensorRT-LLM][WARNING] Device 0 peer access Device 1 is not available.\n"
+                              "[TensorRT-LLM][WARNING] Device 1 peer access Device 0 is not available.\n"
+                              "[TensorRT-LLM][INFO] Loaded engine size: 3568 MiB\n"
+                              "-------------------------------------------------------\n"
+                              "Primary job  terminated normally, but 1 process returned\n"
+                              "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+                              "-------------------------------------------------------\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // The same warnings in a run that goes on: harmless, no cause.
+        { "turbomind-peer-access-warnings-only",
+            { { "paste.log", "[TM][WARNING] Device 0 peer access Device 1 is not available.\n"
+                              "[TM][WARNING] Device 1 peer access Device 0 is not available.\n" } },
+            "no_hang_found", "none", {} },
         // One process's py-spy dump pasted alone, inside an NCCL all-reduce, nothing timed out:
         // a lead on where it stood, never "no hang".
         { "pyspy-unranked-in-collective",

@@ -517,6 +517,25 @@ TEST_CASE("Gloo's monitored barrier names the ranks that never checked in with r
     CHECK(str(p, checks[3]->text).starts_with("Rank 1 successfully reached monitoredBarrier"));
 }
 
+TEST_CASE("TensorRT-LLM's and TurboMind's peer-access warnings are a check per GPU pair", "[parsers][launcher]")
+{
+    const auto p = scan(
+        "[TensorRT-LLM][WARNING] Device 2 peer access Device 5 is not available.\n"
+        "[TM][WARNING] Device 0 peer access Device 1 is not available.\n"
+        // Prose quoting the words, and other devices' messages, are not the check.
+        "the line `Device 2 peer access Device 5 is not available.` plus an mpirun banner\n"
+        "[TensorRT-LLM][WARNING] Device x peer access Device 5 is not available.\n"
+        "Device 3 peer access Device 4 is available.\n");
+    const auto checks = eventsOf(p, EventKind::FrameworkCheck);
+    REQUIRE(checks.size() == 2);
+    CHECK(str(p, checks[0]->detail) == "peer_access_unavailable");
+    CHECK(checks[0]->severity == model::Severity::Warning);
+    CHECK(checks[0]->code == 2);
+    CHECK(checks[0]->peerRank == -1); // devices, not ranks
+    CHECK(str(p, checks[0]->text) == "Device 2 peer access Device 5 is not available.");
+    CHECK(checks[1]->code == 0);
+}
+
 TEST_CASE("Open MPI's help messages for a failed process are launcher exits with no rank", "[parsers][launcher]")
 {
     const auto p = scan(R"(An MPI communication peer process has unexpectedly disconnected.  This
