@@ -129,6 +129,10 @@ enum class EventKind : std::uint16_t {
     // row after it: the first collective never completed. detail = the host every "#  Rank"
     // line named when they named one, code = how many "#  Rank" lines there were
     NcclTestsStalled,
+    // ProcessGroupNCCL's destructor found a process group nobody destroyed ("destroy_process_group()
+    // was not called before program exit", 2.4: "process group has NOT been destroyed before we
+    // destruct ProcessGroupNCCL"): this process reached its exit with its communicators alive
+    TorchExitWithoutDestroy,
     KindCount
 };
 

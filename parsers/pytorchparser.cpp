@@ -589,6 +589,7 @@ struct PytorchParser::Anchor {
         StoreError,
         UniqueIdBroadcast,
         WorkUpdate,
+        ExitWithoutDestroy,
     };
     std::string_view text;
     Kind kind;
@@ -688,6 +689,11 @@ private:
             Anchor::Kind::StoreError },
         { "broadcast unique ID through store took ", Anchor::Kind::UniqueIdBroadcast },
         { "NCCL Work update periodically: ", Anchor::Kind::WorkUpdate },
+        // ~ProcessGroupNCCL on a group nobody destroyed: this process is exiting (≥2.5's
+        // wording, then 2.4's).
+        { "destroy_process_group() was not called before program exit", Anchor::Kind::ExitWithoutDestroy },
+        { "process group has NOT been destroyed before we destruct ProcessGroupNCCL",
+            Anchor::Kind::ExitWithoutDestroy },
     };
 
     std::array<std::uint16_t, kBuckets + 1> m_bucketStart {};
@@ -1342,6 +1348,9 @@ bool PytorchParser::parseAnchored(const LineContext& ctx, std::string_view body,
             e.durationMs = static_cast<std::int64_t>(*ms);
         return true;
     }
+    case Anchor::Kind::ExitWithoutDestroy:
+        emitAt(ctx, body, at, out, EventKind::TorchExitWithoutDestroy, Severity::Warning);
+        return true;
     case Anchor::Kind::WorkUpdate: {
         model::Event& e = emitAt(ctx, body, at, out, EventKind::TorchWorkUpdate, Severity::Info);
         e.lastEnqueued = workCounter(body, "last enqueued", at).value_or(-1);

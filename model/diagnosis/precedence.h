@@ -125,6 +125,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
     { "configuration.p2p_unavailable", 56, "a worker that exited with nothing said after TensorRT-LLM or TurboMind warned its GPUs have no peer access most likely ended in the custom all-reduce's IPC set-up: the likely cause of a failure that names none, inferred, not stated" },
     { "crash.monitored_barrier_coordinator", 55, "ranks that reached a monitored barrier lost rank 0, which alone enforces it: rank 0's side ended, a lead to rank 0 stated as inconclusive, above a launcher's exit that names no rank" },
     { "crash.unmapped_worker_failure", 54, "a launcher saw a worker exit on its own with no timeout anywhere: a crash, with no line to say which rank" },
+    { "configuration.exit_without_destroy", 52, "a watchdog stuck after other ranks reached their exit with live process groups is the script's teardown, inferred from the order of the lines; above the bare stuck watchdog, under anything that names a fault" },
     { "configuration.pcie_peer_path", 52, "nccl-tests stopping before its first result on one host, with no error, points at the PCIe peer path (ACS, IOMMU): a known cause inferred from where it stopped, not stated" },
     { "mismatch.algorithm_deadlock", 52, "every rank inside the collective with an NCCL algorithm or protocol forced: a plausible deadlock, no rank to blame" },
     { "silent.stopped_logging", 50, "a rank that went silent while the others timed out is odd, but silence alone does not say why" },

@@ -392,6 +392,57 @@ void ruleNeverEntered(const RuleContext& ctx, RuleOutput& out)
     out.propose(RootCauseClass::StragglerStall, odd, confidence, kRule, ctx.verdict(kRule, values));
 }
 
+namespace {
+
+// Ranks that printed ProcessGroupNCCL's exit warning (their process groups were never
+// destroyed) reached the end of the script; a watchdog that then got stuck, with no collective
+// timed out, hung in the teardown: communicators left for the interpreter's exit to tear down
+// one process at a time, while NCCL's abort and destroy need the group's members together
+// (PyTorch's own 2.4 warning says such an exit "can block the progress of another member").
+// Scripts with many groups (expert or pipeline parallel) meet it most. The stall is the
+// script's missing destroy_process_group(), not a GPU's: no rank is named.
+void proposeExitWithoutDestroy(
+    const RuleContext& ctx, RuleOutput& out, const std::vector<std::int32_t>& blocked)
+{
+    const Bundle& b = ctx.bundle;
+    std::vector<std::uint32_t> exits;
+    std::set<std::int32_t> exited;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        if (e.kind == EventKind::TorchExitWithoutDestroy) {
+            exits.push_back(i);
+            if (e.rank >= 0)
+                exited.insert(e.rank);
+        }
+        // A failure before the exit is a run that ended badly, not a clean end's teardown.
+        else if (e.severity >= Severity::Error && e.kind != EventKind::TorchHeartbeatStuck
+            && e.kind != EventKind::TorchHeartbeatTerminate && exits.empty())
+            return;
+    }
+    if (exits.empty())
+        return;
+    // The stall came after an exit: a stuck watchdog timed before the first exit warning is a
+    // hang during the run.
+    const Event& firstExit = b.events[exits.front()];
+    const Event& stuck = b.events[ctx.facts.ranks[blocked.front()].heartbeatStuck];
+    if (firstExit.time.valid() && stuck.time.valid() && firstExit.time.domain == stuck.time.domain
+        && wholeSeconds(stuck.time) < wholeSeconds(firstExit.time))
+        return;
+    static constexpr const char* kRule = "configuration.exit_without_destroy";
+    Placeholders values;
+    values["blocked"] = ctx.ranksObject(blocked);
+    values["exited"] = exited.empty() ? ctx.say(kRule, "some_processes")
+                                      : ctx.ranksObject({ exited.begin(), exited.end() });
+    Finding& f = out.add(ctx, kRule, RootCauseClass::Configuration, values);
+    f.evidence.push_back(evidenceOf(b, exits.front()));
+    f.evidence.push_back(evidenceOf(b, ctx.facts.ranks[blocked.front()].heartbeatStuck));
+    f.confidence = 0.5;
+    f.explanation = ctx.explain(kRule, values);
+    out.propose(RootCauseClass::Configuration, {}, 0.5, kRule, ctx.verdict(kRule, values));
+}
+
+} // namespace
+
 // ProcessGroupNCCL's watchdog thread wakes every 100 ms and counts a heartbeat whether or not
 // a collective is in flight; its heartbeat monitor kills the process when the count stops for
 // TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC ("watchdog got stuck for 480 seconds"). A main thread
@@ -411,6 +462,7 @@ void ruleWatchdogBlocked(const RuleContext& ctx, RuleOutput& out)
             blocked.push_back(rf.rank);
     if (blocked.empty())
         return;
+    proposeExitWithoutDestroy(ctx, out, blocked);
     static constexpr const char* kRule = "hang.watchdog_blocked";
     Placeholders values = ctx.placeholdersFor(blocked.front());
     values["ranks"] = formatRanks(blocked);

@@ -584,6 +584,33 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                               "between these two devices'\n"
                               "ws1:301:301 [0] NCCL INFO comm 0x55 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n" } },
             "inconclusive", "unknown", {} },
+        // Ranks reached the end of the script with live process groups (ProcessGroupNCCL's
+        // exit warning), then another rank's watchdog got stuck: the teardown hung.
+        { "exit-without-destroy-then-watchdog-stuck",
+            { { "paste.log",
+                "[rank0]:[W205 18:00:34.9 ProcessGroupNCCL.cpp:1538] Warning: WARNING: destroy_process_group() was "
+                "not called before program exit, which can leak resources. (function operator())\n"
+                "[rank1]:[W205 18:00:35.2 ProcessGroupNCCL.cpp:1538] Warning: WARNING: destroy_process_group() was "
+                "not called before program exit, which can leak resources. (function operator())\n"
+                "[rank3]:[E205 18:11:06.3 ProcessGroupNCCL.cpp:1870] [PG ID 12 PG GUID 99(EXPERT_MODEL_PARALLEL_GROUP) "
+                "Rank 3] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in "
+                "monitoring enqueued collectives.\n" } },
+            "hang_diagnosed", "configuration", {} },
+        // The watchdog stuck before anyone exited: a hang during the run, the exit says nothing.
+        { "watchdog-stuck-before-exit-warning",
+            { { "paste.log",
+                "[rank3]:[E205 17:11:06.3 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0(default_pg) Rank 3] "
+                "ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring "
+                "enqueued collectives.\n"
+                "[rank0]:[W205 18:00:34.9 ProcessGroupNCCL.cpp:1538] Warning: WARNING: destroy_process_group() was "
+                "not called before program exit, which can leak resources. (function operator())\n" } },
+            "inconclusive", "unknown", {} },
+        // A healthy run's exit warnings alone: no hang.
+        { "exit-without-destroy-only",
+            { { "paste.log",
+                "[rank0]:[W205 18:00:34.9 ProcessGroupNCCL.cpp:1538] Warning: WARNING: destroy_process_group() was "
+                "not called before program exit, which can leak resources. (function operator())\n" } },
+            "no_hang_found", "none", {} },
         // TensorRT-LLM's start-up warning that two GPUs have no peer access, then a worker's
         // exit with nothing else said: its custom all-reduce's IPC set-up, most likely.
         { "trtllm-peer-access-then-exit",

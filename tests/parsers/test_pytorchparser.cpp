@@ -751,6 +751,31 @@ TEST_CASE("heartbeat monitor lines of 2.2 and 2.4+", "[parsers][pytorch]")
     }
 }
 
+TEST_CASE("the exit warning of a process group nobody destroyed, in 2.4's and 2.5's words",
+    "[parsers][pytorch]")
+{
+    SECTION("2.5+")
+    {
+        const auto p = scan("[rank2]:[W205 18:00:35.271546125 ProcessGroupNCCL.cpp:1538] Warning: WARNING: "
+                            "destroy_process_group() was not called before program exit, which can leak "
+                            "resources. For more info, please see "
+                            "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n");
+        const auto& e = only(p, EventKind::TorchExitWithoutDestroy);
+        CHECK(e.severity == Severity::Warning);
+        CHECK(identityOf(p, e).globalRank == 2);
+        CHECK(e.time.valid());
+    }
+    SECTION("2.4")
+    {
+        const auto p = scan("[rank0]:[W227 10:54:51.986111855 ProcessGroupNCCL.cpp:1374] Warning: WARNING: "
+                            "process group has NOT been destroyed before we destruct ProcessGroupNCCL. On "
+                            "normal program exit, the application should call destroy_process_group to "
+                            "ensure that any pending NCCL operations have finished in this process. "
+                            "(function operator())\n");
+        CHECK(only(p, EventKind::TorchExitWithoutDestroy).severity == Severity::Warning);
+    }
+}
+
 // --- (j) -------------------------------------------------------------------------------------
 
 TEST_CASE("dump signal from this local rank and from another rank", "[parsers][pytorch]")
