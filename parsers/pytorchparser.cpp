@@ -690,10 +690,10 @@ private:
         { "broadcast unique ID through store took ", Anchor::Kind::UniqueIdBroadcast },
         { "NCCL Work update periodically: ", Anchor::Kind::WorkUpdate },
         // ~ProcessGroupNCCL on a group nobody destroyed: this process is exiting (≥2.5's
-        // wording, then 2.4's).
+        // wording, then 2.3's and 2.4's: "… before it is being destructed", "… before we
+        // destruct ProcessGroupNCCL").
         { "destroy_process_group() was not called before program exit", Anchor::Kind::ExitWithoutDestroy },
-        { "process group has NOT been destroyed before we destruct ProcessGroupNCCL",
-            Anchor::Kind::ExitWithoutDestroy },
+        { "process group has NOT been destroyed before ", Anchor::Kind::ExitWithoutDestroy },
     };
 
     std::array<std::uint16_t, kBuckets + 1> m_bucketStart {};

@@ -67,14 +67,24 @@ std::string stepName(const RuleContext& ctx, const Event& e)
     return name;
 }
 
-// The longest a waiter waited (its timeout), 0 when no line says.
+// The longest a waiter waited (its timeout), 0 when no line says: a watchdog's Timeout(ms), or a
+// store client's "timed out after 1800s".
 std::int64_t waitersTimeoutMs(const Bundle& b)
 {
     std::int64_t timeout = 0;
     for (const Event& e : b.events)
         if (e.kind == EventKind::TorchWatchdogTimeout || e.kind == EventKind::TorchBlockingWaitTimeout)
             timeout = std::max(timeout, e.timeoutMs);
+        else if (e.kind == EventKind::LauncherRendezvousError || e.kind == EventKind::TorchStoreError)
+            timeout = std::max(timeout, e.durationMs);
     return timeout;
+}
+
+// A tqdm bar drawn at 100 % ("38/38 [00:33<00:00, …]"): its step is over.
+bool finishedBar(std::string_view text)
+{
+    const std::size_t bar = text.find("%|");
+    return bar != std::string_view::npos && bar >= 3 && text.substr(bar - 3, 3) == "100";
 }
 
 } // namespace
@@ -101,6 +111,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
     // or self-naming waiters is rank 0's.
     std::map<std::int32_t, BusyEvidence> busy;
     const std::set<std::string_view> hosts = b.hostNames();
+    const std::int64_t waitTimeoutMs = waitersTimeoutMs(b);
     for (std::uint32_t i = 0; i < b.events.size(); ++i) {
         const Event& e = b.events[i];
         if (e.kind != EventKind::TrainingProgress)
@@ -109,6 +120,10 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
         const bool bar = e.durationMs >= 0;
         if (activity == StackActivity::Unknown && !bar)
             continue; // an iteration line says the rank trained, not that it was elsewhere
+        // A bar that finished (100 %) in a small part of the waiters' timeout ended long before
+        // they gave up: whatever held them, it was not this step.
+        if (bar && finishedBar(b.text(e.text)) && waitTimeoutMs > 0 && e.durationMs * 4 < waitTimeoutMs)
+            continue;
         BusyEvidence ev { i, activity, e.durationMs, false };
         // A bar with neither a prefix nor a rank in its file name has no writer of its own,
         // whatever rank another message in the same stream stated: a pasted terminal mixes
@@ -136,8 +151,7 @@ void ruleBusyWhileOthersWaited(const RuleContext& ctx, RuleOutput& out)
     if (busy.size() != 1)
         return; // nobody busy, or several: the logs do not single one out
     const auto& [rank, ev] = *busy.begin();
-    const std::int64_t timeout = waitersTimeoutMs(b);
-    const bool ranAsLong = ev.elapsedMs >= 0 && timeout > 0 && ev.elapsedMs * 4 >= timeout * 3;
+    const bool ranAsLong = ev.elapsedMs >= 0 && waitTimeoutMs > 0 && ev.elapsedMs * 4 >= waitTimeoutMs * 3;
     const bool knownStep = ev.activity != StackActivity::Unknown;
     // An unlabelled bar is most often the training loop's own ("Epoch 3: 45%|…"): its elapsed
     // time counts the whole epoch, not the time since the others began to wait, so it says

@@ -251,6 +251,14 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 + barrierTimeout("", 2, 1800410)
                 + barrierTimeout("", 1, 1800397) } },
             "hang_diagnosed", "straggler_stall", { 0 } },
+        // The same wait after a step that finished (100 %) in 33 s of a 30-minute timeout: that
+        // step ended long before the others gave up, so it is not what held them.
+        { "finished-bar-short-of-the-timeout",
+            { { "paste.log",
+                "Loading checkpoint shards: 100%|##########| 38/38 [00:33<00:00,  1.15it/s]\n"
+                + barrierTimeout("", 2, 1800410)
+                + barrierTimeout("", 1, 1800397) } },
+            "inconclusive", "straggler_stall", {} },
         // PyTorch's NCCL error quotes NCCL's last WARN after "Last error:": a /dev/shm segment it
         // could not create is the node's shared memory, whichever line the paste kept a rank on.
         { "shm-quoted-after-last-error",

@@ -774,6 +774,12 @@ TEST_CASE("the exit warning of a process group nobody destroyed, in 2.4's and 2.
                             "(function operator())\n");
         CHECK(only(p, EventKind::TorchExitWithoutDestroy).severity == Severity::Warning);
     }
+    SECTION("2.3")
+    {
+        const auto p = scan("[rank0]:[W515 07:06:42.829549331 ProcessGroupNCCL.cpp:1117] WARNING: process group "
+                            "has NOT been destroyed before it is being destructed.\n");
+        CHECK(only(p, EventKind::TorchExitWithoutDestroy).severity == Severity::Warning);
+    }
 }
 
 // --- (j) -------------------------------------------------------------------------------------
