@@ -81,6 +81,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(EventKind::KindC
     "nccl_tests_separate_runs",
     "nccl_tests_stalled",
     "torch_exit_without_destroy",
+    "nccl_nvls_setup",
 };
 // A kind added to the enum without its name here would leave the last names empty.
 static_assert(std::all_of(kKindNames.begin(), kKindNames.end(), [](std::string_view n) { return !n.empty(); }),

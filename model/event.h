@@ -133,6 +133,10 @@ enum class EventKind : std::uint16_t {
     // was not called before program exit", 2.4: "process group has NOT been destroyed before we
     // destruct ProcessGroupNCCL"): this process reached its exit with its communicators alive
     TorchExitWithoutDestroy,
+    // NCCL INFO of a step joining the NVLink SHARP multicast group (NCCL 2.17–2.21's "NVLS Bind
+    // mem …", "NVLS Creating Multicast group …", "NVLS importing shareableHandle …", "NVLS group
+    // … adding dev …"): the bind blocks until every rank of the node has joined
+    NcclNvlsSetup,
     KindCount
 };
 

@@ -789,6 +789,18 @@ void NcclParser::dispatchInfo(const Line& line, model::ParsedSource& out)
         return;
     if (parseBootstrapOrNet(line, msg, out))
         return;
+    // The steps of joining the node's NVLink SHARP multicast group (transport/nvls.cc, NCCL
+    // 2.17–2.21 words them so): binding memory to it blocks until every rank has joined, so a
+    // process whose output ends on one of them stopped there.
+    if (msg.starts_with("NVLS ")) {
+        for (std::string_view step : { "NVLS Bind mem ", "NVLS Creating Multicast group ", "NVLS importing shareableHandle ",
+                 "NVLS group " }) {
+            if (msg.starts_with(step)) {
+                emit(line, out, EventKind::NcclNvlsSetup, Severity::Info, msg);
+                return;
+            }
+        }
+    }
     constexpr std::string_view kVersion = "NCCL version ";
     if (msg.starts_with(kVersion)) {
         const std::string_view version = tokenAt(msg, kVersion.size());

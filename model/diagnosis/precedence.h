@@ -100,6 +100,7 @@ inline constexpr auto kPrecedenceTable = std::to_array<PrecedenceEntry>({
 
     // The job never got going, or one rank was visibly elsewhere.
     { "straggler.busy_while_others_waited", 72, "one rank visibly busy (data, checkpoint, evaluation) while the others timed out is direct evidence of a straggler" },
+    { "configuration.nvls_setup_stalled", 71, "every process whose set-up stopped stopped joining the NVLS multicast group, whose bind waits for the whole node: where init hung, a lead stated as inconclusive, above the bare 'no collective completed'" },
     { "crash.store_server_gone", 71, "ranks asking the store for NCCL's unique id saw its connection reset: the process serving it went away, more than a hang at start-up" },
     { "init.no_collective_completed", 70, "communicators never came up; under the stated causes that would say why, above inferences from silence" },
 

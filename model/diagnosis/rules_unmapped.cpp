@@ -80,6 +80,38 @@ std::string firstText(
 // (the finding's rule id and the proposal's row of the precedence table). The words — title,
 // explanation, the verdict's sentence — are the rule's entry in the knowledge base, filled
 // with `values` ({evidence}: the first line's message, {evidence_short}: its first 80 bytes).
+// The NVLS set-up events of the processes whose NCCL output ends on one (NCCL 2.17–2.21's "NVLS
+// Bind mem …" and the group-joining steps before it), when every process that started NCCL's
+// set-up and did not complete it ends so. Empty otherwise.
+std::vector<std::uint32_t> nvlsSetupStalled(const Bundle& b)
+{
+    std::map<std::uint32_t, std::uint32_t> lastNccl; // identity → its last NCCL event
+    std::set<std::uint32_t> completed;
+    for (std::uint32_t i = 0; i < b.events.size(); ++i) {
+        const Event& e = b.events[i];
+        const bool nccl = (e.kind >= EventKind::NcclVersion && e.kind <= EventKind::NcclErrorChain)
+            || e.kind == EventKind::NcclNvlsSetup;
+        if (nccl)
+            lastNccl[e.identity] = i;
+        if (e.kind == EventKind::NcclInitComplete)
+            completed.insert(e.identity);
+    }
+    for (const CommInit& c : b.commInits)
+        if (c.complete)
+            completed.insert(c.identity);
+    for (const CollTrace& t : b.collTraces)
+        completed.insert(t.identity);
+    std::vector<std::uint32_t> stalled;
+    for (const auto& [identity, last] : lastNccl) {
+        if (completed.count(identity))
+            continue;
+        if (b.events[last].kind != EventKind::NcclNvlsSetup)
+            return {};
+        stalled.push_back(last);
+    }
+    return stalled;
+}
+
 struct StatedCause {
     Precedence rule;
     RootCauseClass cls;
@@ -461,6 +493,13 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
             { "configuration.pcie_peer_path", RootCauseClass::Configuration, 0.5,
                 { { "host", std::string(b.text(b.events[testsStalled.front()].detail)) } } },
             testsStalled);
+    // Every process whose NCCL output stopped in set-up stopped at a step of joining the NVLS
+    // multicast group, with nothing failed: the bind there waits for every rank of the node
+    // (Fabric Manager or IMEX not serving the GPUs, a container without the multicast
+    // handles). A lead: NCCL_NVLS_ENABLE=0 confirms it.
+    if (const auto stalled = nvlsSetupStalled(b); !stalled.empty() && !anyFailure && !ran)
+        conclude(ctx, out, { "configuration.nvls_setup_stalled", RootCauseClass::Configuration, 0.4, {}, {}, true },
+            stalled);
     // NCCL returned ncclSystemError ("unhandled system error"): a system call of its own failed
     // (src/include/socket.h, shmutils.cc, misc/ibvwrap.cc: socket, connect, open, ftruncate, mmap
     // on /dev/shm). Before anything ran that is the environment NCCL was set up in: a container's

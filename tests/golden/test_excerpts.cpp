@@ -619,6 +619,21 @@ TEST_CASE("pasted excerpts get the verdict their mechanism supports", "[golden][
                 "[rank0]:[W205 18:00:34.9 ProcessGroupNCCL.cpp:1538] Warning: WARNING: destroy_process_group() was "
                 "not called before program exit, which can leak resources. (function operator())\n" } },
             "no_hang_found", "none", {} },
+        // Every process's NCCL output ends binding memory to the NVLS multicast group, which
+        // waits for the whole node: where set-up stopped, a lead (NCCL_NVLS_ENABLE=0 confirms).
+        { "nvls-bind-last-line",
+            { { "paste.log",
+                "c2ce:1023:1032 [0] NCCL INFO NVLS Bind mem 0xac0000000 UC handle 0x7f33 MC handle 0x7f34 size 1073741824\n"
+                "c2ce:1024:1034 [1] NCCL INFO NVLS Bind mem 0xac0000000 UC handle 0x7f35 MC handle 0x7f34 size 1073741824\n" } },
+            "inconclusive", "configuration", {} },
+        // The same steps with the communicators up afterwards: nothing stopped there.
+        { "nvls-bind-then-init-complete",
+            { { "paste.log",
+                "c2ce:1023:1032 [0] NCCL INFO NVLS Bind mem 0xac0000000 UC handle 0x7f33 MC handle 0x7f34 size 1073741824\n"
+                "c2ce:1024:1034 [1] NCCL INFO NVLS Bind mem 0xac0000000 UC handle 0x7f35 MC handle 0x7f34 size 1073741824\n"
+                "c2ce:1023:1032 [0] NCCL INFO comm 0x55 rank 0 nranks 2 cudaDev 0 busId 1000 commId 0x1 - Init COMPLETE\n"
+                "c2ce:1024:1034 [1] NCCL INFO comm 0x56 rank 1 nranks 2 cudaDev 1 busId 2000 commId 0x1 - Init COMPLETE\n" } },
+            "no_hang_found", "none", {} },
         // TensorRT-LLM's start-up warning that two GPUs have no peer access, then a worker's
         // exit with nothing else said: its custom all-reduce's IPC set-up, most likely.
         { "trtllm-peer-access-then-exit",

@@ -176,6 +176,24 @@ TEST_CASE("INFO version line yields a version event attributed to its process", 
     CHECK(str(p, identityOf(p, *e).host) == "cn76");
 }
 
+TEST_CASE("the steps of joining the NVLS multicast group are events; other NVLS lines are not",
+    "[parsers][nccl]")
+{
+    auto p = scan("c2ce1c877ea3:1023:1032 [0] NCCL INFO NVLS Bind mem 0xac0000000 UC handle 0x7f3310ccb240 MC handle "
+                  "0x7f3310ccaa20 size 1073741824\n"
+                  "c2ce1c877ea3:1024:1033 [1] NCCL INFO NVLS group 7f3310ccaa20 adding dev 1\n"
+                  "c2ce1c877ea3:1024:1033 [1] NCCL INFO NVLS multicast support is available on dev 1\n"
+                  "c2ce1c877ea3:1024:1033 [1] NCCL INFO NVLS comm 0x55 headRank 1 nHeads 4 buffSize 1048576\n");
+    std::vector<const model::Event*> steps;
+    for (const auto& e : p.events)
+        if (e.kind == EventKind::NcclNvlsSetup)
+            steps.push_back(&e);
+    REQUIRE(steps.size() == 2);
+    CHECK(str(p, steps[0]->text).starts_with("NVLS Bind mem 0xac0000000"));
+    CHECK(identityOf(p, *steps[0]).pid == 1023);
+    CHECK(identityOf(p, *steps[1]).pid == 1024);
+}
+
 TEST_CASE("PyTorch error text quoting the NCCL version is not a banner", "[parsers][nccl]")
 {
     auto p = scan("RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/"
