@@ -554,6 +554,12 @@ void ruleUnmappedWorkerFailure(const RuleContext& ctx, RuleOutput& out)
     f.confidence = 0.55;
     if (b.text(e.detail) == "deepspeed")
         values["launcher_note"] = ctx.say(kRule, "deepspeed_argv");
+    // mpirun's "process rank 0 … exited on signal 9" counts the rank, though no line of that
+    // rank's own is in the input to say more: said, not used to name it.
+    const std::string identity = e.peerRank >= 0 ? "identity_launcher" : "identity_unknown";
+    values["rank"] = std::to_string(e.peerRank);
+    values["identity"] = ctx.say(kRule, identity, values);
+    values["identity_verdict"] = ctx.say(kRule, identity + "_verdict", values);
     f.explanation = ctx.explain(kRule, values);
     out.propose(RootCauseClass::RankCrashed, {}, 0.55, kRule, ctx.verdict(kRule, values));
     proposePeerAccessUnavailable(ctx, out, first);
