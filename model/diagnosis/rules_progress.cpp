@@ -497,6 +497,17 @@ void ruleAllEntered(const RuleContext& ctx, RuleOutput& out)
     }
     if (pg->entered.size() < 2 || pg->entered.size() + pg->completed.size() + tornDownSilent < pg->members.size())
         return;
+    // The default group holds every rank of the world. Without its membership, ranks the bundle
+    // knows exist (below the highest seen) that left no line at all were not seen entering:
+    // "every rank entered" would be a claim about ranks nobody can see.
+    if (!pg->membersKnown) {
+        const ProcessGroup* g = ctx.bundle.processGroup(pg->pg);
+        if (g && g->isDefault)
+            for (const RankFacts& rf : ctx.facts.ranks)
+                if (!rf.hasLogs && !rf.hasSourceFile && !rf.tornDown
+                    && std::find(pg->members.begin(), pg->members.end(), rf.rank) == pg->members.end())
+                    return;
+    }
     const Bundle& b = ctx.bundle;
     Placeholders values = ctx.placeholdersFor(pg->entered.front());
     values["where"] = stuckWhere(ctx, *pg);
@@ -551,12 +562,22 @@ void ruleSyncPointTimeout(const RuleContext& ctx, RuleOutput& out)
     if (!pg || pg->timedOut.empty() || pg->stuckSeq < 0)
         return;
     std::uint64_t numelOut = 0;
+    bool oneElement = false;
     for (std::int32_t r : pg->timedOut) {
         const RankProgress* p = b.progressOf(pg->pg, r);
-        if (!p || p->timeoutSeq != pg->stuckSeq || p->timeoutNumelIn != 1)
+        if (!p || p->timeoutSeq != pg->stuckSeq)
             return;
+        // A rank whose line gave only the SeqNum (a status line, "detected by watchdog at
+        // work: N") says nothing of the call's size: it neither makes nor breaks the lead.
+        if (p->timeoutOp == OpType::Unknown)
+            continue;
+        if (p->timeoutNumelIn != 1)
+            return;
+        oneElement = true;
         numelOut = std::max(numelOut, p->timeoutNumelOut);
     }
+    if (!oneElement)
+        return;
     std::size_t group = pg->membersKnown ? pg->members.size() : 0;
     // An all_gather's output holds one input per member: its size is the group's.
     if (ctx.stuckOp() == OpType::AllGather && numelOut > 1 && numelOut < (1u << 20))

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -1217,4 +1218,47 @@ TEST_CASE("a stall-inspector rank far past the ranks named does not size the wor
     const Excerpt e { "horovod-huge-rank", { { "paste.log", stall + "\n" } }, "hang_diagnosed", "collective_mismatch", {} };
     checkExcerpt(e);
     CHECK(diagnoseExcerpt(e)["ranks"].size() < 1000);
+}
+
+TEST_CASE("ranks below the highest seen that left no line were not seen entering the default group",
+    "[golden][excerpts]")
+{
+    auto rules = [](const nlohmann::json& j) {
+        std::vector<std::string> out;
+        for (const auto& f : j["findings"])
+            out.push_back(f["rule"].get<std::string>());
+        return out;
+    };
+    auto has = [](const std::vector<std::string>& v, const char* rule) {
+        return std::find(v.begin(), v.end(), rule) != v.end();
+    };
+    // Ranks 4 and 5 of the world timed out inside the same call; ranks 0 to 3 exist (a rank 5
+    // needs them) and left nothing: "every rank entered" would speak for them.
+    std::string two;
+    for (int r : { 4, 5 })
+        two += seqTimeout(r, 316, "ALLREDUCE");
+    const Excerpt partial { "two-of-six", { { "paste.log", two } }, "inconclusive", "unknown", {} };
+    checkExcerpt(partial);
+    CHECK_FALSE(has(rules(diagnoseExcerpt(partial)), "hang.all_entered"));
+    // Every rank up to the highest seen inside the call: nobody missing.
+    std::string all;
+    for (int r = 0; r < 6; ++r)
+        all += seqTimeout(r, 316, "ALLREDUCE");
+    const Excerpt whole { "six-of-six", { { "paste.log", all } }, "inconclusive", "unknown", {} };
+    checkExcerpt(whole);
+    CHECK(has(rules(diagnoseExcerpt(whole)), "hang.all_entered"));
+}
+
+TEST_CASE("a rank whose line gave only the SeqNum neither makes nor breaks the one-element lead",
+    "[golden][excerpts]")
+{
+    // Rank 5's watchdog line says the call was one element; rank 4 left only its status line
+    // ("detected by watchdog at work: N", no op or size). The call still moved no data.
+    const std::string paste = seqTimeout(5, 28956, "ALLREDUCE").replace(
+                                  seqTimeout(5, 28956, "ALLREDUCE").find("NumelIn=6, NumelOut=6"), 21,
+                                  "NumelIn=1, NumelOut=1")
+        + "[rank4]:[E1129 11:56:57.2 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 4] Exception "
+          "(either an error or timeout) detected by watchdog at work: 28956, last enqueued NCCL work: 28956, last "
+          "completed NCCL work: 28955.\n";
+    checkExcerpt({ "status-line-beside-one-element", { { "paste.log", paste } }, "inconclusive", "straggler_stall", {} });
 }
