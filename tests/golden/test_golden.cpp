@@ -198,7 +198,7 @@ TEST_CASE("the sample's heatmap is darkest at the rank it names, not at torn-dow
 // rank named where the thread names none (or names others) is the worst answer, so it fails
 // the test on any case; otherwise the count of right verdicts may only go up. Raise
 // kRealCasesRightAtLeast when it does (bench/accuracy prints the same figures).
-constexpr std::size_t kRealCasesRightAtLeast = 225;
+constexpr std::size_t kRealCasesRightAtLeast = 228;
 
 TEST_CASE("real cases never name a rank falsely and keep their count of right verdicts", "[golden][real]")
 {
