@@ -130,8 +130,8 @@ enum class EventKind : std::uint16_t {
     // line named when they named one, code = how many "#  Rank" lines there were
     NcclTestsStalled,
     // ProcessGroupNCCL's destructor found a process group nobody destroyed ("destroy_process_group()
-    // was not called before program exit", 2.4: "process group has NOT been destroyed before we
-    // destruct ProcessGroupNCCL"): this process reached its exit with its communicators alive
+    // was not called before program exit"; 2.3 and 2.4: "process group has NOT been destroyed
+    // before …"): this process reached its exit with its communicators alive
     TorchExitWithoutDestroy,
     // NCCL INFO of a step joining the NVLink SHARP multicast group (NCCL 2.17–2.21's "NVLS Bind
     // mem …", "NVLS Creating Multicast group …", "NVLS importing shareableHandle …", "NVLS group

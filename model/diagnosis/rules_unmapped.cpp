@@ -497,9 +497,10 @@ void ruleUnmappedErrors(const RuleContext& ctx, RuleOutput& out)
     // multicast group, with nothing failed: the bind there waits for every rank of the node
     // (Fabric Manager or IMEX not serving the GPUs, a container without the multicast
     // handles). A lead: NCCL_NVLS_ENABLE=0 confirms it.
-    if (const auto stalled = nvlsSetupStalled(b); !stalled.empty() && !anyFailure && !ran)
-        conclude(ctx, out, { "configuration.nvls_setup_stalled", RootCauseClass::Configuration, 0.4, {}, {}, true },
-            stalled);
+    if (!anyFailure && !ran)
+        if (const auto stalled = nvlsSetupStalled(b); !stalled.empty())
+            conclude(ctx, out, { "configuration.nvls_setup_stalled", RootCauseClass::Configuration, 0.4, {}, {}, true },
+                stalled);
     // NCCL returned ncclSystemError ("unhandled system error"): a system call of its own failed
     // (src/include/socket.h, shmutils.cc, misc/ibvwrap.cc: socket, connect, open, ftruncate, mmap
     // on /dev/shm). Before anything ran that is the environment NCCL was set up in: a container's

@@ -51,13 +51,14 @@ nlohmann::json diagnoseExcerpt(const Excerpt& e)
     return app::diagnosisJson(*bundle.value(), diagnosis.value());
 }
 
-// A watchdog timeout of `rank` at `seq` on PG 0, in PyTorch 2.x's form.
-std::string seqTimeout(int rank, int seq, const char* op)
+// A watchdog timeout of `rank` at `seq` on PG 0, in PyTorch 2.x's form, of `numel` elements.
+std::string seqTimeout(int rank, int seq, const char* op, int numel = 6)
 {
     const std::string r = std::to_string(rank);
+    const std::string n = std::to_string(numel);
     return "[rank" + r + "]:[E1207 10:30:00.1 ProcessGroupNCCL.cpp:632] [PG ID 0 PG GUID 0 Rank " + r
         + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=" + std::to_string(seq) + ", OpType=" + op
-        + ", NumelIn=6, NumelOut=6, Timeout(ms)=600000) ran for 600086 milliseconds before timing out.\n";
+        + ", NumelIn=" + n + ", NumelOut=" + n + ", Timeout(ms)=600000) ran for 600086 milliseconds before timing out.\n";
 }
 
 // One NCCL COLL line per device of `host` at opCount 0x7 ("[nranks=N]" with N = `nranks`, the
@@ -1254,9 +1255,7 @@ TEST_CASE("a rank whose line gave only the SeqNum neither makes nor breaks the o
 {
     // Rank 5's watchdog line says the call was one element; rank 4 left only its status line
     // ("detected by watchdog at work: N", no op or size). The call still moved no data.
-    const std::string paste = seqTimeout(5, 28956, "ALLREDUCE").replace(
-                                  seqTimeout(5, 28956, "ALLREDUCE").find("NumelIn=6, NumelOut=6"), 21,
-                                  "NumelIn=1, NumelOut=1")
+    const std::string paste = seqTimeout(5, 28956, "ALLREDUCE", 1)
         + "[rank4]:[E1129 11:56:57.2 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 4] Exception "
           "(either an error or timeout) detected by watchdog at work: 28956, last enqueued NCCL work: 28956, last "
           "completed NCCL work: 28955.\n";
